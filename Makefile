@@ -1,0 +1,79 @@
+# graphso build. `make` builds, `make test` installs dependencies, builds and runs every test
+# binary, `make demo` runs a concurrent batch in every sharing mode, `make asan` runs the tests
+# under AddressSanitizer + UBSan, `make bench` runs the benchmark.
+
+CXX      ?= g++
+BUILD    ?= build
+OPT      ?= -O2
+SANITIZE ?=
+CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra -Werror -fopenmp -I. $(SANITIZE) -MMD -MP
+LDFLAGS  := -fopenmp $(SANITIZE)
+LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
+
+# Debian 12 packages the build, tests and tools use (see README "Dependencies").
+PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
+            catch2 libtomlplusplus-dev zlib1g-dev python3
+
+LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc middleware/io/*.cc \
+                        jobs/*.cc datasets/*.cc integrations/*.cc)
+TOOL_SRCS := $(wildcard tools/graphso/*.cc)
+UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/test_graphs.cc tests/catch_main.cc
+E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/reference.cc tests/test_graphs.cc tests/catch_main.cc
+
+LIB_OBJS  := $(LIB_SRCS:%.cc=$(BUILD)/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.cc=$(BUILD)/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.cc=$(BUILD)/%.o)
+E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
+
+GRAPHSO   := $(BUILD)/graphso
+TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests
+
+.PHONY: all deps test asan demo bench bench-quick clean
+all: $(GRAPHSO) $(TESTS)
+
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/libgraphso.a: $(LIB_OBJS)
+	ar rcs $@ $^
+
+$(GRAPHSO): $(TOOL_OBJS) $(BUILD)/libgraphso.a
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(BUILD)/libgraphso.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/e2e_tests: $(E2E_OBJS) $(BUILD)/libgraphso.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Idempotent: installs only when a package is missing (CI starts on a clean Debian 12).
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+test: deps
+	$(MAKE) all
+	tests/run_tests.sh $(BUILD)
+
+asan: deps
+	$(MAKE) all BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
+	tests/run_tests.sh build-asan
+
+demo: deps
+	$(MAKE) $(GRAPHSO)
+	tools/demo.sh $(BUILD)
+
+bench: deps
+	$(MAKE) $(GRAPHSO)
+	python3 tools/bench/bench.py --graphso $(GRAPHSO)
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d)

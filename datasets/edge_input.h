@@ -1,0 +1,40 @@
+// Reading foreign edge lists: SNAP-style text (.el, .txt, .snap, .tsv), weighted text (.wel),
+// Matrix Market (.mtx), raw binary (.raw: u32 src, u32 dst[, u32 weight]) and graphso's own .bin.
+// A ".gz" suffix is decompressed on the fly. Malformed input throws "file:line: what is wrong".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/common/types.h"
+
+namespace graphso {
+
+enum class InputFormat { Auto, Text, Mtx, Raw, Graphso };
+
+struct EdgeInputOptions {
+  InputFormat format = InputFormat::Auto;
+  bool weighted = false;  // text: read a third column; raw: 12-byte records
+};
+
+struct EdgeSet {
+  std::vector<WeightedEdge> edges;  // weight 1 when unweighted
+  uint64_t vertices = 0;            // largest id + 1 (or the .mtx dimension)
+  bool weighted = false;
+};
+
+InputFormat format_from_name(const std::string& path);
+InputFormat parse_input_format(const std::string& name);
+
+EdgeSet read_edge_input(const std::string& path, const EdgeInputOptions& options);
+
+struct EdgeTransforms {
+  bool symmetrize = false;       // add v->u for every u->v
+  bool drop_self_loops = false;
+  bool dedup = false;            // keep one u->v, with its smallest weight
+};
+
+void apply_transforms(EdgeSet& set, const EdgeTransforms& transforms);
+
+}  // namespace graphso

@@ -1,0 +1,122 @@
+#include "datasets/edge_list.h"
+
+#include <cstring>
+
+#include "engine/common/checksum.h"
+#include "engine/common/error.h"
+
+namespace graphso {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'S', 'O', 'E', 'D', 'G', 'E', '1'};
+constexpr uint32_t kVersion = 1;
+constexpr uint64_t kWriteBatchBytes = 8ull << 20;
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t flags;  // bit 0: weighted
+  uint64_t vertices;
+  uint64_t edges;
+  uint8_t reserved[28];
+  uint32_t crc;  // crc32 of the 60 bytes before it
+};
+static_assert(sizeof(Header) == kEdgeListHeaderBytes);
+
+uint32_t header_crc(const Header& h) {
+  return crc32_of(std::span<const std::byte>(reinterpret_cast<const std::byte*>(&h),
+                                             offsetof(Header, crc)));
+}
+
+}  // namespace
+
+EdgeListWriter::EdgeListWriter(const std::string& path, bool weighted)
+    : out_(path), weighted_(weighted) {
+  Header placeholder{};
+  out_.append(as_bytes_of(placeholder));
+}
+
+void EdgeListWriter::append(std::span<const WeightedEdge> edges) {
+  uint32_t record = edge_bytes(weighted_);
+  size_t at = pending_.size();
+  pending_.resize(at + edges.size() * record);
+  std::byte* p = pending_.data() + at;
+  for (const WeightedEdge& e : edges) {
+    std::memcpy(p, &e, record);  // src, dst[, weight] are the leading fields
+    p += record;
+    max_id_plus_one_ = std::max<uint64_t>(max_id_plus_one_, uint64_t{std::max(e.src, e.dst)} + 1);
+  }
+  edges_ += edges.size();
+  if (pending_.size() >= kWriteBatchBytes) flush();
+}
+
+void EdgeListWriter::flush() {
+  out_.append(pending_);
+  pending_.clear();
+}
+
+void EdgeListWriter::finish(uint64_t vertices) {
+  flush();
+  if (vertices < max_id_plus_one_)
+    fail("edge list declares {} vertices but uses id {}", vertices, max_id_plus_one_ - 1);
+  if (vertices > kMaxVertexId + 1) fail("{} vertices exceed the maximum of 2^32-1", vertices);
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof(kMagic));
+  h.version = kVersion;
+  h.flags = weighted_ ? 1 : 0;
+  h.vertices = vertices;
+  h.edges = edges_;
+  h.crc = header_crc(h);
+  out_.file().pwrite_all(as_bytes_of(h), 0);
+  out_.commit();
+}
+
+bool is_graphso_edge_list(const std::string& path) {
+  File file(path, File::Mode::Read);
+  if (file.size() < sizeof(kMagic)) return false;
+  char magic[sizeof(kMagic)];
+  file.pread_exact(std::as_writable_bytes(std::span<char>(magic)), 0);
+  return std::memcmp(magic, kMagic, sizeof(kMagic)) == 0;
+}
+
+EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode::Read) {
+  uint64_t size = file_.size();
+  if (size < sizeof(Header)) fail("{}: too small to be a graphso edge list ({} bytes)", path, size);
+  Header h{};
+  file_.pread_exact(std::as_writable_bytes(std::span<Header, 1>(&h, 1)), 0);
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
+    fail("{}: not a graphso edge list (bad magic; use `graphso convert` first)", path);
+  if (h.version != kVersion)
+    fail("{}: edge list format version {} (this build reads {})", path, h.version, kVersion);
+  if (h.crc != header_crc(h)) fail("{}: edge list header checksum mismatch (corrupt)", path);
+  info_.vertices = h.vertices;
+  info_.edges = h.edges;
+  info_.weighted = (h.flags & 1) != 0;
+  uint64_t expected = sizeof(Header) + h.edges * edge_bytes(info_.weighted);
+  if (size != expected)
+    fail("{}: size {} bytes, expected {} for {} edges (truncated or corrupt)", path, size, expected,
+         h.edges);
+}
+
+bool EdgeListReader::next_batch(std::vector<WeightedEdge>& out, uint64_t max_edges) {
+  out.clear();
+  uint64_t count = std::min(max_edges, info_.edges - next_edge_);
+  if (count == 0) return false;
+  uint32_t record = edge_bytes(info_.weighted);
+  raw_.resize(count * record);
+  file_.pread_exact(raw_, sizeof(Header) + next_edge_ * record);
+  out.resize(count);
+  const std::byte* p = raw_.data();
+  for (uint64_t i = 0; i < count; ++i, p += record) {
+    WeightedEdge e{0, 0, 1};
+    std::memcpy(&e, p, record);
+    if (e.src >= info_.vertices || e.dst >= info_.vertices)
+      fail("{}: edge {} ({} -> {}) has a vertex id >= the declared {} vertices", file_.path(),
+           next_edge_ + i, e.src, e.dst, info_.vertices);
+    out[i] = e;
+  }
+  next_edge_ += count;
+  return true;
+}
+
+}  // namespace graphso

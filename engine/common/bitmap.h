@@ -1,0 +1,67 @@
+// A fixed-size bit set over vertex ids. set_atomic() is safe from many threads at once; the rest
+// is for one thread or for read-only sharing.
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace graphso {
+
+class Bitmap {
+ public:
+  Bitmap() = default;
+  explicit Bitmap(uint64_t bits) : bits_(bits), words_((bits + 63) / 64, 0) {}
+
+  uint64_t size() const { return bits_; }
+  uint64_t bytes() const { return words_.size() * sizeof(uint64_t); }
+
+  bool test(uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
+  void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
+  void set_atomic(uint64_t i) {
+    std::atomic_ref<uint64_t> word(words_[i >> 6]);
+    uint64_t bit = uint64_t{1} << (i & 63);
+    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+  }
+  void clear() { std::fill(words_.begin(), words_.end(), 0); }
+  void set_all() {
+    std::fill(words_.begin(), words_.end(), ~uint64_t{0});
+    if (bits_ % 64) words_.back() = (uint64_t{1} << (bits_ % 64)) - 1;
+  }
+  void swap(Bitmap& other) { words_.swap(other.words_); std::swap(bits_, other.bits_); }
+  void or_with(const Bitmap& other) {
+    for (size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
+  }
+
+  uint64_t count() const {
+    uint64_t n = 0;
+    for (uint64_t w : words_) n += std::popcount(w);
+    return n;
+  }
+  // Whether any bit in [begin, end) is set.
+  bool any_in(uint64_t begin, uint64_t end) const {
+    while (begin < end && (begin & 63)) {
+      if (test(begin)) return true;
+      ++begin;
+    }
+    for (; begin + 64 <= end; begin += 64)
+      if (words_[begin >> 6]) return true;
+    for (; begin < end; ++begin)
+      if (test(begin)) return true;
+    return false;
+  }
+  uint64_t count_in(uint64_t begin, uint64_t end) const {
+    uint64_t n = 0;
+    for (uint64_t i = begin; i < end && (i & 63); ++i, ++begin) n += test(i);
+    for (; begin + 64 <= end; begin += 64) n += std::popcount(words_[begin >> 6]);
+    for (; begin < end; ++begin) n += test(begin);
+    return n;
+  }
+
+ private:
+  uint64_t bits_ = 0;
+  std::vector<uint64_t> words_;
+};
+
+}  // namespace graphso

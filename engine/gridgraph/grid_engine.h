@@ -1,0 +1,95 @@
+// The GridGraph-style engine: streams the edges of grid blocks from disk to jobs.
+//
+// A round's work is a list of LoadUnits: a piece of one block (a whole block unless it is larger
+// than a buffer) and the jobs that want it. stream() reads the units in order into two aligned
+// buffers, reading unit k+1 while unit k is processed, then for each unit: checks every edge lies
+// in its block's ranges (so a corrupt file is an error, not a wild write), counts loaded and
+// active edges, and hands the run to each of its jobs.
+//
+// How units are chosen (per job, per block, per chunk) is the caller's business: that is where
+// the sharing modes differ (integrations/).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "engine/common/bitmap.h"
+#include "engine/common/file.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "jobs/job.h"
+#include "middleware/io/chunk_reader.h"
+
+namespace graphso {
+
+enum class GridOrder { Row, Column };  // which of the two edge files a unit is read from
+
+// Which sources (and, for Direction::Both jobs, destinations) count as active for a unit's
+// jobs; used only for the active-edge accounting.
+struct Activity {
+  const Bitmap* sources = nullptr;
+  const Bitmap* destinations = nullptr;  // may be null
+};
+
+struct LoadUnit {
+  uint32_t row = 0, col = 0;  // the block
+  uint64_t first_edge = 0;    // within the block
+  uint64_t edges = 0;
+  GridOrder order = GridOrder::Row;
+  std::vector<uint32_t> jobs;  // indexes into the job list given to stream()
+  Activity activity;
+};
+
+struct EngineCounters {
+  uint64_t units = 0;
+  uint64_t edges_loaded = 0;
+  uint64_t active_edges_loaded = 0;
+  uint64_t edges_processed = 0;  // edges handed to jobs, counted once per job
+};
+
+class GridEngine {
+ public:
+  // buffer_bytes: size of each of the two read buffers (the engine's graph-data memory).
+  GridEngine(const GridGraph& graph, ReaderFactory& readers, uint64_t buffer_bytes);
+
+  const GridGraph& graph() const { return graph_; }
+  // The largest number of edges one unit may hold with these buffers.
+  uint64_t max_unit_edges() const { return max_unit_edges_; }
+
+  // Per block (index i*P+j): whether it holds an edge the job must process this round. A block
+  // is active when its source range has a frontier vertex, or, for Direction::Both jobs, its
+  // destination range has one.
+  std::vector<bool> active_blocks(const Job& job) const;
+  // Appends the units covering block (i, j) (split to fit a buffer); empty blocks add none.
+  void add_block_units(uint32_t i, uint32_t j, GridOrder order, std::vector<uint32_t> jobs,
+                       Activity activity, std::vector<LoadUnit>& units) const;
+
+  // Reads and processes the units in order. jobs: the run's jobs, indexed by LoadUnit::jobs.
+  void stream(std::span<const LoadUnit> units, std::span<Job* const> jobs);
+
+  const EngineCounters& counters() const { return counters_; }
+  IoStats io_stats() const;
+  // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
+  const char* backend() const;
+
+ private:
+  struct Slot {
+    AlignedBuffer buffer;
+    uint64_t skew = 0;  // where the unit's first edge sits in the buffer
+  };
+  void submit(const LoadUnit& unit, Slot& slot);
+  ChunkReader& reader(GridOrder order);
+  void process(const LoadUnit& unit, const std::byte* data, std::span<Job* const> jobs);
+
+  const GridGraph& graph_;
+  ReaderFactory& factory_;
+  std::unique_ptr<ChunkReader> row_reader_;
+  std::unique_ptr<ChunkReader> col_reader_;
+  Slot slots_[2];
+  uint64_t max_unit_edges_ = 0;
+  EngineCounters counters_;
+};
+
+}  // namespace graphso

@@ -1,0 +1,128 @@
+#include "engine/gridgraph/grid_meta.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/common/checksum.h"
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+
+namespace graphso {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'S', 'O', 'G', 'R', 'I', 'D', '\0'};
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t flags;  // bit 0: weighted
+  uint64_t vertices;
+  uint64_t edges;
+  uint32_t partitions;
+  uint32_t degrees_crc;
+  uint64_t range_size;
+  uint64_t reserved[4];
+};
+
+template <typename T>
+void put(std::string& out, const T* data, size_t count) {
+  out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+}  // namespace
+
+uint64_t GridMeta::edge_file_bytes() const {
+  return align_up(edges * edge_size(), kDirectAlignment);
+}
+
+void GridMeta::finalize() {
+  uint64_t blocks = num_blocks();
+  row_offsets_.assign(blocks, 0);
+  col_offsets_.assign(blocks, 0);
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < partitions; ++i)
+    for (uint32_t j = 0; j < partitions; ++j) {
+      row_offsets_[block_index(i, j)] = at;
+      at += block_bytes(i, j);
+    }
+  at = 0;
+  for (uint32_t j = 0; j < partitions; ++j)
+    for (uint32_t i = 0; i < partitions; ++i) {
+      col_offsets_[block_index(i, j)] = at;
+      at += block_bytes(i, j);
+    }
+}
+
+std::string GridMeta::serialize() const {
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof(kMagic));
+  h.version = kGridFormatVersion;
+  h.flags = weighted ? 1 : 0;
+  h.vertices = vertices;
+  h.edges = edges;
+  h.partitions = partitions;
+  h.degrees_crc = degrees_crc;
+  h.range_size = range_size;
+  std::string out;
+  put(out, &h, 1);
+  put(out, block_edges.data(), block_edges.size());
+  put(out, block_crc.data(), block_crc.size());
+  uint32_t crc = crc32_of(std::as_bytes(std::span<const char>(out.data(), out.size())));
+  put(out, &crc, 1);
+  return out;
+}
+
+GridMeta GridMeta::parse(const std::string& bytes, const std::string& path) {
+  if (bytes.size() < sizeof(Header) + sizeof(uint32_t))
+    fail("{}: too short to be a graph meta file ({} bytes; truncated?)", path, bytes.size());
+  Header h{};
+  std::memcpy(&h, bytes.data(), sizeof(h));
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
+    fail("{}: not a graphso graph meta file (bad magic)", path);
+  if (h.version != kGridFormatVersion)
+    fail("{}: graph format version {}, this build reads version {} (re-run `graphso prep`)", path,
+         h.version, kGridFormatVersion);
+  if (h.partitions == 0 || h.partitions > 4096)
+    fail("{}: corrupt: {} partitions", path, h.partitions);
+  uint64_t blocks = uint64_t{h.partitions} * h.partitions;
+  uint64_t expected = sizeof(Header) + blocks * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t);
+  if (bytes.size() != expected)
+    fail("{}: size {} bytes, expected {} (truncated or corrupt)", path, bytes.size(), expected);
+  uint32_t stored_crc = 0;
+  std::memcpy(&stored_crc, bytes.data() + bytes.size() - sizeof(uint32_t), sizeof(uint32_t));
+  uint32_t crc = crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size() - 4)));
+  if (crc != stored_crc) fail("{}: checksum mismatch (corrupt meta file)", path);
+
+  GridMeta meta;
+  meta.vertices = h.vertices;
+  meta.edges = h.edges;
+  meta.weighted = (h.flags & 1) != 0;
+  meta.partitions = h.partitions;
+  meta.range_size = h.range_size;
+  meta.degrees_crc = h.degrees_crc;
+  meta.block_edges.resize(blocks);
+  meta.block_crc.resize(blocks);
+  const char* p = bytes.data() + sizeof(Header);
+  std::memcpy(meta.block_edges.data(), p, blocks * sizeof(uint64_t));
+  std::memcpy(meta.block_crc.data(), p + blocks * sizeof(uint64_t), blocks * sizeof(uint32_t));
+
+  // A checksum protects against accidents; these protect against a consistent-but-wrong file.
+  if (meta.vertices == 0 || meta.vertices > kMaxVertexId + 1)
+    fail("{}: corrupt: {} vertices", path, meta.vertices);
+  if (meta.range_size == 0 || meta.range_size % 64 != 0 ||
+      meta.range_size * meta.partitions < meta.vertices)
+    fail("{}: corrupt: range size {} does not cover {} vertices in {} ranges", path,
+         meta.range_size, meta.vertices, meta.partitions);
+  uint64_t sum = 0;
+  for (uint64_t e : meta.block_edges) sum += e;
+  if (sum != meta.edges) fail("{}: corrupt: blocks hold {} edges, header says {}", path, sum, meta.edges);
+  meta.finalize();
+  return meta;
+}
+
+uint32_t default_partitions(uint64_t vertices) {
+  uint64_t p = (vertices + (1u << 17) - 1) >> 17;  // 128 Ki vertices x 8 bytes = 1 MiB
+  return static_cast<uint32_t>(std::clamp<uint64_t>(p, 4, 256));
+}
+
+}  // namespace graphso

@@ -1,0 +1,83 @@
+// One batch of concurrent jobs over one prepared graph: engine + sharing mode + jobs.
+//
+//   independent  each job loads the blocks it needs, on its own (N stock GridGraph runs)
+//   partition    each block some job needs is loaded once per round, whole, and every job that
+//                needs it processes it (GraphM-style sharing)
+//   chunk        the GraphSO middleware (not built yet: see issue 3)
+//
+// Memory: --mem is the whole budget. The jobs' vertex state is allocated first; what remains is
+// the graph-data budget, which becomes the engine's two read buffers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/gridgraph/grid_engine.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "jobs/job.h"
+#include "middleware/io/chunk_reader.h"
+
+namespace graphso {
+
+enum class Sharing { Independent, Partition, Chunk };
+Sharing parse_sharing(const std::string& name);
+const char* sharing_name(Sharing sharing);
+
+struct BatchConfig {
+  Sharing sharing = Sharing::Independent;
+  uint64_t mem_bytes = 256ull << 20;
+  int threads = 0;          // 0: every core
+  uint64_t max_rounds = 0;  // 0: until every job finishes
+  bool show_progress = true;
+};
+
+struct JobOutcome {
+  std::string name;
+  std::string algo;
+  uint32_t rounds = 0;
+  double seconds = 0;          // from batch start until the job finished
+  double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)
+  bool converged = false;
+};
+
+struct RoundRecord {
+  uint32_t round = 0;
+  uint32_t active_jobs = 0;
+  uint64_t units_loaded = 0;
+  uint64_t bytes_read = 0;
+  uint64_t edges_loaded = 0;
+  uint64_t active_edges_loaded = 0;
+  double seconds = 0;
+};
+
+struct BatchReport {
+  std::string mode;
+  std::string graph_dir;
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+  uint32_t partitions = 0;
+  int threads = 0;
+  std::string io_backend;
+  double wall_seconds = 0;
+  IoStats io;
+  EngineCounters counters;
+  uint64_t bytes_from_cache = 0;
+  uint64_t mem_bytes = 0;
+  uint64_t vertex_state_bytes = 0;
+  uint64_t graph_budget_bytes = 0;
+  uint64_t buffer_bytes = 0;
+  uint64_t peak_rss_bytes = 0;
+  std::vector<JobOutcome> jobs;
+  std::vector<RoundRecord> rounds;
+};
+
+BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
+                      std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers);
+
+std::string report_json(const BatchReport& report);
+
+uint64_t peak_rss_bytes();
+
+}  // namespace graphso

@@ -1,0 +1,28 @@
+#include "jobs/bfs.h"
+
+#include "jobs/results_text.h"
+
+namespace graphso {
+
+void BfsJob::init(const GraphInfo& graph, int threads) {
+  threads_ = threads;
+  level_.assign(graph.vertices, kUnreached);
+  level_[source_] = 0;
+  frontier_ = Bitmap(graph.vertices);
+  next_ = Bitmap(graph.vertices);
+  frontier_.set(source_);
+}
+
+void BfsJob::end_round() {
+  ++rounds_;
+  promote_changed(frontier_, next_, finished_, converged_);
+}
+
+std::string BfsJob::format_results(OutFormat format) const {
+  return format_vertex_values(level_, format, [](fmt::memory_buffer& out, uint32_t level) {
+    if (level == kUnreached) out.append(std::string_view("-1"));
+    else fmt::format_to(std::back_inserter(out), "{}", level);
+  });
+}
+
+}  // namespace graphso

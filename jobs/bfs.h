@@ -1,0 +1,30 @@
+// Breadth-first search: hop level from the source; unreachable vertices are -1 in text output
+// and 0xFFFFFFFF in binary output. Levels only decrease, so any edge order reaches the answer.
+#pragma once
+
+#include <limits>
+
+#include "jobs/atomics.h"
+#include "jobs/edge_job.h"
+
+namespace graphso {
+
+class BfsJob final : public EdgeJob<BfsJob, Direction::Out> {
+ public:
+  static constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+  BfsJob(std::string name, VertexId source) : EdgeJob(std::move(name), "bfs"), source_(source) {}
+
+  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  void init(const GraphInfo& graph, int threads) override;
+  uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
+  bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }
+  void end_round() override;
+  std::string format_results(OutFormat format) const override;
+  const std::vector<uint32_t>& levels() const { return level_; }
+
+ private:
+  VertexId source_;
+  std::vector<uint32_t> level_;
+};
+
+}  // namespace graphso

@@ -1,0 +1,52 @@
+// The edge loop shared by every job, written once: for each edge whose source is in the
+// frontier, dst receives scatter(src, weight) through gather(); a destination whose value
+// changed joins the next frontier. Derived jobs supply scatter/gather (CRTP, so the calls inline);
+// the only virtual call is per run of edges, not per edge.
+#pragma once
+
+#include <omp.h>
+
+#include <type_traits>
+
+#include "jobs/job.h"
+
+namespace graphso {
+
+template <typename Derived, Direction kDirection>
+class EdgeJob : public Job {
+ public:
+  using Job::Job;
+  Direction direction() const final { return kDirection; }
+
+  void process(const EdgeRun& run) final {
+    if (run.weighted) process_records<WeightedEdge>(run);
+    else process_records<Edge>(run);
+  }
+
+ private:
+  template <typename Record>
+  void process_records(const EdgeRun& run) {
+    const auto* edges = reinterpret_cast<const Record*>(run.data);
+    auto& self = static_cast<Derived&>(*this);
+    const int64_t count = static_cast<int64_t>(run.count);
+#pragma omp parallel for num_threads(threads_) schedule(static) if (count > 32768)
+    for (int64_t i = 0; i < count; ++i) {
+      const Record& e = edges[i];
+      Weight w = 1;
+      if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
+      if (frontier_.test(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
+      if constexpr (kDirection == Direction::Both) {
+        if (frontier_.test(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
+      }
+    }
+  }
+};
+
+// For jobs whose round ends by promoting the changed vertices: next frontier = changed set.
+inline void promote_changed(Bitmap& frontier, Bitmap& next, bool& finished, bool& converged) {
+  frontier.swap(next);
+  next.clear();
+  if (frontier.count() == 0) finished = converged = true;
+}
+
+}  // namespace graphso

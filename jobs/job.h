@@ -1,0 +1,81 @@
+// The vertex-program interface every engine drives. A job owns its vertex state and a frontier:
+// the vertices whose out-edges (and, for Direction::Both, in-edges) must be processed this round.
+// Engines hand a job runs of edge records (sorted by source, from one block or chunk) with
+// process(), then call end_round(). A job never knows where the edges came from.
+//
+// Processing order inside a round is free: every job here converges to the same answer whether
+// edges arrive synchronously, in any order, or chunk by chunk (see docs/jobs.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/common/bitmap.h"
+#include "engine/common/types.h"
+
+namespace graphso {
+
+enum class Direction {
+  Out,   // only out-edges of frontier vertices (BFS, SSSP, PageRank)
+  Both,  // edge u->v is used in both directions (WCC on a directed graph)
+};
+
+enum class OutFormat { Text, Binary };
+
+struct GraphInfo {
+  uint64_t vertices = 0;
+  bool weighted = false;
+  const std::vector<uint32_t>* out_degrees = nullptr;
+};
+
+// A run of packed edge records: Edge (8 bytes) or WeightedEdge (12 bytes).
+struct EdgeRun {
+  const std::byte* data = nullptr;
+  uint64_t count = 0;
+  bool weighted = false;
+};
+
+class Job {
+ public:
+  Job(std::string name, std::string algo) : name_(std::move(name)), algo_(std::move(algo)) {}
+  virtual ~Job() = default;
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  const std::string& name() const { return name_; }
+  const std::string& algo() const { return algo_; }
+  virtual Direction direction() const = 0;
+
+  // Bytes of vertex state init() will allocate for this graph (values + both frontiers).
+  virtual uint64_t state_bytes(uint64_t vertices) const = 0;
+  // Allocates the state and sets the first frontier. threads: OpenMP threads for process().
+  virtual void init(const GraphInfo& graph, int threads) = 0;
+  // Applies the edge function to every edge of the run whose source is in the frontier (and
+  // whose destination is, for Direction::Both). Safe to call for edges that are not active.
+  virtual void process(const EdgeRun& run) = 0;
+  // Closes a round: computes the next frontier; sets finished()/converged().
+  virtual void end_round() = 0;
+
+  const Bitmap& frontier() const { return frontier_; }
+  bool finished() const { return finished_; }
+  bool converged() const { return converged_; }
+  uint32_t rounds() const { return rounds_; }
+
+  // One line per vertex "vertex value" (Text), or the raw value array (Binary).
+  virtual std::string format_results(OutFormat format) const = 0;
+
+ protected:
+  Bitmap frontier_;
+  Bitmap next_;
+  bool finished_ = false;
+  bool converged_ = false;
+  uint32_t rounds_ = 0;
+  int threads_ = 1;
+
+ private:
+  std::string name_;
+  std::string algo_;
+};
+
+}  // namespace graphso

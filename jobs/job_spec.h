@@ -1,0 +1,35 @@
+// What a user asks for: an algorithm, a name and parameters, from `--job ALGO[:KEY=VALUE]...`
+// (or, later, a job file). make_job() validates everything against the graph before anything
+// runs, so a bad job is a one-line error, never a half-finished batch.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jobs/job.h"
+
+namespace graphso {
+
+struct JobSpec {
+  std::string algo;
+  std::string name;  // empty: "<index>-<algo>"
+  std::map<std::string, std::string> params;
+  std::string origin;  // where it came from, for error messages ("--job #2")
+};
+
+// "bfs:source=0", "pagerank-delta:tolerance=1e-7:max_iterations=500", "wcc:name=components".
+JobSpec parse_job_argument(const std::string& text, size_t index);
+
+// Gives unnamed jobs their default names and rejects duplicate or unsafe names.
+void name_jobs(std::vector<JobSpec>& specs);
+
+// Builds the job; throws Error naming the origin and key on an unknown algorithm, unknown or
+// missing parameter, bad value, or a source outside [0, vertices).
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices);
+
+std::vector<std::string> known_algorithms();
+
+}  // namespace graphso

@@ -1,0 +1,83 @@
+#include "jobs/pagerank.h"
+
+#include "jobs/results_text.h"
+
+namespace graphso {
+namespace {
+
+std::string format_ranks(const std::vector<double>& rank, OutFormat format) {
+  return format_vertex_values(rank, format, [](fmt::memory_buffer& out, double r) {
+    fmt::format_to(std::back_inserter(out), "{:.9g}", r);
+  });
+}
+
+}  // namespace
+
+void PageRankJob::init(const GraphInfo& graph, int threads) {
+  threads_ = threads;
+  degrees_ = graph.out_degrees;
+  rank_.assign(graph.vertices, 1.0 / static_cast<double>(graph.vertices));
+  sum_.assign(graph.vertices, 0.0);
+  frontier_ = Bitmap(graph.vertices);
+  next_ = Bitmap(graph.vertices);
+  frontier_.set_all();
+  if (iterations_ == 0) finished_ = converged_ = true;
+}
+
+void PageRankJob::end_round() {
+  ++rounds_;
+  const int64_t n = static_cast<int64_t>(rank_.size());
+  const double base = (1 - kDamping) / static_cast<double>(n);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    rank_[v] = base + kDamping * sum_[v];
+    sum_[v] = 0;
+  }
+  if (rounds_ >= iterations_) finished_ = converged_ = true;
+}
+
+std::string PageRankJob::format_results(OutFormat format) const { return format_ranks(rank_, format); }
+
+void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
+  threads_ = threads;
+  degrees_ = graph.out_degrees;
+  const double n = static_cast<double>(graph.vertices);
+  threshold_ = tolerance_ / n;
+  rank_.assign(graph.vertices, (1 - kDamping) / n);
+  pending_ = rank_;
+  incoming_.assign(graph.vertices, 0.0);
+  frontier_ = Bitmap(graph.vertices);
+  next_ = Bitmap(graph.vertices);
+  activate_pending();
+}
+
+// frontier = vertices with out-edges and pending above the threshold. A vertex without out-edges
+// has nowhere to push: its pending delta does not change any rank (M's column is zero), so it is
+// dropped rather than keeping the vertex active forever.
+void PageRankDeltaJob::activate_pending() {
+  frontier_.clear();
+  const int64_t n = static_cast<int64_t>(rank_.size());
+  for (int64_t v = 0; v < n; ++v) {
+    if ((*degrees_)[v] == 0) pending_[v] = 0;
+    else if (pending_[v] > threshold_) frontier_.set(v);
+  }
+  if (frontier_.count() == 0) finished_ = converged_ = true;
+}
+
+void PageRankDeltaJob::end_round() {
+  ++rounds_;
+  const int64_t n = static_cast<int64_t>(rank_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    if (frontier_.test(v)) pending_[v] = 0;  // pushed this round
+    rank_[v] += incoming_[v];
+    pending_[v] += incoming_[v];
+    incoming_[v] = 0;
+  }
+  activate_pending();
+  if (!finished_ && rounds_ >= max_iterations_) finished_ = true;  // not converged: no results
+}
+
+std::string PageRankDeltaJob::format_results(OutFormat format) const { return format_ranks(rank_, format); }
+
+}  // namespace graphso

@@ -1,0 +1,73 @@
+// PageRank, PR(v) = (1-d)/N + d * sum over u->v of PR(u)/outdeg(u), d = 0.85, no redistribution
+// of dangling mass (the GAP / networkx-without-dangling convention).
+//
+// PageRankJob: a fixed number of synchronous iterations from PR = 1/N; every vertex pushes every
+// round.
+//
+// PageRankDeltaJob: delta-PageRank to a tolerance. rank starts at (1-d)/N and so does each
+// vertex's pending delta; an active vertex pushes d * pending / outdeg along its out-edges and
+// its pending drops to zero; what arrives is added to both rank and pending. A vertex is active
+// while pending > tolerance / N, so the active set shrinks. Invariant at round ends:
+// rank = x* - (I - dM)^-1 dM pending, so at convergence the L1 error against the exact fixed point
+// x* is at most d/(1-d) * tolerance, and rank <= x* everywhere (docs/jobs.md).
+#pragma once
+
+#include "jobs/atomics.h"
+#include "jobs/edge_job.h"
+
+namespace graphso {
+
+inline constexpr double kDamping = 0.85;
+
+class PageRankJob final : public EdgeJob<PageRankJob, Direction::Out> {
+ public:
+  PageRankJob(std::string name, uint32_t iterations)
+      : EdgeJob(std::move(name), "pagerank"), iterations_(iterations) {}
+
+  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
+  void init(const GraphInfo& graph, int threads) override;
+  double scatter(VertexId u, Weight) const { return rank_[u] / (*degrees_)[u]; }
+  bool gather(VertexId v, double share) {
+    atomic_add(sum_[v], share);
+    return false;
+  }
+  void end_round() override;
+  std::string format_results(OutFormat format) const override;
+  const std::vector<double>& ranks() const { return rank_; }
+
+ private:
+  uint32_t iterations_;
+  const std::vector<uint32_t>* degrees_ = nullptr;
+  std::vector<double> rank_;
+  std::vector<double> sum_;
+};
+
+class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, Direction::Out> {
+ public:
+  PageRankDeltaJob(std::string name, double tolerance, uint32_t max_iterations)
+      : EdgeJob(std::move(name), "pagerank-delta"), tolerance_(tolerance), max_iterations_(max_iterations) {}
+
+  uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
+  void init(const GraphInfo& graph, int threads) override;
+  double scatter(VertexId u, Weight) const { return kDamping * pending_[u] / (*degrees_)[u]; }
+  bool gather(VertexId v, double share) {
+    atomic_add(incoming_[v], share);
+    return false;
+  }
+  void end_round() override;
+  std::string format_results(OutFormat format) const override;
+  const std::vector<double>& ranks() const { return rank_; }
+  double tolerance() const { return tolerance_; }
+
+ private:
+  void activate_pending();
+  double tolerance_;
+  uint32_t max_iterations_;
+  double threshold_ = 0;
+  const std::vector<uint32_t>* degrees_ = nullptr;
+  std::vector<double> rank_;
+  std::vector<double> pending_;
+  std::vector<double> incoming_;
+};
+
+}  // namespace graphso

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every test binary in BUILD/tests and ends with one line "N passed, N failed" over all
+# of them (Catch2 test cases). A binary that dies without a summary counts as one failure.
+set -u
+build=${1:-build}
+export GRAPHSO_BIN="$build/graphso"
+export GRAPHSO_DATASETS="${GRAPHSO_DATASETS:-$(cd "$(dirname "$0")/.." && pwd)/../shared/datasets}"
+passed=0
+failed=0
+for bin in "$build"/tests/*_tests; do
+  echo "== $bin"
+  log=$(mktemp)
+  "$bin" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  # Catch2 v2: "All tests passed (A assertions in N test cases)" or
+  # "test cases: N | P passed | F failed".
+  if line=$(grep -E '^All tests passed' "$log" | tail -1) && [ -n "$line" ]; then
+    n=$(echo "$line" | sed -E 's/.* in ([0-9]+) test case.*/\1/')
+    passed=$((passed + n))
+  elif line=$(grep -E '^test cases:' "$log" | tail -1) && [ -n "$line" ]; then
+    p=$(echo "$line" | sed -nE 's/.*\| *([0-9]+) passed.*/\1/p')
+    f=$(echo "$line" | sed -nE 's/.*\| *([0-9]+) failed.*/\1/p')
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+    [ "$status" -ne 0 ] && [ "${f:-0}" -eq 0 ] && failed=$((failed + 1))
+  else
+    echo "$bin: exited with status $status and no test summary"
+    failed=$((failed + 1))
+  fi
+  rm -f "$log"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,106 @@
+// graphso run GRAPH_DIR --job ALGO[:KEY=VALUE]... --sharing MODE --mem SIZE --out DIR --report FILE
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "engine/common/file.h"
+#include "engine/common/progress.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "integrations/batch_runner.h"
+#include "jobs/job_spec.h"
+#include "tools/graphso/options.h"
+
+namespace graphso {
+namespace {
+
+void ensure_directory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    fail("--out {}: cannot create directory: {}", dir, errno_text(errno));
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) fail("--out {}: not a directory", dir);
+}
+
+void print_summary(const BatchReport& r) {
+  std::printf("mode %s, %d threads, %s I/O: %.3f s, %s read in %llu requests, active-edge ratio %.3f\n",
+              r.mode.c_str(), r.threads, r.io_backend.c_str(), r.wall_seconds,
+              human_bytes(static_cast<double>(r.io.bytes_read)).c_str(),
+              static_cast<unsigned long long>(r.io.requests),
+              r.counters.edges_loaded ? static_cast<double>(r.counters.active_edges_loaded) /
+                                            static_cast<double>(r.counters.edges_loaded)
+                                      : 0.0);
+  for (const JobOutcome& j : r.jobs)
+    std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds,
+                j.seconds, j.converged ? "converged" : "DID NOT CONVERGE");
+}
+
+}  // namespace
+
+int cmd_run(const Args& args) {
+  po::options_description options("run options");
+  std::string dir, sharing, mem, out_dir, out_format, report_path, io;
+  std::vector<std::string> job_args;
+  BatchConfig config;
+  ReaderOptions reader_options;
+  options.add_options()
+      ("graph", po::value(&dir)->required(), "prepared graph directory")
+      ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); ALGO: bfs sssp wcc pagerank pagerank-delta")
+      ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")
+      ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
+      ("threads", po::value(&config.threads)->default_value(0), "worker threads (0: all cores)")
+      ("out", po::value(&out_dir), "directory for per-job results")
+      ("out-format", po::value(&out_format)->default_value("text"), "text|bin")
+      ("report", po::value(&report_path), "write the JSON report here")
+      ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
+      ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
+      ("max-rounds", po::value(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)");
+  po::positional_options_description positional;
+  positional.add("graph", 1);
+  po::variables_map vm;
+  if (!parse_options("run", "GRAPH_DIR --job ALGO[:KEY=VALUE]... [options]", args, options, positional, vm))
+    return 0;
+  if (job_args.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0)");
+  if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
+  if (config.threads < 0) fail("run: --threads must be >= 0");
+
+  config.sharing = parse_sharing(sharing);
+  config.mem_bytes = parse_size(mem, "--mem");
+  reader_options.backend = parse_io_backend(io);
+  reader_options.direct = !vm["buffered"].as<bool>();
+
+  // Everything the user gave is checked before any work starts.
+  GridGraph graph = GridGraph::open(dir);
+  std::vector<JobSpec> specs;
+  for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
+  name_jobs(specs);
+  std::vector<std::unique_ptr<Job>> jobs;
+  for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices));
+  if (!out_dir.empty()) ensure_directory(out_dir);
+
+  ReaderFactory readers(reader_options);
+  BatchReport report = run_batch(config, graph, jobs, readers);
+
+  // Results only now that the whole run has succeeded; each file appears complete or not at all.
+  OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
+  int status = 0;
+  for (const auto& job : jobs) {
+    if (!job->converged()) {
+      std::fprintf(stderr, "graphso: job %s (%s) did not converge after %u rounds; no results written for it\n",
+                   job->name().c_str(), job->algo().c_str(), job->rounds());
+      status = 3;
+      continue;
+    }
+    if (out_dir.empty()) continue;
+    AtomicOutputFile file(out_dir + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
+    file.append(job->format_results(format));
+    file.commit();
+  }
+  if (!report_path.empty()) {
+    AtomicOutputFile file(report_path);
+    file.append(report_json(report));
+    file.commit();
+  }
+  print_summary(report);
+  return status;
+}
+
+}  // namespace graphso

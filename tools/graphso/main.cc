@@ -1,0 +1,49 @@
+// graphso: concurrent out-of-core graph jobs over one copy of a graph.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "engine/common/error.h"
+#include "tools/graphso/commands.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: graphso <command> [options]   (graphso <command> --help for its options)\n"
+    "\n"
+    "  convert INPUT -o OUT.bin        edge list (text/.gz/.mtx/raw) -> graphso edge list\n"
+    "  generate rmat -o OUT.bin        R-MAT graph (Graph500 parameters)\n"
+    "  prep EDGES.bin -o GRAPH_DIR     prepare the on-disk grid (GridGraph layout)\n"
+    "  inspect GRAPH_DIR               describe (and with --verify, check) a prepared graph\n"
+    "  run GRAPH_DIR --job ALGO[:K=V]  run concurrent jobs out of core, write results + report\n"
+    "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  std::string command = argv[1];
+  graphso::Args args(argv + 2, argv + argc);
+  try {
+    if (command == "convert") return graphso::cmd_convert(args);
+    if (command == "generate") return graphso::cmd_generate(args);
+    if (command == "prep") return graphso::cmd_prep(args);
+    if (command == "inspect") return graphso::cmd_inspect(args);
+    if (command == "run") return graphso::cmd_run(args);
+    if (command == "disk-bandwidth") return graphso::cmd_disk_bandwidth(args);
+    std::fprintf(stderr, "graphso: error: unknown command '%s'\n%s", command.c_str(), kUsage);
+    return 2;
+  } catch (const graphso::Error& e) {
+    std::fprintf(stderr, "graphso: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "graphso: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "graphso: error: %s\n", e.what());
+    return 1;
+  }
+}
