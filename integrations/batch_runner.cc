@@ -98,7 +98,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   uint64_t largest_block = 0;
   for (uint64_t b = 0; b < m.num_blocks(); ++b) largest_block = std::max(largest_block, m.block_edges[b]);
   uint64_t buffer = std::min(report.graph_budget_bytes / 2,
-                             align_up(largest_block * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
+                             std::max(align_up(largest_block * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
+                                      kMinGraphBudget / 2));
   buffer = align_down(buffer, kDirectAlignment);
   report.buffer_bytes = buffer;
   GridEngine engine(graph, readers, buffer);

@@ -1,0 +1,35 @@
+// The in-memory reference the engine is checked against: a CSR graph and textbook algorithms
+// (queue BFS, Dijkstra, union-find, power-iteration PageRank). It shares no code with the engine
+// or the jobs, so a bug in one is not mirrored in the other.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/common/types.h"
+
+namespace graphso::reference {
+
+struct Csr {
+  uint64_t vertices = 0;
+  std::vector<uint64_t> offsets;  // vertices + 1
+  std::vector<VertexId> targets;
+  std::vector<Weight> weights;
+  uint64_t out_degree(uint64_t v) const { return offsets[v + 1] - offsets[v]; }
+};
+
+Csr build_csr(uint64_t vertices, const std::vector<WeightedEdge>& edges);
+
+inline constexpr uint32_t kUnreached = 0xFFFFFFFFu;
+inline constexpr uint64_t kInfinity = ~uint64_t{0};
+
+std::vector<uint32_t> bfs(const Csr& g, VertexId source);
+std::vector<uint64_t> sssp(const Csr& g, VertexId source);
+// Smallest vertex id of each weakly connected component.
+std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& edges);
+// `iterations` synchronous steps from 1/N, d = 0.85, no dangling redistribution.
+std::vector<double> pagerank(const Csr& g, uint32_t iterations);
+// The fixed point of the same equation, to an L1 step below 1e-14.
+std::vector<double> pagerank_fixed_point(const Csr& g);
+
+}  // namespace graphso::reference

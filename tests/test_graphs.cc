@@ -1,0 +1,165 @@
+#include "tests/test_graphs.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include "datasets/edge_list.h"
+#include "datasets/rmat.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "engine/gridgraph/grid_prep.h"
+#include "jobs/bfs.h"
+#include "jobs/pagerank.h"
+#include "jobs/sssp.h"
+#include "jobs/wcc.h"
+
+namespace graphso::testing {
+
+TempDir::TempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "graphso-test-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string datasets_dir() {
+  const char* env = std::getenv("GRAPHSO_DATASETS");
+  std::string dir = env ? env : "../shared/datasets";
+  INFO("datasets directory " << dir << " (set GRAPHSO_DATASETS)");
+  REQUIRE(std::filesystem::is_directory(dir));
+  return dir;
+}
+
+EdgeSet load_dataset(const std::string& file_name) {
+  EdgeSet set = read_edge_input(datasets_dir() + "/" + file_name, {});
+  EdgeTransforms t;
+  t.drop_self_loops = true;
+  t.dedup = true;
+  t.symmetrize = file_name.find("-u.") != std::string::npos;
+  apply_transforms(set, t);
+  return set;
+}
+
+EdgeSet rmat_edges(uint32_t scale, uint32_t edge_factor, bool weighted, uint64_t seed, const TempDir& dir) {
+  RmatOptions o;
+  o.scale = scale;
+  o.edge_factor = edge_factor;
+  o.weighted = weighted;
+  o.max_weight = 50;
+  o.seed = seed;
+  std::string path = dir.file("rmat.bin");
+  generate_rmat(o, path);
+  return read_edge_input(path, {});
+}
+
+void write_edges(const std::string& path, const EdgeSet& set) {
+  EdgeListWriter writer(path, set.weighted);
+  writer.append(set.edges);
+  writer.finish(set.vertices);
+}
+
+std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions, const std::string& name) {
+  std::string edges = dir.file(name + ".bin");
+  write_edges(edges, set);
+  GridPrepOptions options;
+  options.partitions = partitions;
+  std::string graph = dir.file(name);
+  prepare_grid(edges, graph, options);
+  return graph;
+}
+
+Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
+                   uint64_t mem_bytes, ReaderFactory* readers) {
+  GridGraph graph = GridGraph::open(graph_dir);
+  Batch batch;
+  for (size_t i = 0; i < job_args.size(); ++i) batch.specs.push_back(parse_job_argument(job_args[i], i));
+  name_jobs(batch.specs);
+  for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices));
+  BatchConfig config;
+  config.sharing = sharing;
+  config.mem_bytes = mem_bytes;
+  config.threads = 2;
+  config.show_progress = false;
+  ReaderFactory own{ReaderOptions{}};
+  batch.report = run_batch(config, graph, batch.jobs, readers ? *readers : own);
+  return batch;
+}
+
+uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction) {
+  GridGraph graph = GridGraph::open(graph_dir);
+  uint64_t n = graph.meta().vertices;
+  uint64_t state = n * 4 + 2 * ((n + 63) / 64 * 8);
+  for (size_t i = 0; i < job_args.size(); ++i) {
+    JobSpec spec = parse_job_argument(job_args[i], i);
+    spec.name = "x";
+    state += make_job(spec, n)->state_bytes(n);
+  }
+  uint64_t graph_bytes = graph.meta().edges * graph.meta().edge_size();
+  return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
+}
+
+namespace {
+
+template <typename T>
+void require_equal(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  REQUIRE(got.size() == want.size());
+  size_t bad = 0;
+  size_t first = got.size();
+  for (size_t v = 0; v < got.size(); ++v)
+    if (got[v] != want[v]) {
+      if (!bad) first = v;
+      ++bad;
+    }
+  INFO(what << ": " << bad << " vertices differ; first is vertex " << first
+            << (bad ? " (got " + std::to_string(got[first]) + ", want " + std::to_string(want[first]) + ")" : ""));
+  REQUIRE(bad == 0);
+}
+
+VertexId source_of(const JobSpec& spec) { return static_cast<VertexId>(std::stoul(spec.params.at("source"))); }
+
+}  // namespace
+
+void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set) {
+  INFO("job " << spec.name << " (" << spec.origin << ")");
+  REQUIRE(job.converged());
+  reference::Csr csr = reference::build_csr(set.vertices, set.edges);
+  if (spec.algo == "bfs") {
+    require_equal(dynamic_cast<const BfsJob&>(job).levels(), reference::bfs(csr, source_of(spec)), "bfs levels");
+  } else if (spec.algo == "sssp") {
+    require_equal(dynamic_cast<const SsspJob&>(job).distances(), reference::sssp(csr, source_of(spec)), "sssp distances");
+  } else if (spec.algo == "wcc") {
+    require_equal(dynamic_cast<const WccJob&>(job).labels(), reference::wcc(set.vertices, set.edges), "wcc labels");
+  } else if (spec.algo == "pagerank") {
+    uint32_t iterations = spec.params.count("iterations") ? std::stoul(spec.params.at("iterations")) : 20;
+    std::vector<double> want = reference::pagerank(csr, iterations);
+    const auto& got = dynamic_cast<const PageRankJob&>(job).ranks();
+    double worst = 0;
+    for (size_t v = 0; v < want.size(); ++v)
+      worst = std::max(worst, std::fabs(got[v] - want[v]) / (want[v] + 1e-300));
+    INFO("largest relative difference " << worst);
+    REQUIRE(worst < 1e-9);
+  } else if (spec.algo == "pagerank-delta") {
+    const auto& delta = dynamic_cast<const PageRankDeltaJob&>(job);
+    std::vector<double> exact = reference::pagerank_fixed_point(csr);
+    const auto& got = delta.ranks();
+    double l1 = 0, above = 0;
+    for (size_t v = 0; v < exact.size(); ++v) {
+      l1 += std::fabs(got[v] - exact[v]);
+      above = std::max(above, got[v] - exact[v]);
+    }
+    double bound = kDamping / (1 - kDamping) * delta.tolerance();
+    INFO("L1 error " << l1 << ", stated bound " << bound << ", largest overshoot " << above);
+    REQUIRE(l1 <= bound * (1 + 1e-9) + 1e-12);
+    REQUIRE(above <= 1e-12);  // delta-PageRank approaches the fixed point from below
+  } else {
+    FAIL("no reference for " << spec.algo);
+  }
+}
+
+}  // namespace graphso::testing

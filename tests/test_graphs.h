@@ -1,0 +1,61 @@
+// Test fixtures: temporary directories, the real datasets, generated graphs, prepared graph
+// directories, batch runs through the library, and the check of a job against the reference.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/edge_input.h"
+#include "integrations/batch_runner.h"
+#include "jobs/job_spec.h"
+#include "tests/reference.h"
+
+namespace graphso::testing {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// ../shared/datasets (or $GRAPHSO_DATASETS); fails the test when it is missing.
+std::string datasets_dir();
+
+// A real graph under the datasets' reference conventions: self-loops and duplicate arcs
+// dropped; undirected (-u) files symmetrised.
+EdgeSet load_dataset(const std::string& file_name);
+
+EdgeSet rmat_edges(uint32_t scale, uint32_t edge_factor, bool weighted, uint64_t seed, const TempDir& dir);
+
+void write_edges(const std::string& path, const EdgeSet& set);
+// Writes the edges and prepares a graph directory in dir; returns its path.
+std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions = 0,
+                          const std::string& name = "graph");
+
+struct Batch {
+  std::vector<JobSpec> specs;
+  std::vector<std::unique_ptr<Job>> jobs;
+  BatchReport report;
+};
+
+// Runs `--job` style arguments through the library (as `graphso run` does).
+Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
+                   uint64_t mem_bytes, ReaderFactory* readers = nullptr);
+
+// The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
+// graph_fraction of the graph's edge bytes beyond the vertex state.
+uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction);
+
+// REQUIREs that the job's result equals the reference (BFS, WCC, SSSP exactly; PageRank within
+// floating-point noise; delta-PageRank within its stated L1 bound).
+void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set);
+
+}  // namespace graphso::testing

@@ -1,0 +1,191 @@
+// Reading foreign edge lists: formats, gzip, transforms, and the one-line errors on bad input.
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "datasets/edge_input.h"
+#include "datasets/edge_list.h"
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using graphso::testing::TempDir;
+
+namespace {
+
+std::string write_text(const TempDir& dir, const std::string& name, const std::string& text) {
+  std::string path = dir.file(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("SNAP-style text: comments, tabs, blank lines, n = largest id + 1") {
+  TempDir dir;
+  auto path = write_text(dir, "g.el", "# comment\n% another\n0\t1\n\n  2 3\r\n1 0\n5 2");
+  EdgeSet set = read_edge_input(path, {});
+  REQUIRE(set.vertices == 6);
+  REQUIRE_FALSE(set.weighted);
+  REQUIRE(set.edges.size() == 4);
+  CHECK(set.edges[1].src == 2);
+  CHECK(set.edges[1].dst == 3);
+  CHECK(set.edges[3].src == 5);
+  CHECK(set.edges[3].dst == 2);  // last line without a newline
+}
+
+TEST_CASE("weighted text (.wel) keeps integer weights; an ignored third column must be numeric") {
+  TempDir dir;
+  EdgeSet set = read_edge_input(write_text(dir, "g.wel", "0 1 7\n1 2 3.0\n"), {});
+  REQUIRE(set.weighted);
+  REQUIRE(set.edges[0].weight == 7);
+  REQUIRE(set.edges[1].weight == 3);
+  EdgeSet unweighted = read_edge_input(write_text(dir, "h.el", "0 1 7\n"), {});
+  REQUIRE_FALSE(unweighted.weighted);
+  REQUIRE(unweighted.edges[0].weight == 1);
+}
+
+TEST_CASE("malformed text gives file:line and what is wrong") {
+  TempDir dir;
+  auto bad = [&](const std::string& text) {
+    return error_of([&] { read_edge_input(write_text(dir, "bad.el", text), {}); });
+  };
+  CHECK_THAT(bad("0 1\n1 x\n"), Catch::Contains("bad.el:2: destination id 'x' is not a non-negative integer"));
+  CHECK_THAT(bad("0 1\n7\n"), Catch::Contains("bad.el:2: expected 'src dst'"));
+  CHECK_THAT(bad("-1 2\n"), Catch::Contains("bad.el:1: negative source id '-1'"));
+  CHECK_THAT(bad("0 4294967295\n"), Catch::Contains("bad.el:1: vertex id 4294967295 is out of range"));
+  CHECK_THAT(bad("0 99999999999999999999999\n"), Catch::Contains("bad.el:1: destination id"));
+  CHECK_THAT(bad("0 1 2 3\n"), Catch::Contains("bad.el:1: unexpected extra column '3'"));
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "bad.wel", "0 1\n"), {}); }),
+             Catch::Contains("bad.wel:1: missing weight"));
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "bad2.wel", "0 1 2.5\n"), {}); }),
+             Catch::Contains("bad2.wel:1: weight '2.5' is not an integer"));
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "neg.wel", "0 1 -3\n"), {}); }),
+             Catch::Contains("neg.wel:1: weight '-3' is not an integer"));
+}
+
+TEST_CASE("gzip input is read directly") {
+  TempDir dir;
+  std::string path = dir.file("g.el.gz");
+  gzFile gz = gzopen(path.c_str(), "wb");
+  REQUIRE(gz);
+  std::string text;
+  for (int i = 0; i < 100000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  REQUIRE(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())) == static_cast<int>(text.size()));
+  gzclose(gz);
+  EdgeSet set = read_edge_input(path, {});
+  REQUIRE(set.edges.size() == 100000);
+  REQUIRE(set.vertices == 100001);
+  REQUIRE(set.edges[99999].src == 99999);
+}
+
+TEST_CASE("Matrix Market: 1-based, symmetric expansion, values as weights, counts checked") {
+  TempDir dir;
+  auto path = write_text(dir, "g.mtx",
+                         "%%MatrixMarket matrix coordinate integer symmetric\n% c\n4 4 3\n2 1 5\n3 3 1\n4 2 9\n");
+  EdgeInputOptions weighted;
+  weighted.weighted = true;
+  EdgeSet set = read_edge_input(path, weighted);
+  REQUIRE(set.vertices == 4);
+  REQUIRE(set.edges.size() == 5);  // two off-diagonal entries mirrored, the diagonal once
+  CHECK(set.edges[0].src == 1);
+  CHECK(set.edges[0].dst == 0);
+  CHECK(set.edges[0].weight == 5);
+  CHECK(set.edges[1].src == 0);
+  CHECK(set.edges[1].dst == 1);
+
+  auto mtx_error = [&](const std::string& text) {
+    return error_of([&] { read_edge_input(write_text(dir, "bad.mtx", text), {}); });
+  };
+  CHECK_THAT(mtx_error("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n"),
+             Catch::Contains("file ends after 1 entries, the header declares 2"));
+  CHECK_THAT(mtx_error("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 4\n"),
+             Catch::Contains("bad.mtx:3: column index 4 outside 1..3"));
+  CHECK_THAT(mtx_error("%%MatrixMarket matrix array real general\n"), Catch::Contains("only coordinate"));
+  CHECK_THAT(mtx_error("0 1\n"), Catch::Contains("bad.mtx:1: expected '%%MatrixMarket"));
+}
+
+TEST_CASE("raw binary: record size from --weighted, size checked") {
+  TempDir dir;
+  std::vector<uint32_t> words = {0, 1, 1, 2, 2, 0};
+  std::string path = dir.file("g.raw");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  EdgeSet plain = read_edge_input(path, {});
+  REQUIRE(plain.edges.size() == 3);
+  REQUIRE(plain.vertices == 3);
+  EdgeInputOptions weighted;
+  weighted.weighted = true;
+  EdgeSet w = read_edge_input(path, weighted);
+  REQUIRE(w.edges.size() == 2);
+  REQUIRE(w.edges[0].weight == 1);  // 12-byte records: (0, 1, 1), (2, 2, 0)
+  REQUIRE(w.edges[1].src == 2);
+  REQUIRE(w.edges[1].weight == 0);
+  std::ofstream(dir.file("odd.raw"), std::ios::binary).write("abcdefghij", 10);
+  CHECK_THAT(error_of([&] { read_edge_input(dir.file("odd.raw"), {}); }),
+             Catch::Contains("not a multiple of the 8-byte unweighted record"));
+}
+
+TEST_CASE("transforms: drop self-loops, symmetrize, dedup keeps the smallest weight") {
+  EdgeSet set;
+  set.vertices = 3;
+  set.weighted = true;
+  set.edges = {{0, 1, 5}, {0, 1, 3}, {1, 1, 1}, {2, 0, 4}};
+  EdgeTransforms t;
+  t.drop_self_loops = true;
+  t.symmetrize = true;
+  t.dedup = true;
+  apply_transforms(set, t);
+  std::vector<std::tuple<VertexId, VertexId, Weight>> got;
+  for (auto& e : set.edges) got.emplace_back(e.src, e.dst, e.weight);
+  std::vector<std::tuple<VertexId, VertexId, Weight>> want = {{0, 1, 3}, {0, 2, 4}, {1, 0, 3}, {2, 0, 4}};
+  REQUIRE(got == want);
+}
+
+TEST_CASE("graphso edge list: round trip, corrupt header, truncation") {
+  TempDir dir;
+  EdgeSet set;
+  set.vertices = 10;
+  set.weighted = true;
+  set.edges = {{0, 9, 2}, {3, 4, 1}};
+  graphso::testing::write_edges(dir.file("g.bin"), set);
+  EdgeListReader reader(dir.file("g.bin"));
+  REQUIRE(reader.info().vertices == 10);
+  REQUIRE(reader.info().edges == 2);
+  REQUIRE(reader.info().weighted);
+  std::vector<WeightedEdge> batch;
+  REQUIRE(reader.next_batch(batch, 100));
+  REQUIRE(batch.size() == 2);
+  REQUIRE(batch[0].dst == 9);
+  REQUIRE(batch[0].weight == 2);
+
+  {
+    File f(dir.file("g.bin"), File::Mode::ReadWrite);
+    f.truncate(f.size() - 3);
+  }
+  CHECK_THAT(error_of([&] { EdgeListReader r(dir.file("g.bin")); }), Catch::Contains("truncated or corrupt"));
+  graphso::testing::write_edges(dir.file("h.bin"), set);
+  {
+    File f(dir.file("h.bin"), File::Mode::ReadWrite);
+    std::byte x{0x7f};
+    f.pwrite_all(std::span<const std::byte>(&x, 1), 20);
+  }
+  CHECK_THAT(error_of([&] { EdgeListReader r(dir.file("h.bin")); }), Catch::Contains("checksum mismatch"));
+  // A writer that fails before finish() leaves nothing behind.
+  {
+    EdgeListWriter writer(dir.file("never.bin"), false);
+    writer.append(set.edges);
+  }
+  REQUIRE_FALSE(path_exists(dir.file("never.bin")));
+  REQUIRE_FALSE(path_exists(dir.file("never.bin.tmp")));
+}

@@ -1,0 +1,170 @@
+// The GridGraph engine end to end through the library: every job equals the in-memory reference
+// in every sharing mode, with the graph out of core and in memory; I/O faults stop the run.
+#include <catch2/catch.hpp>
+
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using graphso::testing::TempDir;
+
+namespace {
+
+const std::vector<Sharing> kModes = {Sharing::Independent, Sharing::Partition};
+
+void check_batch(const std::string& graph, const EdgeSet& set, const std::vector<std::string>& jobs,
+                 Sharing sharing, uint64_t mem) {
+  INFO("mode " << sharing_name(sharing) << ", --mem " << mem);
+  auto batch = graphso::testing::run_batch_on(graph, jobs, sharing, mem);
+  for (size_t j = 0; j < batch.jobs.size(); ++j)
+    graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], set);
+  const BatchReport& r = batch.report;
+  REQUIRE(r.mode == sharing_name(sharing));
+  REQUIRE(r.io.bytes_read >= r.counters.edges_loaded * (set.weighted ? 12 : 8));
+  REQUIRE(r.counters.active_edges_loaded <= r.counters.edges_loaded);
+  REQUIRE(r.vertex_state_bytes + r.graph_budget_bytes == mem);
+  REQUIRE(2 * r.buffer_bytes <= r.graph_budget_bytes);
+}
+
+}  // namespace
+
+TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of core and in memory") {
+  TempDir dir;
+  for (bool weighted : {false, true}) {
+    EdgeSet set = graphso::testing::rmat_edges(12, 8, weighted, weighted ? 11 : 12, dir);
+    std::string graph = graphso::testing::prepare_graph(dir, set, 6, weighted ? "w" : "u");
+    std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=5", "wcc", "pagerank:iterations=7",
+                                     "pagerank-delta:tolerance=1e-6", "bfs:source=77"};
+    uint64_t small = graphso::testing::budget_for(graph, jobs, 0.05);  // buffers hold 1/40 of the graph
+    uint64_t large = graphso::testing::budget_for(graph, jobs, 3.0);
+    for (Sharing mode : kModes) {
+      check_batch(graph, set, jobs, mode, small);
+      check_batch(graph, set, jobs, mode, large);
+    }
+  }
+}
+
+TEST_CASE("a graph with isolated vertices, sinks and a single partition") {
+  TempDir dir;
+  EdgeSet set;
+  set.vertices = 200;
+  set.weighted = true;
+  set.edges = {{0, 1, 4}, {1, 2, 1}, {0, 2, 7}, {2, 0, 0}, {10, 11, 3}, {11, 10, 3}, {150, 199, 2}, {199, 150, 9}};
+  for (uint32_t p : {1u, 3u}) {
+    std::string graph = graphso::testing::prepare_graph(dir, set, p, "p" + std::to_string(p));
+    std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=0", "wcc", "pagerank:iterations=30",
+                                     "pagerank-delta:tolerance=1e-9", "sssp:source=150"};
+    for (Sharing mode : kModes) check_batch(graph, set, jobs, mode, 1 << 20);
+  }
+}
+
+TEST_CASE("WCC is right on directed input (labels flow against edge direction too)") {
+  TempDir dir;
+  EdgeSet set;
+  set.vertices = 6;
+  // 5 -> 0 and 3 -> 1: a one-way label push from sources would leave 3 and 5 unlabelled by 0/1.
+  set.edges = {{5, 0, 1}, {3, 1, 1}, {1, 4, 1}, {2, 2, 1}};
+  std::string graph = graphso::testing::prepare_graph(dir, set, 2);
+  for (Sharing mode : kModes) check_batch(graph, set, {"wcc"}, mode, 1 << 20);
+}
+
+TEST_CASE("sharing: partition mode reads each wanted block once per round, independent once per job") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 21, dir);
+  std::string graph = graphso::testing::prepare_graph(dir, set, 4);
+  std::vector<std::string> jobs = {"pagerank:iterations=5", "pagerank:iterations=5", "pagerank:iterations=5"};
+  uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.1);
+  auto independent = graphso::testing::run_batch_on(graph, jobs, Sharing::Independent, mem);
+  auto partition = graphso::testing::run_batch_on(graph, jobs, Sharing::Partition, mem);
+  // All-active jobs want every block every round: three jobs read three times as much alone.
+  REQUIRE(independent.report.counters.edges_loaded == 3 * 5 * set.edges.size());
+  REQUIRE(partition.report.counters.edges_loaded == 5 * set.edges.size());
+  REQUIRE(partition.report.counters.edges_processed == independent.report.counters.edges_processed);
+  REQUIRE(partition.report.io.bytes_read * 2 < independent.report.io.bytes_read);
+}
+
+TEST_CASE("a budget too small for the vertex state is a clear error") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 4, false, 2, dir);
+  std::string graph = graphso::testing::prepare_graph(dir, set, 4);
+  REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, {"bfs:source=0", "wcc"}, Sharing::Partition, 40000),
+                      Catch::Contains("--mem 39.1 KiB is too small: the vertex state of 2 jobs over 4096 vertices needs"));
+}
+
+namespace {
+
+// Wraps each reader; the Nth submitted batch fails the way a device or backend would report it.
+class FaultyReaders : public ReaderFactory {
+ public:
+  enum class Fault { ShortRead, IoError };
+  FaultyReaders(Fault fault, uint64_t fail_at) : ReaderFactory(ReaderOptions{}), fault_(fault), fail_at_(fail_at) {}
+  std::unique_ptr<ChunkReader> open(const std::string& path) override {
+    return std::make_unique<Faulty>(ReaderFactory::open(path), *this);
+  }
+
+ private:
+  class Faulty : public ChunkReader {
+   public:
+    Faulty(std::unique_ptr<ChunkReader> inner, FaultyReaders& owner) : inner_(std::move(inner)), owner_(owner) {}
+    const char* backend() const override { return "faulty"; }
+    void submit(std::span<const ReadRequest> requests) override {
+      if (++owner_.batches_ == owner_.fail_at_) {
+        pending_fault_ = true;  // the read was started; the fault shows at completion
+        requests_ = {requests.begin(), requests.end()};
+      }
+      inner_->submit(requests);
+    }
+    void wait() override {
+      inner_->wait();
+      if (!pending_fault_) return;
+      pending_fault_ = false;
+      if (owner_.fault_ == Fault::ShortRead)
+        fail("injected: short read: {} of {} bytes", requests_[0].length / 2, requests_[0].length);
+      fail("injected: read failed: Input/output error");
+    }
+
+   private:
+    std::unique_ptr<ChunkReader> inner_;
+    FaultyReaders& owner_;
+    bool pending_fault_ = false;
+    std::vector<ReadRequest> requests_;
+  };
+  Fault fault_;
+  uint64_t fail_at_;
+  uint64_t batches_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("short reads and I/O errors from the reader stop the run with the reader's message") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 4, dir);
+  std::string graph = graphso::testing::prepare_graph(dir, set, 4);
+  std::vector<std::string> jobs = {"bfs:source=1", "pagerank:iterations=4"};
+  uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.05);
+  for (Sharing mode : kModes)
+    for (uint64_t fail_at : {1u, 7u}) {
+      INFO("mode " << sharing_name(mode) << ", failing batch " << fail_at);
+      FaultyReaders short_reads(FaultyReaders::Fault::ShortRead, fail_at);
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, &short_reads),
+                          Catch::Contains("injected: short read"));
+      FaultyReaders io_errors(FaultyReaders::Fault::IoError, fail_at);
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, &io_errors),
+                          Catch::Contains("Input/output error"));
+    }
+}
+
+TEST_CASE("an edge outside its block (corrupt file that passed open) stops the run") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(10, 8, false, 6, dir);
+  std::string graph = graphso::testing::prepare_graph(dir, set, 4);
+  for (const char* file : {"/grid.row", "/grid.col"}) {
+    File f(graph + file, File::Mode::ReadWrite);
+    uint32_t far_away = 1000;  // block (0, 0) only holds sources below 256
+    f.pwrite_all(as_bytes_of(far_away), 0);
+  }
+  REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, {"wcc"}, Sharing::Partition, 1 << 20),
+                      Catch::Contains("holds 1 edges outside its vertex ranges"));
+}

@@ -1,0 +1,103 @@
+// The I/O backends: correct bytes, accounting, merging, and failed or short reads as errors.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <filesystem>
+
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+#include "middleware/io/chunk_reader.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using graphso::testing::TempDir;
+
+namespace {
+
+std::string make_file(const TempDir& dir, uint64_t bytes) {
+  std::string path = dir.file("data");
+  AtomicOutputFile out(path);
+  std::vector<std::byte> content(bytes);
+  for (uint64_t i = 0; i < bytes; ++i) content[i] = static_cast<std::byte>((i * 131) ^ (i >> 12));
+  out.append(content);
+  out.commit();
+  return path;
+}
+
+std::unique_ptr<ChunkReader> open_backend(IoBackend backend, const std::string& path, bool direct = true) {
+  ReaderOptions o;
+  o.backend = backend;
+  o.direct = direct;
+  o.max_request_bytes = 64 * 1024;
+  return ReaderFactory(o).open(path);
+}
+
+}  // namespace
+
+TEST_CASE("every backend reads the right bytes and counts them") {
+  TempDir dir;
+  const uint64_t size = 1 << 20;
+  std::string path = make_file(dir, size);
+  std::string want = read_small_file(path);
+  for (IoBackend backend : {IoBackend::Uring, IoBackend::Pread, IoBackend::Pmem}) {
+    INFO(io_backend_name(backend));
+    auto reader = open_backend(backend, path);
+    AlignedBuffer buffer(size);
+    // Three adjacent requests (merged by uring) and one apart, submitted out of order.
+    std::vector<ReadRequest> requests = {{8192, 4096, buffer.data() + 8192},
+                                         {0, 8192, buffer.data()},
+                                         {12288, 200704, buffer.data() + 12288},
+                                         {512 * 1024, 256 * 1024, buffer.data() + 512 * 1024}};
+    reader->read(requests);
+    REQUIRE(std::memcmp(buffer.data(), want.data(), 212992) == 0);
+    REQUIRE(std::memcmp(buffer.data() + 512 * 1024, want.data() + 512 * 1024, 256 * 1024) == 0);
+    REQUIRE(reader->stats().bytes_read == 212992 + 256 * 1024);
+    if (backend == IoBackend::Uring) REQUIRE(reader->stats().requests == 4 + 4);  // 212992 -> 4 x 64K pieces, 256K -> 4
+  }
+}
+
+TEST_CASE("a short read is an error in every backend") {
+  TempDir dir;
+  std::string path = make_file(dir, 256 * 1024);
+  for (IoBackend backend : {IoBackend::Uring, IoBackend::Pread, IoBackend::Pmem}) {
+    INFO(io_backend_name(backend));
+    auto reader = open_backend(backend, path);
+    AlignedBuffer buffer(64 * 1024);
+    ReadRequest past_end{240 * 1024, 64 * 1024, buffer.data()};
+    REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&past_end, 1)), Catch::Contains("short read"));
+  }
+  // The file shrinking under an open reader (the data vanished after open) is caught too.
+  auto reader = open_backend(IoBackend::Uring, path);
+  File(path, File::Mode::ReadWrite).truncate(64 * 1024);
+  AlignedBuffer buffer(128 * 1024);
+  ReadRequest request{0, 128 * 1024, buffer.data()};
+  REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("short read"));
+}
+
+TEST_CASE("a failed read (the device returns an error) is an error, with the reason") {
+  TempDir dir;
+  std::filesystem::create_directory(dir.file("d"));
+  // Reading a directory fails with EISDIR inside the kernel: a real error completion.
+  for (IoBackend backend : {IoBackend::Uring, IoBackend::Pread}) {
+    INFO(io_backend_name(backend));
+    auto reader = open_backend(backend, dir.file("d"), false);
+    AlignedBuffer buffer(4096);
+    ReadRequest request{0, 4096, buffer.data()};
+    REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("Is a directory"));
+  }
+}
+
+TEST_CASE("O_DIRECT requests must be aligned") {
+  TempDir dir;
+  std::string path = make_file(dir, 64 * 1024);
+  auto reader = open_backend(IoBackend::Uring, path);
+  AlignedBuffer buffer(8192);
+  ReadRequest request{100, 4096, buffer.data()};
+  REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("unaligned"));
+}
+
+TEST_CASE("a missing file is an error, not a reason to fall back") {
+  TempDir dir;
+  REQUIRE_THROWS_WITH(open_backend(IoBackend::Uring, dir.file("missing")), Catch::Contains("cannot open"));
+  REQUIRE_THROWS_WITH(open_backend(IoBackend::Pmem, dir.file("missing")), Catch::Contains("pmem_map_file failed"));
+}
