@@ -1,0 +1,212 @@
+// The graphso command line end to end: convert -> prep -> inspect -> run, results against the
+// reference, and bad input of every kind rejected with one line, a non-zero exit and no output.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/common/file.h"
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+
+namespace {
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// "vertex value" lines -> values as strings, checking the vertex column counts 0..n-1.
+std::vector<std::string> read_values(const std::string& path, uint64_t vertices) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  std::vector<std::string> values;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    uint64_t v;
+    std::string value, extra;
+    REQUIRE((fields >> v >> value));
+    REQUIRE_FALSE((fields >> extra));
+    REQUIRE(v == values.size());
+    values.push_back(value);
+  }
+  REQUIRE(values.size() == vertices);
+  return values;
+}
+
+void require_one_line_error(const CliResult& r, const std::string& contains) {
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 1);
+  REQUIRE(r.err_lines().size() == 1);
+  REQUIRE_THAT(r.err, Catch::StartsWith("graphso: error: ") && Catch::Contains(contains));
+}
+
+struct Prepared {
+  TempDir dir;
+  EdgeSet set;
+  std::string graph;
+};
+
+// A weighted graph with unreachable parts, prepared through the CLI from a text edge list.
+std::unique_ptr<Prepared> prepare_through_cli() {
+  auto p = std::make_unique<Prepared>();
+  std::string text = "# weighted test graph\n";
+  for (uint32_t v = 0; v < 3000; ++v) {
+    text += std::to_string(v) + " " + std::to_string((v * 7 + 1) % 3000) + " " + std::to_string(v % 13 + 1) + "\n";
+    text += std::to_string(v) + "\t" + std::to_string((v * v + 3) % 3000) + "\t" + std::to_string(v % 5) + "\n";
+  }
+  text += "3100 3101 4\n3101 3102 1\n";  // a component of its own; 3103..3199 isolated
+  text += "3199 3199 1\n";
+  write(p->dir.file("g.wel"), text);
+  CliResult convert = graphso_cli({"convert", p->dir.file("g.wel"), "--dedup", "-o", p->dir.file("g.bin")});
+  INFO(convert.err);
+  REQUIRE(convert.status == 0);
+  CliResult prep = graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("g"), "--partitions", "5"});
+  INFO(prep.err);
+  REQUIRE(prep.status == 0);
+  p->graph = p->dir.file("g");
+  p->set = read_edge_input(p->dir.file("g.wel"), {});
+  EdgeTransforms t;
+  t.dedup = true;
+  apply_transforms(p->set, t);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both modes") {
+  auto p = prepare_through_cli();
+  CliResult inspect = graphso_cli({"inspect", p->graph, "--verify"});
+  REQUIRE(inspect.status == 0);
+  REQUIRE_THAT(inspect.out, Catch::Contains("vertices:         3200") && Catch::Contains("5 x 5 blocks") &&
+                                Catch::Contains("verify:           ok"));
+
+  reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
+  auto bfs = reference::bfs(csr, 3);
+  auto sssp = reference::sssp(csr, 3);
+  auto wcc = reference::wcc(p->set.vertices, p->set.edges);
+  auto pr = reference::pagerank(csr, 15);
+  for (const char* mode : {"independent", "partition"}) {
+    INFO("mode " << mode);
+    std::string out = p->dir.file(std::string("out-") + mode);
+    std::string report = p->dir.file(std::string("report-") + mode + ".json");
+    CliResult run = graphso_cli({"run", p->graph, "--job", "bfs:source=3", "--job", "sssp:source=3:name=dist",
+                                 "--job", "wcc", "--job", "pagerank:iterations=15", "--sharing", mode, "--mem",
+                                 "300K", "--threads", "2", "--out", out, "--report", report});
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    REQUIRE(run.err.empty());  // quiet when not on a terminal
+    REQUIRE(files_in(out) == std::vector<std::string>{"0-bfs.txt", "2-wcc.txt", "3-pagerank.txt", "dist.txt"});
+
+    auto levels = read_values(out + "/0-bfs.txt", p->set.vertices);
+    auto dists = read_values(out + "/dist.txt", p->set.vertices);
+    auto labels = read_values(out + "/2-wcc.txt", p->set.vertices);
+    auto ranks = read_values(out + "/3-pagerank.txt", p->set.vertices);
+    for (uint64_t v = 0; v < p->set.vertices; ++v) {
+      REQUIRE(levels[v] == (bfs[v] == reference::kUnreached ? "-1" : std::to_string(bfs[v])));
+      REQUIRE(dists[v] == (sssp[v] == reference::kInfinity ? "inf" : std::to_string(sssp[v])));
+      REQUIRE(labels[v] == std::to_string(wcc[v]));
+      REQUIRE(std::fabs(std::stod(ranks[v]) - pr[v]) <= 1e-8 * pr[v]);  // 9 significant digits
+    }
+    REQUIRE(levels[3150] == "-1");
+    REQUIRE(dists[3102] == "inf");
+
+    std::string json = read_small_file(report);
+    for (const char* key : {"\"mode\": \"", "\"wall_seconds\"", "\"bytes_read\"", "\"bytes_from_cache\"",
+                            "\"edges_loaded\"", "\"active_edges_loaded\"", "\"peak_rss_bytes\"", "\"jobs\"",
+                            "\"iterations\"", "\"converged\": true", "\"vertex_state_bytes\"", "\"graph_budget_bytes\"",
+                            "\"rounds\""})
+      REQUIRE_THAT(json, Catch::Contains(key));
+    REQUIRE_THAT(json, Catch::Contains(std::string("\"mode\": \"") + mode + "\""));
+  }
+}
+
+TEST_CASE("cli: --out-format bin writes raw arrays") {
+  auto p = prepare_through_cli();
+  CliResult run = graphso_cli({"run", p->graph, "--job", "sssp:source=0", "--job", "pagerank:iterations=3", "--out",
+                               p->dir.file("bin"), "--out-format", "bin"});
+  REQUIRE(run.status == 0);
+  REQUIRE(File(p->dir.file("bin/0-sssp.bin"), File::Mode::Read).size() == 8 * p->set.vertices);
+  std::string raw = read_small_file(p->dir.file("bin/0-sssp.bin"));
+  std::vector<uint64_t> dist(p->set.vertices);
+  std::memcpy(dist.data(), raw.data(), raw.size());
+  REQUIRE(dist == reference::sssp(reference::build_csr(p->set.vertices, p->set.edges), 0));
+  REQUIRE(File(p->dir.file("bin/1-pagerank.bin"), File::Mode::Read).size() == 8 * p->set.vertices);
+}
+
+TEST_CASE("cli: a job that does not converge gets no result file, the others do, exit 3") {
+  auto p = prepare_through_cli();
+  std::string out = p->dir.file("out");
+  CliResult run = graphso_cli({"run", p->graph, "--job", "pagerank-delta:tolerance=1e-12:max_iterations=3",
+                               "--job", "bfs:source=0", "--out", out, "--report", p->dir.file("r.json")});
+  REQUIRE(run.status == 3);
+  REQUIRE_THAT(run.err, Catch::Contains("job 0-pagerank-delta (pagerank-delta) did not converge after 3 rounds"));
+  REQUIRE(files_in(out) == std::vector<std::string>{"1-bfs.txt"});
+  REQUIRE_THAT(read_small_file(p->dir.file("r.json")), Catch::Contains("\"converged\": false"));
+}
+
+TEST_CASE("cli: malformed edge lists fail with file:line and leave no output") {
+  TempDir dir;
+  write(dir.file("bad.el"), "0 1\n1 2\n2 two\n");
+  CliResult r = graphso_cli({"convert", dir.file("bad.el"), "-o", dir.file("out.bin")});
+  require_one_line_error(r, "bad.el:3: destination id 'two' is not a non-negative integer");
+  write(dir.file("big.el"), "0 1\n1 4294967296\n");
+  require_one_line_error(graphso_cli({"convert", dir.file("big.el"), "-o", dir.file("out.bin")}),
+                         "big.el:2: vertex id 4294967296 is out of range");
+  write(dir.file("empty.el"), "# nothing\n");
+  require_one_line_error(graphso_cli({"convert", dir.file("empty.el"), "-o", dir.file("out.bin")}), "no edges found");
+  require_one_line_error(graphso_cli({"convert", dir.file("missing.el"), "-o", dir.file("out.bin")}), "cannot open");
+  REQUIRE(files_in(dir.path()) == std::vector<std::string>{"bad.el", "big.el", "empty.el"});
+}
+
+TEST_CASE("cli: damaged graph directories and bad jobs are rejected before anything is written") {
+  auto p = prepare_through_cli();
+  std::string out = p->dir.file("out"), report = p->dir.file("r.json");
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", p->graph, "--out", out, "--report", report};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return graphso_cli(args);
+  };
+  require_one_line_error(run({"--job", "bfs:source=3200"}), "source = 3200 is out of range (the graph has vertices 0..3199)");
+  require_one_line_error(run({"--job", "bfs"}), "bfs needs a source");
+  require_one_line_error(run({"--job", "kcore"}), "unknown algorithm 'kcore'");
+  require_one_line_error(run({"--job", "wcc", "--job", "wcc:name=0-wcc"}), "duplicate job name '0-wcc'");
+  require_one_line_error(run({"--job", "wcc", "--mem", "20K"}), "--mem 20.0 KiB is too small");
+  require_one_line_error(run({"--job", "wcc", "--sharing", "shared"}), "unknown sharing mode 'shared'");
+  require_one_line_error(run({"--job", "wcc", "--mem", "lots"}), "--mem: 'lots' is not a size");
+  require_one_line_error(run({"--job", "wcc", "--bogus"}), "unrecognised option '--bogus'");
+  require_one_line_error(run({}), "no jobs given");
+
+  {
+    File meta(p->graph + "/meta", File::Mode::ReadWrite);
+    std::byte x{0x42};
+    meta.pwrite_all(std::span<const std::byte>(&x, 1), 100);
+  }
+  require_one_line_error(run({"--job", "wcc"}), "meta: checksum mismatch (corrupt meta file)");
+  CliResult reprep = graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--partitions", "5"});
+  REQUIRE(reprep.status == 0);
+  File(p->graph + "/grid.col", File::Mode::ReadWrite).truncate(8192);
+  require_one_line_error(run({"--job", "wcc"}), "grid.col: size 8192 bytes, expected");
+  require_one_line_error(graphso_cli({"inspect", p->graph}), "truncated or corrupt");
+  REQUIRE_FALSE(std::filesystem::exists(report));
+  REQUIRE(files_in(out).empty());
+}
+
+TEST_CASE("cli: generate is deterministic; help and unknown commands") {
+  TempDir dir;
+  for (const char* name : {"a.bin", "b.bin"}) {
+    CliResult r = graphso_cli({"generate", "rmat", "--scale", "10", "--edge-factor", "4", "--weighted", "--seed", "5",
+                               "-o", dir.file(name)});
+    REQUIRE(r.status == 0);
+  }
+  REQUIRE(read_small_file(dir.file("a.bin")) == read_small_file(dir.file("b.bin")));
+  REQUIRE(graphso_cli({"run", "--help"}).status == 0);
+  REQUIRE_THAT(graphso_cli({"run", "--help"}).out, Catch::Contains("--sharing"));
+  CliResult unknown = graphso_cli({"frobnicate"});
+  REQUIRE(unknown.status == 2);
+  REQUIRE_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'"));
+  require_one_line_error(graphso_cli({"generate", "kronecker", "-o", dir.file("k.bin")}), "unknown generator 'kronecker'");
+}
