@@ -76,20 +76,21 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   report.edges = m.edges;
   report.partitions = m.partitions;
   report.threads = threads;
-  report.mem_bytes = config.mem_bytes;
 
   // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the two
   // union bitmaps used for accounting.
   uint64_t vertex_state = n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
   report.vertex_state_bytes = vertex_state;
+  const uint64_t mem = config.graph_mem_bytes ? vertex_state + config.graph_mem_bytes : config.mem_bytes;
+  report.mem_bytes = mem;
   constexpr uint64_t kMinGraphBudget = 8 * kDirectAlignment;
-  if (vertex_state + kMinGraphBudget > config.mem_bytes)
+  if (vertex_state + kMinGraphBudget > mem)
     fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}, and graph "
          "data needs at least {} more",
-         human_bytes(static_cast<double>(config.mem_bytes)), jobs.size(), n,
+         human_bytes(static_cast<double>(mem)), jobs.size(), n,
          human_bytes(static_cast<double>(vertex_state)), human_bytes(kMinGraphBudget));
-  report.graph_budget_bytes = config.mem_bytes - vertex_state;
+  report.graph_budget_bytes = mem - vertex_state;
 
   GraphInfo info{n, m.weighted, &graph.out_degrees()};
   for (auto& job : jobs) job->init(info, threads);

@@ -28,6 +28,8 @@ const char* sharing_name(Sharing sharing);
 struct BatchConfig {
   Sharing sharing = Sharing::Independent;
   uint64_t mem_bytes = 256ull << 20;
+  // When non-zero, the graph-data budget itself: mem_bytes becomes vertex state + this.
+  uint64_t graph_mem_bytes = 0;
   int threads = 0;          // 0: every core
   uint64_t max_rounds = 0;  // 0: until every job finishes
   bool show_progress = true;

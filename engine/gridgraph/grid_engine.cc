@@ -1,19 +1,19 @@
 #include "engine/gridgraph/grid_engine.h"
 
 #include <cstring>
+#include <optional>
 
 #include "engine/common/error.h"
 
 namespace graphso {
 
 GridEngine::GridEngine(const GridGraph& graph, ReaderFactory& readers, uint64_t buffer_bytes)
-    : graph_(graph), factory_(readers) {
-  buffer_bytes = align_down(buffer_bytes, kDirectAlignment);
+    : graph_(graph), factory_(readers), buffer_bytes_(align_down(buffer_bytes, kDirectAlignment)) {
   // A unit starting mid-page needs up to one page of slack before it and one after.
-  if (buffer_bytes < 4 * kDirectAlignment)
-    fail("read buffers of {} bytes are too small (need at least {})", buffer_bytes, 4 * kDirectAlignment);
-  max_unit_edges_ = (buffer_bytes - 2 * kDirectAlignment) / graph.meta().edge_size();
-  for (Slot& slot : slots_) slot.buffer = AlignedBuffer(buffer_bytes);
+  if (buffer_bytes_ < 4 * kDirectAlignment)
+    fail("read buffers of {} bytes are too small (need at least {})", buffer_bytes_, 4 * kDirectAlignment);
+  max_unit_edges_ = (buffer_bytes_ - 2 * kDirectAlignment) / graph.meta().edge_size();
+  for (AlignedBuffer& buffer : buffers_) buffer = AlignedBuffer(buffer_bytes_);
 }
 
 ChunkReader& GridEngine::reader(GridOrder order) {
@@ -57,39 +57,78 @@ void GridEngine::add_block_units(uint32_t i, uint32_t j, GridOrder order, std::v
     units.push_back({i, j, first, std::min(max_unit_edges_, total - first), order, jobs, activity});
 }
 
-void GridEngine::submit(const LoadUnit& unit, Slot& slot) {
+uint64_t GridEngine::file_offset(const LoadUnit& unit) const {
   const GridMeta& m = graph_.meta();
-  uint64_t block_offset = unit.order == GridOrder::Row ? m.row_offset(unit.row, unit.col)
-                                                       : m.col_offset(unit.row, unit.col);
-  uint64_t begin = block_offset + unit.first_edge * m.edge_size();
-  uint64_t end = begin + unit.edges * m.edge_size();
-  uint64_t aligned_begin = align_down(begin, kDirectAlignment);
-  uint64_t aligned_end = align_up(end, kDirectAlignment);  // files are padded to a page multiple
-  slot.skew = begin - aligned_begin;
-  ReadRequest request{aligned_begin, aligned_end - aligned_begin, slot.buffer.data()};
-  reader(unit.order).submit(std::span<const ReadRequest>(&request, 1));
+  uint64_t block = unit.order == GridOrder::Row ? m.row_offset(unit.row, unit.col) : m.col_offset(unit.row, unit.col);
+  return block + unit.first_edge * m.edge_size();
+}
+
+GridEngine::Load GridEngine::pack(std::span<const LoadUnit> units, size_t first, std::byte* buffer) const {
+  const uint32_t record = graph_.meta().edge_size();
+  Load load;
+  load.first = first;
+  load.order = units[first].order;
+  uint64_t used = 0;        // bytes of the buffer taken
+  uint64_t read_end = 0;    // file offset where the last read's data (not padding) ends
+  size_t k = first;
+  for (; k < units.size() && units[k].order == load.order; ++k) {
+    uint64_t begin = file_offset(units[k]);
+    uint64_t end = begin + units[k].edges * record;
+    bool continues = !load.reads.empty() && begin == read_end;
+    if (continues) {
+      // Back to back with the previous unit: extend its read.
+      ReadRequest& last = load.reads.back();
+      uint64_t length = align_up(end, kDirectAlignment) - last.offset;
+      uint64_t buffer_end = static_cast<uint64_t>(last.dest - buffer) + length;
+      if (buffer_end > buffer_bytes_) break;
+      load.placement.push_back(static_cast<uint64_t>(last.dest - buffer) + (begin - last.offset));
+      last.length = length;
+      used = buffer_end;
+    } else {
+      uint64_t aligned = align_down(begin, kDirectAlignment);
+      uint64_t length = align_up(end, kDirectAlignment) - aligned;
+      if (used + length > buffer_bytes_) break;
+      load.placement.push_back(used + (begin - aligned));
+      load.reads.push_back({aligned, length, buffer + used});
+      used += length;
+    }
+    read_end = end;
+  }
+  load.last = k;
+  return load;
 }
 
 void GridEngine::stream(std::span<const LoadUnit> units, std::span<Job* const> jobs) {
   if (units.empty()) return;
-  submit(units[0], slots_[0]);
-  GridOrder outstanding = units[0].order;
+  Load current = pack(units, 0, buffers_[0].data());
+  reader(current.order).submit(current.reads);
+  std::optional<GridOrder> outstanding = current.order;  // the reader with a batch in flight
+  int slot = 0;
   try {
-    for (size_t k = 0; k < units.size(); ++k) {
-      reader(units[k].order).wait();
-      bool more = k + 1 < units.size();
+    while (true) {
+      reader(current.order).wait();
+      outstanding.reset();
+      ++loads_;
+      Load next;
+      bool more = current.last < units.size();
       if (more) {
-        submit(units[k + 1], slots_[(k + 1) % 2]);
-        outstanding = units[k + 1].order;
+        next = pack(units, current.last, buffers_[1 - slot].data());
+        reader(next.order).submit(next.reads);
+        outstanding = next.order;
       }
-      const Slot& slot = slots_[k % 2];
-      process(units[k], slot.buffer.data() + slot.skew, jobs);
+      for (size_t k = current.first; k < current.last; ++k)
+        process(units[k], buffers_[slot].data() + current.placement[k - current.first], jobs);
+      if (!more) return;
+      current = std::move(next);
+      slot = 1 - slot;
     }
   } catch (...) {
     // Let an outstanding read land before the error leaves (its buffer must outlive it).
-    try {
-      reader(outstanding).wait();
-    } catch (...) {
+    if (outstanding) {
+      try {
+        reader(*outstanding).wait();
+      } catch (...) {
+      }
     }
     throw;
   }

@@ -1,10 +1,12 @@
 // The GridGraph-style engine: streams the edges of grid blocks from disk to jobs.
 //
-// A round's work is a list of LoadUnits: a piece of one block (a whole block unless it is larger
-// than a buffer) and the jobs that want it. stream() reads the units in order into two aligned
-// buffers, reading unit k+1 while unit k is processed, then for each unit: checks every edge lies
-// in its block's ranges (so a corrupt file is an error, not a wild write), counts loaded and
-// active edges, and hands the run to each of its jobs.
+// A round's work is a list of LoadUnits: a run of edges of one block (a whole block, a piece of
+// one larger than a buffer, or a chunk) and the jobs that want it. stream() packs consecutive
+// units into loads that fill one of two aligned buffers; units that follow each other in the
+// file are placed back to back, so each run of them is a single read, and a whole load is
+// submitted as one batch (many requests in flight). Load k+1 is read while load k is processed.
+// For each unit: every edge is checked to lie in its block's ranges (a corrupt file is an error,
+// not a wild write), loaded and active edges are counted, and the run goes to each of its jobs.
 //
 // How units are chosen (per job, per block, per chunk) is the caller's business: that is where
 // the sharing modes differ (integrations/).
@@ -70,16 +72,23 @@ class GridEngine {
   void stream(std::span<const LoadUnit> units, std::span<Job* const> jobs);
 
   const EngineCounters& counters() const { return counters_; }
+  uint64_t loads() const { return loads_; }
   IoStats io_stats() const;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
   const char* backend() const;
 
  private:
-  struct Slot {
-    AlignedBuffer buffer;
-    uint64_t skew = 0;  // where the unit's first edge sits in the buffer
+  // Units [first, last) of the stream, where each one's first edge sits in the buffer, and the
+  // reads that fill it.
+  struct Load {
+    size_t first = 0, last = 0;
+    GridOrder order = GridOrder::Row;
+    std::vector<uint64_t> placement;  // buffer offset of each unit's first edge
+    std::vector<ReadRequest> reads;
   };
-  void submit(const LoadUnit& unit, Slot& slot);
+  uint64_t file_offset(const LoadUnit& unit) const;
+  // Packs units from `first` on into one buffer; returns the load (at least one unit).
+  Load pack(std::span<const LoadUnit> units, size_t first, std::byte* buffer) const;
   ChunkReader& reader(GridOrder order);
   void process(const LoadUnit& unit, const std::byte* data, std::span<Job* const> jobs);
 
@@ -87,9 +96,11 @@ class GridEngine {
   ReaderFactory& factory_;
   std::unique_ptr<ChunkReader> row_reader_;
   std::unique_ptr<ChunkReader> col_reader_;
-  Slot slots_[2];
+  AlignedBuffer buffers_[2];
+  uint64_t buffer_bytes_ = 0;
   uint64_t max_unit_edges_ = 0;
   EngineCounters counters_;
+  uint64_t loads_ = 0;
 };
 
 }  // namespace graphso

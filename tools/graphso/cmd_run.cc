@@ -37,7 +37,7 @@ void print_summary(const BatchReport& r) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, sharing, mem, out_dir, out_format, report_path, io;
+  std::string dir, sharing, mem, graph_mem, out_dir, out_format, report_path, io;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -46,6 +46,7 @@ int cmd_run(const Args& args) {
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); ALGO: bfs sssp wcc pagerank pagerank-delta")
       ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
+      ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
       ("threads", po::value(&config.threads)->default_value(0), "worker threads (0: all cores)")
       ("out", po::value(&out_dir), "directory for per-job results")
       ("out-format", po::value(&out_format)->default_value("text"), "text|bin")
@@ -64,6 +65,11 @@ int cmd_run(const Args& args) {
 
   config.sharing = parse_sharing(sharing);
   config.mem_bytes = parse_size(mem, "--mem");
+  if (!graph_mem.empty()) {
+    if (!vm["mem"].defaulted()) fail("run: give --mem or --graph-mem, not both");
+    config.graph_mem_bytes = parse_size(graph_mem, "--graph-mem");
+    if (config.graph_mem_bytes == 0) fail("run: --graph-mem must be positive");
+  }
   reader_options.backend = parse_io_backend(io);
   reader_options.direct = !vm["buffered"].as<bool>();
 
