@@ -8,7 +8,8 @@ OPT      ?= -O2
 SANITIZE ?=
 EXTRA_WARN ?=
 JOBS     := -j$(shell nproc)
-CXXFLAGS := -std=c++20 $(OPT) -g -Wall -Wextra -Werror $(EXTRA_WARN) -fopenmp -I. $(SANITIZE) -MMD -MP
+# x86-64-v2 (2009 on): hardware POPCNT for the frontier counts.
+CXXFLAGS := -std=c++20 $(OPT) -march=x86-64-v2 -g -Wall -Wextra -Werror $(EXTRA_WARN) -fopenmp -I. $(SANITIZE) -MMD -MP
 LDFLAGS  := -fopenmp $(SANITIZE)
 LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 
@@ -16,7 +17,7 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
             catch2 libtomlplusplus-dev zlib1g-dev python3
 
-LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc middleware/io/*.cc \
+LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc middleware/*.cc middleware/io/*.cc \
                         jobs/*.cc datasets/*.cc integrations/*.cc)
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/test_graphs.cc tests/catch_main.cc

@@ -8,6 +8,8 @@
 #include "engine/common/error.h"
 #include "engine/common/json_writer.h"
 #include "engine/common/progress.h"
+#include "integrations/gridgraph_shim.h"
+#include "middleware/graphso.h"
 
 namespace graphso {
 namespace {
@@ -18,9 +20,9 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The graph layout's own order for a round: when every non-empty block is wanted the round is
-// dense and streams column by column (a destination range stays in cache, GridGraph's choice);
-// otherwise row by row, so a skipped source range is one skipped run of the row file.
+// The grid's own order for a round: when every non-empty block is wanted the round is dense and
+// streams column by column (a destination range stays in cache, GridGraph's choice); otherwise
+// row by row, so a skipped source range is one skipped run of the row file.
 GridOrder order_for(const GridMeta& m, const std::vector<bool>& wanted) {
   for (uint64_t b = 0; b < m.num_blocks(); ++b)
     if (m.block_edges[b] > 0 && !wanted[b]) return GridOrder::Row;
@@ -34,6 +36,47 @@ void for_each_block(const GridMeta& m, GridOrder order, Visit&& visit) {
       if (order == GridOrder::Row) visit(a, b);
       else visit(b, a);
     }
+}
+
+// Independent: every running job's wanted blocks, job after job, each read for that job alone.
+std::vector<LoadUnit> independent_units(const GridEngine& engine, std::span<Job* const> jobs,
+                                        const std::vector<uint32_t>& running) {
+  const GridMeta& m = engine.graph().meta();
+  std::vector<LoadUnit> units;
+  for (uint32_t j : running) {
+    const Job& job = *jobs[j];
+    std::vector<bool> wanted = engine.active_blocks(job);
+    Activity activity{&job.frontier(), job.direction() == Direction::Both ? &job.frontier() : nullptr};
+    GridOrder order = order_for(m, wanted);
+    for_each_block(m, order, [&](uint32_t i, uint32_t k) {
+      if (wanted[m.block_index(i, k)]) engine.add_block_units(i, k, order, {j}, activity, units);
+    });
+  }
+  return units;
+}
+
+// Partition (GraphM): every block some job wants, once, for all the jobs that want it.
+std::vector<LoadUnit> partition_units(const GridEngine& engine, std::span<Job* const> jobs,
+                                      const std::vector<uint32_t>& running, Activity accounting) {
+  const GridMeta& m = engine.graph().meta();
+  std::vector<std::vector<bool>> wanted;
+  std::vector<bool> any_wanted(m.num_blocks(), false);
+  for (uint32_t j : running) {
+    wanted.push_back(engine.active_blocks(*jobs[j]));
+    for (uint64_t b = 0; b < m.num_blocks(); ++b)
+      if (wanted.back()[b]) any_wanted[b] = true;
+  }
+  std::vector<LoadUnit> units;
+  GridOrder order = order_for(m, any_wanted);
+  for_each_block(m, order, [&](uint32_t i, uint32_t k) {
+    uint64_t b = m.block_index(i, k);
+    if (!any_wanted[b]) return;
+    std::vector<uint32_t> related;
+    for (size_t r = 0; r < running.size(); ++r)
+      if (wanted[r][b]) related.push_back(running[r]);
+    engine.add_block_units(i, k, order, std::move(related), accounting, units);
+  });
+  return units;
 }
 
 }  // namespace
@@ -62,9 +105,10 @@ uint64_t peak_rss_bytes() {
 
 BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
                       std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers) {
-  if (config.sharing == Sharing::Chunk)
-    fail("--sharing chunk needs the GraphSO chunk middleware, which this build does not have yet");
   if (jobs.empty()) fail("no jobs to run");
+  if (!config.arrive_after.empty() && config.arrive_after.size() != jobs.size())
+    fail("arrive_after has {} entries for {} jobs", config.arrive_after.size(), jobs.size());
+  if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("--cache-ratio {} is outside [0, 1)", config.cache_ratio);
   const GridMeta& m = graph.meta();
   const uint64_t n = m.vertices;
   const int threads = config.threads > 0 ? config.threads : omp_get_num_procs();
@@ -88,119 +132,166 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   if (vertex_state + kMinGraphBudget > mem)
     fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}, and graph "
          "data needs at least {} more",
-         human_bytes(static_cast<double>(mem)), jobs.size(), n,
-         human_bytes(static_cast<double>(vertex_state)), human_bytes(kMinGraphBudget));
+         human_bytes(static_cast<double>(mem)), jobs.size(), n, human_bytes(static_cast<double>(vertex_state)),
+         human_bytes(kMinGraphBudget));
   report.graph_budget_bytes = mem - vertex_state;
 
   GraphInfo info{n, m.weighted, &graph.out_degrees()};
   for (auto& job : jobs) job->init(info, threads);
 
-  // Two read buffers; no point in buffers larger than the largest block.
-  uint64_t largest_block = 0;
-  for (uint64_t b = 0; b < m.num_blocks(); ++b) largest_block = std::max(largest_block, m.block_edges[b]);
-  uint64_t buffer = std::min(report.graph_budget_bytes / 2,
-                             std::max(align_up(largest_block * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
-                                      kMinGraphBudget / 2));
-  buffer = align_down(buffer, kDirectAlignment);
+  // Graph data: the engine's two read buffers (no larger than the largest block needs), or the
+  // middleware's table, cache and partition buffers.
+  std::unique_ptr<GraphSO> middleware;
+  EngineLayout layout;
+  uint64_t buffer = 0;
+  if (config.sharing == Sharing::Chunk) {
+    layout = gridgraph_layout(graph);
+    GraphSOConfig gc;
+    gc.chunk_bytes = config.chunk_bytes;
+    gc.graph_budget_bytes = report.graph_budget_bytes;
+    gc.cache_ratio = config.cache_ratio;
+    gc.threads = threads;
+    middleware = GraphSO::Init(layout, gc, readers);
+    buffer = middleware->partition_bytes();
+    report.chunk_bytes = middleware->table().chunk_bytes();
+    report.chunks = middleware->table().chunks().size();
+    report.tchunk_bytes = middleware->table().memory_bytes();
+    report.cache_bytes = middleware->cache_capacity();
+  } else {
+    uint64_t largest_block = 0;
+    for (uint64_t b = 0; b < m.num_blocks(); ++b) largest_block = std::max(largest_block, m.block_edges[b]);
+    buffer = std::min(report.graph_budget_bytes / 2,
+                      std::max(align_up(largest_block * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
+                               kMinGraphBudget / 2));
+    buffer = align_down(buffer, kDirectAlignment);
+  }
   report.buffer_bytes = buffer;
-  GridEngine engine(graph, readers, buffer);
+  // In chunk mode the middleware loads and the engine's own buffers are never allocated.
+  GridEngine engine(graph, readers, std::max(buffer, kMinGraphBudget / 2), threads);
 
   std::vector<Job*> job_ptrs;
   for (auto& job : jobs) job_ptrs.push_back(job.get());
   report.jobs.resize(jobs.size());
+  std::vector<Clock::time_point> arrival(jobs.size());
+  std::vector<bool> failed(jobs.size(), false);
   for (size_t j = 0; j < jobs.size(); ++j) {
     report.jobs[j].name = jobs[j]->name();
     report.jobs[j].algo = jobs[j]->algo();
+    report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
   }
-  std::vector<double> compute(jobs.size(), 0.0);
+  auto io_bytes = [&]() { return middleware ? middleware->stats().io.bytes_read : engine.io_stats().bytes_read; };
 
   Bitmap union_sources(n), union_both(n);
   Progress progress("run", 0, "");
   const auto start = Clock::now();
   for (uint32_t round = 0;; ++round) {
     std::vector<uint32_t> running;
-    for (uint32_t j = 0; j < jobs.size(); ++j)
-      if (!jobs[j]->finished()) running.push_back(j);
-    if (running.empty()) break;
+    bool waiting = false;
+    for (uint32_t j = 0; j < jobs.size(); ++j) {
+      if (failed[j] || jobs[j]->finished()) continue;
+      if (report.jobs[j].arrived_round > round) {
+        waiting = true;
+        continue;
+      }
+      if (report.jobs[j].arrived_round == round) arrival[j] = Clock::now();
+      running.push_back(j);
+    }
+    if (running.empty() && !waiting) break;
     if (config.max_rounds && round >= config.max_rounds) break;
 
     const auto round_start = Clock::now();
     const EngineCounters before = engine.counters();
-    const uint64_t bytes_before = engine.io_stats().bytes_read;
-    std::vector<LoadUnit> units;
-    if (config.sharing == Sharing::Independent) {
-      for (uint32_t j : running) {
-        const Job& job = *jobs[j];
-        std::vector<bool> wanted = engine.active_blocks(job);
-        Activity activity{&job.frontier(), job.direction() == Direction::Both ? &job.frontier() : nullptr};
-        GridOrder order = order_for(m, wanted);
-        for_each_block(m, order, [&](uint32_t i, uint32_t k) {
-          if (wanted[m.block_index(i, k)]) engine.add_block_units(i, k, order, {j}, activity, units);
-        });
-      }
-    } else {
-      union_sources.clear();
-      union_both.clear();
-      bool any_both = false;
-      std::vector<std::vector<bool>> wanted;
-      std::vector<bool> any_wanted(m.num_blocks(), false);
-      for (uint32_t j : running) {
-        union_sources.or_with(jobs[j]->frontier());
-        if (jobs[j]->direction() == Direction::Both) {
-          union_both.or_with(jobs[j]->frontier());
-          any_both = true;
-        }
-        wanted.push_back(engine.active_blocks(*jobs[j]));
-        for (uint64_t b = 0; b < m.num_blocks(); ++b)
-          if (wanted.back()[b]) any_wanted[b] = true;
-      }
-      Activity activity{&union_sources, any_both ? &union_both : nullptr};
-      GridOrder order = order_for(m, any_wanted);
-      for_each_block(m, order, [&](uint32_t i, uint32_t k) {
-        uint64_t b = m.block_index(i, k);
-        if (!any_wanted[b]) return;
-        std::vector<uint32_t> related;
-        for (size_t r = 0; r < running.size(); ++r)
-          if (wanted[r][b]) related.push_back(running[r]);
-        engine.add_block_units(i, k, order, std::move(related), activity, units);
-      });
-    }
-    engine.stream(units, job_ptrs);
-
+    const uint64_t bytes_before = io_bytes();
+    const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
+    union_sources.clear();
+    union_both.clear();
+    bool any_both = false;
     for (uint32_t j : running) {
+      union_sources.or_with(jobs[j]->frontier());
+      if (jobs[j]->direction() == Direction::Both) {
+        union_both.or_with(jobs[j]->frontier());
+        any_both = true;
+      }
+    }
+    Activity accounting{&union_sources, any_both ? &union_both : nullptr};
+    RoundRecord record;
+    if (config.sharing == Sharing::Independent) {
+      engine.stream(independent_units(engine, job_ptrs, running), job_ptrs);
+    } else if (config.sharing == Sharing::Partition) {
+      engine.stream(partition_units(engine, job_ptrs, running, accounting), job_ptrs);
+    } else {
+      ChunkRoundStats chunk_round = run_chunk_round(*middleware, engine, job_ptrs, running, accounting);
+      record.active_chunks = chunk_round.active_chunks;
+    }
+
+    for (const auto& [j, message] : engine.failures())
+      if (!failed[j]) {
+        failed[j] = true;
+        report.jobs[j].failed = true;
+        report.jobs[j].error = message;
+        report.jobs[j].seconds = seconds_since(arrival[j]);
+      }
+    for (uint32_t j : running) {
+      if (failed[j]) continue;
       auto t = Clock::now();
-      jobs[j]->end_round();
-      compute[j] += seconds_since(t);
-      if (jobs[j]->finished()) report.jobs[j].seconds = seconds_since(start);
+      try {
+        jobs[j]->end_round();
+      } catch (const std::exception& e) {
+        failed[j] = true;
+        report.jobs[j].failed = true;
+        report.jobs[j].error = e.what();
+      }
+      report.jobs[j].round_end_seconds += seconds_since(t);
+      if (failed[j] || jobs[j]->finished()) report.jobs[j].seconds = seconds_since(arrival[j]);
     }
 
     const EngineCounters& after = engine.counters();
-    RoundRecord record;
     record.round = round;
     record.active_jobs = static_cast<uint32_t>(running.size());
     record.units_loaded = after.units - before.units;
-    record.bytes_read = engine.io_stats().bytes_read - bytes_before;
+    record.bytes_read = io_bytes() - bytes_before;
     record.edges_loaded = after.edges_loaded - before.edges_loaded;
     record.active_edges_loaded = after.active_edges_loaded - before.active_edges_loaded;
+    if (middleware) {
+      GraphSOStats now = middleware->stats();
+      record.chunks_loaded = now.chunks_loaded - mw_before.chunks_loaded;
+      record.cache_hits = now.cache.hits - mw_before.cache.hits;
+      record.bytes_from_cache = now.cache.bytes_hit - mw_before.cache.bytes_hit;
+    }
     record.seconds = seconds_since(round_start);
     report.rounds.push_back(record);
-    if (config.show_progress)
-      progress.status(fmt::format("round {}, {} active jobs, {} units, {} read", round, running.size(),
-                                  record.units_loaded,
-                                  human_bytes(static_cast<double>(engine.io_stats().bytes_read))));
+    if (config.show_progress) {
+      std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, running.size(),
+                                     middleware ? record.chunks_loaded : record.units_loaded,
+                                     middleware ? "chunks" : "units", human_bytes(static_cast<double>(io_bytes())));
+      if (middleware) {
+        const CacheStats& c = middleware->stats().cache;
+        line += fmt::format(", cache hit rate {:.1f}%", c.hits + c.misses ? 100.0 * c.hits / (c.hits + c.misses) : 0.0);
+      }
+      progress.status(line);
+    }
   }
   progress.finish();
 
   report.wall_seconds = seconds_since(start);
-  report.io = engine.io_stats();
-  report.io_backend = engine.backend();
   report.counters = engine.counters();
+  if (middleware) {
+    GraphSOStats s = middleware->stats();
+    report.io = s.io;
+    report.chunks_loaded = s.chunks_loaded;
+    report.cache_hits = s.cache.hits;
+    report.cache_misses = s.cache.misses;
+    report.bytes_from_cache = s.cache.bytes_hit;
+    report.logical_partitions = s.logical_partitions;
+  } else {
+    report.io = engine.io_stats();
+  }
+  report.io_backend = middleware ? middleware->backend() : engine.backend();
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
-    outcome.converged = jobs[j]->converged();
-    if (!jobs[j]->finished()) outcome.seconds = report.wall_seconds;
-    outcome.round_end_seconds = compute[j];
+    outcome.converged = !failed[j] && jobs[j]->converged();
+    if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
   }
   report.peak_rss_bytes = peak_rss_bytes();
   return report;
@@ -230,9 +321,17 @@ std::string report_json(const BatchReport& r) {
                                          static_cast<double>(r.counters.edges_loaded)
                                    : 0.0);
   w.field("edges_processed", r.counters.edges_processed);
+  w.field("chunk_bytes", r.chunk_bytes);
+  w.field("chunks", r.chunks);
+  w.field("chunks_loaded", r.chunks_loaded);
+  w.field("cache_hits", r.cache_hits);
+  w.field("cache_misses", r.cache_misses);
+  w.field("logical_partitions", r.logical_partitions);
   w.field("mem_bytes", r.mem_bytes);
   w.field("vertex_state_bytes", r.vertex_state_bytes);
   w.field("graph_budget_bytes", r.graph_budget_bytes);
+  w.field("tchunk_bytes", r.tchunk_bytes);
+  w.field("cache_bytes", r.cache_bytes);
   w.field("buffer_bytes", r.buffer_bytes);
   w.field("peak_rss_bytes", r.peak_rss_bytes);
   w.field("rounds_total", static_cast<uint64_t>(r.rounds.size()));
@@ -241,10 +340,13 @@ std::string report_json(const BatchReport& r) {
     w.begin_object();
     w.field("name", j.name);
     w.field("algo", j.algo);
+    w.field("arrive_after", j.arrived_round);
     w.field("iterations", j.rounds);
     w.field("seconds", j.seconds);
     w.field("round_end_seconds", j.round_end_seconds);
     w.field("converged", j.converged);
+    w.field("failed", j.failed);
+    if (j.failed) w.field("error", j.error);
     w.end_object();
   }
   w.end_array();
@@ -253,8 +355,12 @@ std::string report_json(const BatchReport& r) {
     w.begin_object();
     w.field("round", rr.round);
     w.field("active_jobs", rr.active_jobs);
+    w.field("active_chunks", rr.active_chunks);
     w.field("units_loaded", rr.units_loaded);
+    w.field("chunks_loaded", rr.chunks_loaded);
+    w.field("cache_hits", rr.cache_hits);
     w.field("bytes_read", rr.bytes_read);
+    w.field("bytes_from_cache", rr.bytes_from_cache);
     w.field("edges_loaded", rr.edges_loaded);
     w.field("active_edges_loaded", rr.active_edges_loaded);
     w.field("seconds", rr.seconds);

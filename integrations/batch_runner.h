@@ -3,10 +3,16 @@
 //   independent  each job loads the blocks it needs, on its own (N stock GridGraph runs)
 //   partition    each block some job needs is loaded once per round, whole, and every job that
 //                needs it processes it (GraphM-style sharing)
-//   chunk        the GraphSO middleware (not built yet: see issue 3)
+//   chunk        the GraphSO middleware: only active chunks, in priority order, as logical
+//                partitions, through a shared chunk cache (integrations/gridgraph_shim.h)
 //
 // Memory: --mem is the whole budget. The jobs' vertex state is allocated first; what remains is
-// the graph-data budget, which becomes the engine's two read buffers.
+// the graph-data budget: the engine's two read buffers, or in chunk mode the TChunk table, the
+// chunk cache (cache_ratio of it) and two logical-partition buffers.
+//
+// Rounds: every running job advances one round at a time. A job with arrive_after = k joins at
+// round k (staggered submission); its time is counted from its arrival. A job whose edge function
+// throws is stopped and reported failed; the others go on. An I/O error stops the whole batch.
 #pragma once
 
 #include <cstdint>
@@ -33,22 +39,32 @@ struct BatchConfig {
   int threads = 0;          // 0: every core
   uint64_t max_rounds = 0;  // 0: until every job finishes
   bool show_progress = true;
+  uint64_t chunk_bytes = 0;   // chunk mode: 0 = Formula (1)
+  double cache_ratio = 0.25;  // chunk mode: share of the graph budget for the chunk cache
+  std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
 };
 
 struct JobOutcome {
   std::string name;
   std::string algo;
+  uint32_t arrived_round = 0;
   uint32_t rounds = 0;
-  double seconds = 0;          // from batch start until the job finished
+  double seconds = 0;            // from the job's arrival until it finished
   double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)
   bool converged = false;
+  bool failed = false;
+  std::string error;
 };
 
 struct RoundRecord {
   uint32_t round = 0;
   uint32_t active_jobs = 0;
-  uint64_t units_loaded = 0;
+  uint64_t active_chunks = 0;
+  uint64_t units_loaded = 0;     // blocks or block pieces; in chunk mode, chunks processed
+  uint64_t chunks_loaded = 0;    // chunk mode: chunks read from the device
+  uint64_t cache_hits = 0;
   uint64_t bytes_read = 0;
+  uint64_t bytes_from_cache = 0;
   uint64_t edges_loaded = 0;
   uint64_t active_edges_loaded = 0;
   double seconds = 0;
@@ -66,6 +82,14 @@ struct BatchReport {
   IoStats io;
   EngineCounters counters;
   uint64_t bytes_from_cache = 0;
+  uint64_t chunk_bytes = 0;
+  uint64_t chunks = 0;
+  uint64_t chunks_loaded = 0;
+  uint64_t cache_hits = 0;
+  uint64_t cache_misses = 0;
+  uint64_t cache_bytes = 0;
+  uint64_t tchunk_bytes = 0;
+  uint64_t logical_partitions = 0;
   uint64_t mem_bytes = 0;
   uint64_t vertex_state_bytes = 0;
   uint64_t graph_budget_bytes = 0;

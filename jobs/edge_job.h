@@ -1,10 +1,9 @@
 // The edge loop shared by every job, written once: for each edge whose source is in the
 // frontier, dst receives scatter(src, weight) through gather(); a destination whose value
 // changed joins the next frontier. Derived jobs supply scatter/gather (CRTP, so the calls inline);
-// the only virtual call is per run of edges, not per edge.
+// the only virtual call is per run of edges, not per edge. The loop is serial: the engine runs
+// several jobs' runs (or pieces of one) on its threads at once, and all updates are atomic.
 #pragma once
-
-#include <omp.h>
 
 #include <type_traits>
 
@@ -28,9 +27,8 @@ class EdgeJob : public Job {
   void process_records(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
-    const int64_t count = static_cast<int64_t>(run.count);
-#pragma omp parallel for num_threads(threads_) schedule(static) if (count > 32768)
-    for (int64_t i = 0; i < count; ++i) {
+    const uint64_t count = run.count;
+    for (uint64_t i = 0; i < count; ++i) {
       const Record& e = edges[i];
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;

@@ -49,10 +49,11 @@ class Job {
 
   // Bytes of vertex state init() will allocate for this graph (values + both frontiers).
   virtual uint64_t state_bytes(uint64_t vertices) const = 0;
-  // Allocates the state and sets the first frontier. threads: OpenMP threads for process().
+  // Allocates the state and sets the first frontier. threads: OpenMP threads for end_round().
   virtual void init(const GraphInfo& graph, int threads) = 0;
   // Applies the edge function to every edge of the run whose source is in the frontier (and
-  // whose destination is, for Direction::Both). Safe to call for edges that are not active.
+  // whose destination is, for Direction::Both). Safe to call for edges that are not active, and
+  // from several threads at once on different runs: every vertex update is atomic.
   virtual void process(const EdgeRun& run) = 0;
   // Closes a round: computes the next frontier; sets finished()/converged().
   virtual void end_round() = 0;

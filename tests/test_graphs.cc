@@ -75,7 +75,7 @@ std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t parti
 }
 
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, ReaderFactory* readers) {
+                   uint64_t mem_bytes, ReaderFactory* readers, uint64_t chunk_bytes) {
   GridGraph graph = GridGraph::open(graph_dir);
   Batch batch;
   for (size_t i = 0; i < job_args.size(); ++i) batch.specs.push_back(parse_job_argument(job_args[i], i));
@@ -86,6 +86,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.mem_bytes = mem_bytes;
   config.threads = 2;
   config.show_progress = false;
+  config.chunk_bytes = chunk_bytes;
   ReaderFactory own{ReaderOptions{}};
   batch.report = run_batch(config, graph, batch.jobs, readers ? *readers : own);
   return batch;

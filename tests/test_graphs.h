@@ -47,8 +47,9 @@ struct Batch {
 };
 
 // Runs `--job` style arguments through the library (as `graphso run` does).
+// Chunk mode uses 16 KiB chunks unless chunk_bytes says otherwise, so small graphs have many.
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, ReaderFactory* readers = nullptr);
+                   uint64_t mem_bytes, ReaderFactory* readers = nullptr, uint64_t chunk_bytes = 16384);
 
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.

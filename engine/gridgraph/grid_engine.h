@@ -42,6 +42,9 @@ struct LoadUnit {
   GridOrder order = GridOrder::Row;
   std::vector<uint32_t> jobs;  // indexes into the job list given to stream()
   Activity activity;
+  // Per entry of `jobs`, the edges of this unit that job will find active (from the chunk
+  // index); empty when unknown, then every job's load is taken as the unit's size.
+  std::vector<uint64_t> active_edges;
 };
 
 struct EngineCounters {
@@ -53,8 +56,9 @@ struct EngineCounters {
 
 class GridEngine {
  public:
-  // buffer_bytes: size of each of the two read buffers (the engine's graph-data memory).
-  GridEngine(const GridGraph& graph, ReaderFactory& readers, uint64_t buffer_bytes);
+  // buffer_bytes: size of each of the two read buffers stream() uses (the engine's graph-data
+  // memory); allocated on the first stream(). threads: shared by the jobs of each unit.
+  GridEngine(const GridGraph& graph, ReaderFactory& readers, uint64_t buffer_bytes, int threads);
 
   const GridGraph& graph() const { return graph_; }
   // The largest number of edges one unit may hold with these buffers.
@@ -70,6 +74,23 @@ class GridEngine {
 
   // Reads and processes the units in order. jobs: the run's jobs, indexed by LoadUnit::jobs.
   void stream(std::span<const LoadUnit> units, std::span<Job* const> jobs);
+
+  // Processes units whose edges are in memory (a load, or a logical partition of chunks). Each
+  // unit is checked (every edge inside its block), counted, and run through all of its jobs
+  // before its memory is left: chunk-synchronous processing.
+  //   small units (chunks): one thread takes a unit and runs every related job on it while it is
+  //     in that core's cache, threads taking units dynamically (the paper's Formula (1) budgets
+  //     one chunk per core in the LLC);
+  //   large units (blocks): all threads work on one unit, shared among its jobs in proportion to
+  //     the estimated load theta_j x active edges, theta_j the job's measured seconds per edge.
+  void process_units(std::span<const LoadUnit> units, std::span<const std::byte* const> data,
+                     std::span<Job* const> jobs);
+  void process_unit(const LoadUnit& unit, const std::byte* data, std::span<Job* const> jobs) {
+    process_units(std::span<const LoadUnit>(&unit, 1), std::span<const std::byte* const>(&data, 1), jobs);
+  }
+
+  // Jobs whose process() threw, with the message; they are no longer handed edges.
+  const std::vector<std::pair<uint32_t, std::string>>& failures() const { return failures_; }
 
   const EngineCounters& counters() const { return counters_; }
   uint64_t loads() const { return loads_; }
@@ -90,7 +111,12 @@ class GridEngine {
   // Packs units from `first` on into one buffer; returns the load (at least one unit).
   Load pack(std::span<const LoadUnit> units, size_t first, std::byte* buffer) const;
   ChunkReader& reader(GridOrder order);
-  void process(const LoadUnit& unit, const std::byte* data, std::span<Job* const> jobs);
+  // Counts the unit's edges and checks each lies in the unit's block; returns the active ones.
+  uint64_t check_unit(const LoadUnit& unit, const std::byte* data, bool parallel) const;
+  void process_large(const LoadUnit& unit, const std::byte* data, std::span<Job* const> jobs);
+  void process_small(std::span<const LoadUnit> units, std::span<const std::byte* const> data, std::span<Job* const> jobs);
+  double theta(uint32_t job) const;
+  bool failed(uint32_t job) const;
 
   const GridGraph& graph_;
   ReaderFactory& factory_;
@@ -98,6 +124,10 @@ class GridEngine {
   std::unique_ptr<ChunkReader> col_reader_;
   AlignedBuffer buffers_[2];
   uint64_t buffer_bytes_ = 0;
+  int threads_ = 1;
+  std::vector<double> job_seconds_;  // per job index: time in process(), for theta_j
+  std::vector<uint64_t> job_edges_;  // per job index: edges handed to process()
+  std::vector<std::pair<uint32_t, std::string>> failures_;
   uint64_t max_unit_edges_ = 0;
   EngineCounters counters_;
   uint64_t loads_ = 0;

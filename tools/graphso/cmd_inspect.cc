@@ -27,7 +27,8 @@ int cmd_inspect(const Args& args) {
     largest = std::max(largest, e);
   }
   const auto& deg = graph.out_degrees();
-  uint64_t max_degree = deg.empty() ? 0 : *std::max_element(deg.begin(), deg.end());
+  auto hub = std::max_element(deg.begin(), deg.end());
+  uint64_t max_degree = hub == deg.end() ? 0 : *hub;
   uint64_t sinks = static_cast<uint64_t>(std::count(deg.begin(), deg.end(), 0u));
   std::printf("graph:            %s\n", dir.c_str());
   std::printf("format version:   %u\n", kGridFormatVersion);
@@ -43,8 +44,9 @@ int cmd_inspect(const Args& args) {
               human_bytes(static_cast<double>(largest * m.edge_size())).c_str(),
               human_bytes(static_cast<double>(m.edges * m.edge_size()) / static_cast<double>(m.num_blocks() - empty + (empty == m.num_blocks()))).c_str());
   std::printf("edge files:       grid.row, grid.col, %s each\n", human_bytes(static_cast<double>(m.edge_file_bytes())).c_str());
-  std::printf("out-degree:       max %llu, %llu vertices without out-edges\n",
-              static_cast<unsigned long long>(max_degree), static_cast<unsigned long long>(sinks));
+  std::printf("out-degree:       max %llu (vertex %lld), %llu vertices without out-edges\n",
+              static_cast<unsigned long long>(max_degree),
+              static_cast<long long>(hub == deg.end() ? -1 : hub - deg.begin()), static_cast<unsigned long long>(sinks));
   if (vm["verify"].as<bool>()) {
     graph.verify_blocks();
     std::printf("verify:           ok (every block's checksum and vertex ranges, both files)\n");

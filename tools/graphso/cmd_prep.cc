@@ -1,23 +1,29 @@
 // graphso prep EDGES.bin -o GRAPH_DIR [--engine gridgraph] [--partitions P]
+#include <omp.h>
+
 #include <cstdio>
 
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
+#include "integrations/gridgraph_shim.h"
+#include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
 
 int cmd_prep(const Args& args) {
   po::options_description options("prep options");
-  std::string input, output, engine, staging;
+  std::string input, output, engine, staging, chunk_size;
   GridPrepOptions prep;
   options.add_options()
       ("input", po::value(&input)->required(), "graphso edge list (from convert or generate)")
       ("output,o", po::value(&output)->required(), "graph directory to write")
       ("engine", po::value(&engine)->default_value("gridgraph"), "layout: gridgraph")
       ("partitions,p", po::value(&prep.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
-      ("staging", po::value(&staging)->default_value("256M"), "memory for scattering edges to blocks");
+      ("staging", po::value(&staging)->default_value("256M"), "memory for scattering edges to blocks")
+      ("chunk-size", po::value(&chunk_size), "also build the TChunk table for this chunk size (default: Formula (1))")
+      ("no-chunks", po::bool_switch(), "do not build a TChunk table now (chunk mode builds it on first use)");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
@@ -31,6 +37,16 @@ int cmd_prep(const Args& args) {
   std::printf("%s: %llu vertices, %llu edges, %u x %u grid\n", output.c_str(),
               static_cast<unsigned long long>(m.vertices), static_cast<unsigned long long>(m.edges),
               m.partitions, m.partitions);
+  if (!vm["no-chunks"].as<bool>()) {
+    EngineLayout layout = gridgraph_layout(graph);
+    uint64_t chunk_bytes = chunk_size.empty() ? default_chunk_bytes(m.edges * m.edge_size(), m.vertices, omp_get_num_procs())
+                                              : parse_size(chunk_size, "--chunk-size");
+    if (chunk_bytes < m.edge_size()) fail("prep: --chunk-size {} is smaller than one edge", chunk_bytes);
+    TChunkTable table = TChunkTable::build(layout, chunk_bytes);
+    table.save(layout);
+    std::printf("%s: %zu chunks of %s\n", TChunkTable::path(output, chunk_bytes).c_str(), table.chunks().size(),
+                human_bytes(static_cast<double>(chunk_bytes)).c_str());
+  }
   return 0;
 }
 

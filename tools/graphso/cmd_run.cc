@@ -7,6 +7,7 @@
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "integrations/batch_runner.h"
+#include "jobs/job_file.h"
 #include "jobs/job_spec.h"
 #include "tools/graphso/options.h"
 
@@ -28,22 +29,28 @@ void print_summary(const BatchReport& r) {
               r.counters.edges_loaded ? static_cast<double>(r.counters.active_edges_loaded) /
                                             static_cast<double>(r.counters.edges_loaded)
                                       : 0.0);
+  if (r.mode == "chunk")
+    std::printf("chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions\n",
+                human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunks_loaded),
+                static_cast<unsigned long long>(r.cache_hits), human_bytes(static_cast<double>(r.bytes_from_cache)).c_str(),
+                static_cast<unsigned long long>(r.logical_partitions));
   for (const JobOutcome& j : r.jobs)
-    std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds,
-                j.seconds, j.converged ? "converged" : "DID NOT CONVERGE");
+    std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
+                j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
 }
 
 }  // namespace
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, sharing, mem, graph_mem, out_dir, out_format, report_path, io;
+  std::string dir, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); ALGO: bfs sssp wcc pagerank pagerank-delta")
+      ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md)")
       ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
@@ -53,13 +60,16 @@ int cmd_run(const Args& args) {
       ("report", po::value(&report_path), "write the JSON report here")
       ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
-      ("max-rounds", po::value(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)");
+      ("max-rounds", po::value(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
+      ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
+      ("cache-ratio", po::value(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache");
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map vm;
   if (!parse_options("run", "GRAPH_DIR --job ALGO[:KEY=VALUE]... [options]", args, options, positional, vm))
     return 0;
-  if (job_args.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0)");
+  if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
+  if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
   if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
   if (config.threads < 0) fail("run: --threads must be >= 0");
 
@@ -70,12 +80,22 @@ int cmd_run(const Args& args) {
     config.graph_mem_bytes = parse_size(graph_mem, "--graph-mem");
     if (config.graph_mem_bytes == 0) fail("run: --graph-mem must be positive");
   }
+  if (!chunk_size.empty()) {
+    config.chunk_bytes = parse_size(chunk_size, "--chunk-size");
+    if (config.chunk_bytes == 0) fail("run: --chunk-size must be positive");
+  }
+  if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
   reader_options.backend = parse_io_backend(io);
   reader_options.direct = !vm["buffered"].as<bool>();
 
   // Everything the user gave is checked before any work starts.
   GridGraph graph = GridGraph::open(dir);
   std::vector<JobSpec> specs;
+  if (!job_file.empty()) {
+    JobFile parsed = parse_job_file(job_file);
+    specs = std::move(parsed.specs);
+    config.arrive_after = std::move(parsed.arrive_after);
+  }
   for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
   name_jobs(specs);
   std::vector<std::unique_ptr<Job>> jobs;
@@ -88,7 +108,14 @@ int cmd_run(const Args& args) {
   // Results only now that the whole run has succeeded; each file appears complete or not at all.
   OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
   int status = 0;
-  for (const auto& job : jobs) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const auto& job = jobs[j];
+    if (report.jobs[j].failed) {
+      std::fprintf(stderr, "graphso: job %s (%s) failed: %s; no results written for it\n", job->name().c_str(),
+                   job->algo().c_str(), report.jobs[j].error.c_str());
+      status = 3;
+      continue;
+    }
     if (!job->converged()) {
       std::fprintf(stderr, "graphso: job %s (%s) did not converge after %u rounds; no results written for it\n",
                    job->name().c_str(), job->algo().c_str(), job->rounds());

@@ -1,0 +1,38 @@
+#include "middleware/active_chunks.h"
+
+namespace graphso {
+
+double chunk_priority(const ChunkInfo& c, uint64_t related_jobs, uint64_t active_sources) {
+  double average_degree = static_cast<double>(c.source_degree_sum) / static_cast<double>(c.distinct_sources);
+  return static_cast<double>(related_jobs) * static_cast<double>(std::max<uint64_t>(active_sources, 1)) * average_degree;
+}
+
+ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobActivity> jobs, int threads) {
+  const int64_t count = static_cast<int64_t>(table.chunks().size());
+  std::vector<ChunkDemand> all(count);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+  for (int64_t m = 0; m < count; ++m) {
+    const ChunkInfo& c = table.chunk(static_cast<uint32_t>(m));
+    ChunkDemand& d = all[m];
+    d.chunk = static_cast<uint32_t>(m);
+    for (uint32_t j = 0; j < jobs.size(); ++j) {
+      TChunkTable::Activity a = table.active_in(static_cast<uint32_t>(m), *jobs[j].frontier);
+      bool by_destination = jobs[j].both_directions && jobs[j].frontier->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
+      if (a.sources == 0 && !by_destination) continue;
+      d.jobs.push_back(j);
+      // A destination-side job may touch every edge of the chunk.
+      d.active_edges.push_back(by_destination ? c.edges : a.edges);
+      d.active_sources += a.sources;
+    }
+    if (!d.jobs.empty()) d.priority = chunk_priority(c, d.jobs.size(), d.active_sources);
+  }
+  ActiveChunks active;
+  for (ChunkDemand& d : all)
+    if (!d.jobs.empty()) {
+      for (uint64_t e : d.active_edges) active.active_edges += e;
+      active.chunks.push_back(std::move(d));
+    }
+  return active;
+}
+
+}  // namespace graphso

@@ -1,0 +1,44 @@
+// GetActiveChunks: which chunks some job still needs this round, for which jobs, how much work,
+// and at what priority (Formula 2).
+//
+// A chunk is related to job j when one of its sources is in j's frontier, counted exactly from
+// the TChunk source index. For a job that uses edges in both directions (WCC), a chunk is also
+// related when a frontier vertex lies in the chunk's destination range [min_dst, max_dst]: a
+// conservative test (the chunk may be loaded without an active destination) that can never miss
+// one, so labels always cross every edge both ways.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/common/bitmap.h"
+#include "middleware/tchunk.h"
+
+namespace graphso {
+
+struct JobActivity {
+  const Bitmap* frontier = nullptr;
+  bool both_directions = false;
+};
+
+struct ChunkDemand {
+  uint32_t chunk = 0;
+  std::vector<uint32_t> jobs;           // indexes into the JobActivity span
+  std::vector<uint64_t> active_edges;   // per entry of jobs: its active out-edges in the chunk
+  uint64_t active_sources = 0;          // N(A_m): summed over related jobs
+  double priority = 0;                  // Formula 2
+};
+
+struct ActiveChunks {
+  std::vector<ChunkDemand> chunks;  // active chunks only, by chunk id
+  uint64_t active_edges = 0;        // summed over chunks and jobs
+};
+
+// Pri(C_m) = N(J_m) x N(A_m) x (sum of the sources' out-degrees / N(V_m)). A chunk wanted only
+// through its destinations counts one active source, so its priority is not zero.
+double chunk_priority(const ChunkInfo& chunk, uint64_t related_jobs, uint64_t active_sources);
+
+ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobActivity> jobs, int threads);
+
+}  // namespace graphso

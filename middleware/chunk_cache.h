@@ -1,0 +1,56 @@
+// The shared chunk cache (GraphSO section 3.3): one copy of a chunk for every job. A chunk loaded
+// from the device is inserted while there is room; when full, the cached chunks of lowest
+// priority are evicted to make room, but only for a chunk of higher priority than each of them
+// (evicting a hotter chunk for a colder one would only cost I/O later). Priorities are refreshed
+// every round from GetActiveChunks; a cached chunk no job wants has priority 0.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace graphso {
+
+struct CacheStats {
+  uint64_t hits = 0;          // active chunks served from the cache
+  uint64_t misses = 0;        // active chunks read from the device
+  uint64_t bytes_hit = 0;
+  uint64_t insertions = 0;
+  uint64_t evictions = 0;
+};
+
+class ChunkCache {
+ public:
+  explicit ChunkCache(uint64_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+  uint64_t capacity() const { return capacity_; }
+  uint64_t used() const { return used_; }
+  bool contains(uint32_t chunk) const { return entries_.count(chunk) > 0; }
+  // The chunk's bytes, counting a hit; nullptr (and a miss) when it is not cached.
+  const std::byte* lookup(uint32_t chunk);
+  // Active chunks that had to be read from the device (the scheduler skips lookups for them).
+  void count_misses(uint64_t chunks) { stats_.misses += chunks; }
+  // Offers a chunk just read from the device; returns whether it is now cached.
+  bool offer(uint32_t chunk, std::span<const std::byte> bytes, double priority);
+  // Sets every cached chunk's priority: those in `priorities` get theirs, the rest 0.
+  void refresh(const std::vector<std::pair<uint32_t, double>>& priorities);
+  double priority(uint32_t chunk) const { return entries_.at(chunk).priority; }
+  std::vector<uint32_t> cached_chunks() const;
+  const CacheStats& stats() const { return stats_; }
+
+ private:
+  struct Entry {
+    std::unique_ptr<std::byte[]> data;
+    uint64_t bytes = 0;
+    double priority = 0;
+  };
+  uint64_t capacity_;
+  uint64_t used_ = 0;
+  std::map<uint32_t, Entry> entries_;
+  CacheStats stats_;
+};
+
+}  // namespace graphso

@@ -1,0 +1,110 @@
+// The GraphSO middleware's face: the three hooks an out-of-core engine calls where it would
+// otherwise load its next static partition (see README, "Integrating an engine").
+//
+//   Init(layout, config, readers)   builds or loads the TChunk table, sizes the logical-partition
+//                                   buffers and the shared chunk cache from the graph budget
+//   GetActiveChunks(jobs)           per chunk some job still needs: related jobs, active sources
+//                                   and edges, priority (Formula 2); refreshes cache priorities
+//   Schedule(active)                the next logical partition of the round, loaded: from the
+//                                   cache first, then top-priority chunks read through io_uring
+//                                   (or libpmem) with O_DIRECT; the next partition is read while
+//                                   this one is processed. nullopt once every active chunk has
+//                                   been served this round.
+//
+// The middleware never knows what an algorithm computes: it sees frontiers, never values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/common/file.h"
+#include "middleware/active_chunks.h"
+#include "middleware/chunk_cache.h"
+#include "middleware/engine_layout.h"
+#include "middleware/io/chunk_reader.h"
+#include "middleware/scheduler.h"
+#include "middleware/tchunk.h"
+
+namespace graphso {
+
+struct GraphSOConfig {
+  uint64_t chunk_bytes = 0;          // 0: Formula (1)
+  uint64_t graph_budget_bytes = 0;   // what --mem leaves after the vertex state
+  double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
+  int threads = 1;
+};
+
+struct LoadedChunk {
+  uint32_t demand = 0;          // index into ActiveChunks::chunks
+  const std::byte* data = nullptr;  // valid until the next Schedule() call
+  bool from_cache = false;
+};
+
+struct LoadedPartition {
+  std::vector<LoadedChunk> chunks;  // by chunk id
+};
+
+struct GraphSOStats {
+  uint64_t logical_partitions = 0;
+  uint64_t chunks_loaded = 0;      // read from the device
+  uint64_t bytes_requested = 0;    // chunk bytes asked for (before page alignment)
+  IoStats io;
+  CacheStats cache;
+};
+
+class GraphSO {
+ public:
+  static std::unique_ptr<GraphSO> Init(const EngineLayout& layout, const GraphSOConfig& config, ReaderFactory& readers);
+  ~GraphSO();
+  GraphSO(const GraphSO&) = delete;
+  GraphSO& operator=(const GraphSO&) = delete;
+
+  ActiveChunks GetActiveChunks(std::span<const JobActivity> jobs);
+  std::optional<LoadedPartition> Schedule(const ActiveChunks& active);
+
+  const TChunkTable& table() const { return table_; }
+  const EngineLayout& layout() const { return layout_; }
+  uint64_t partition_bytes() const { return partition_bytes_; }
+  uint64_t cache_capacity() const { return cache_.capacity(); }
+  bool table_was_built() const { return table_built_; }
+  GraphSOStats stats() const;
+  // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
+  const char* backend() const;
+
+ private:
+  GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
+          ReaderFactory& readers, int threads);
+  void submit(size_t lp, int slot, const ActiveChunks& active);
+  void wait_in_flight();
+
+  EngineLayout layout_;
+  TChunkTable table_;
+  bool table_built_ = false;
+  uint64_t partition_bytes_;
+  ChunkCache cache_;
+  ReaderFactory& readers_;
+  int threads_;
+  std::vector<std::unique_ptr<ChunkReader>> file_readers_;
+  AlignedBuffer buffers_[2];
+
+  // The round being served.
+  const ActiveChunks* round_ = nullptr;
+  std::vector<LogicalPartition> plan_;
+  size_t next_ = 0;
+  struct InFlight {
+    size_t lp;
+    int slot;
+    std::vector<uint64_t> placement;
+    std::vector<uint32_t> files;  // readers with a batch outstanding
+  };
+  std::optional<InFlight> in_flight_;
+  std::optional<InFlight> last_served_;  // device partition handed out last; cached on the next call
+  uint64_t logical_partitions_ = 0;
+  uint64_t chunks_loaded_ = 0;
+  uint64_t bytes_requested_ = 0;
+};
+
+}  // namespace graphso

@@ -1,0 +1,56 @@
+#include "middleware/scheduler.h"
+
+#include <algorithm>
+
+#include "engine/common/error.h"
+#include "middleware/io/read_plan.h"
+
+namespace graphso {
+
+std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, const TChunkTable& table,
+                                                      const ChunkCache& cache, uint64_t partition_bytes) {
+  std::vector<uint32_t> order(active.chunks.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const ChunkDemand &x = active.chunks[a], &y = active.chunks[b];
+    return x.priority != y.priority ? x.priority > y.priority : x.chunk < y.chunk;
+  });
+
+  std::vector<LogicalPartition> plan;
+  LogicalPartition cached{true, {}};
+  LogicalPartition current;
+  uint64_t used = 0;
+  auto by_id = [&](LogicalPartition& lp) {
+    std::sort(lp.demands.begin(), lp.demands.end(),
+              [&](uint32_t a, uint32_t b) { return active.chunks[a].chunk < active.chunks[b].chunk; });
+  };
+  for (uint32_t d : order) {
+    uint32_t id = active.chunks[d].chunk;
+    if (cache.contains(id)) {
+      cached.demands.push_back(d);
+      continue;
+    }
+    const ChunkInfo& c = table.chunk(id);
+    uint64_t span = aligned_span({c.file, c.offset, c.bytes});
+    if (span > partition_bytes) fail("chunk {} ({} bytes) does not fit a logical partition of {} bytes", id, span, partition_bytes);
+    if (used + span > partition_bytes) {
+      by_id(current);
+      plan.push_back(std::move(current));
+      current = LogicalPartition{};
+      used = 0;
+    }
+    current.demands.push_back(d);
+    used += span;
+  }
+  if (!current.demands.empty()) {
+    by_id(current);
+    plan.push_back(std::move(current));
+  }
+  if (!cached.demands.empty()) {
+    by_id(cached);
+    plan.insert(plan.begin(), std::move(cached));
+  }
+  return plan;
+}
+
+}  // namespace graphso

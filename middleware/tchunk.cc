@@ -1,0 +1,233 @@
+#include "middleware/tchunk.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+
+#include "engine/common/checksum.h"
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+#include "engine/common/progress.h"
+
+namespace graphso {
+namespace {
+
+constexpr char kMagic[8] = {'G', 'S', 'O', 'T', 'C', 'H', 'K', '\0'};
+constexpr uint32_t kVersion = 1;
+
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t identity;  // EngineLayout::identity
+  uint64_t chunk_bytes;
+  uint64_t chunks;
+  uint64_t index_bytes;
+  uint64_t edges;
+  uint64_t vertices;
+  char layout[16];
+};
+
+void put_varint(std::vector<uint8_t>& out, uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<uint8_t>(value | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<uint8_t>(value));
+}
+
+}  // namespace
+
+std::string TChunkTable::path(const std::string& dir, uint64_t chunk_bytes) {
+  return fmt::format("{}/tchunk.{}", dir, chunk_bytes);
+}
+
+uint64_t TChunkTable::memory_bytes() const {
+  return chunks_.size() * sizeof(ChunkInfo) + index_.size();
+}
+
+TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes) {
+  const uint32_t record = layout.edge_size();
+  if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
+  const uint64_t chunk_edges = chunk_bytes / record;
+  TChunkTable table;
+  table.chunk_bytes_ = chunk_bytes;
+  std::vector<File> files;
+  for (const auto& f : layout.files) files.emplace_back(f, File::Mode::Read);
+  const auto& degrees = *layout.out_degrees;
+  std::vector<std::byte> raw;
+  Progress progress("building TChunk table", layout.edges * record, "bytes");
+  uint64_t done = 0;
+  for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
+    const StaticPartition& part = layout.partitions[p];
+    for (uint64_t first = 0; first < part.edges; first += chunk_edges) {
+      ChunkInfo c;
+      c.partition = p;
+      c.file = part.file;
+      c.first_edge = first;
+      c.edges = static_cast<uint32_t>(std::min(chunk_edges, part.edges - first));
+      c.offset = part.offset + first * record;
+      c.bytes = uint64_t{c.edges} * record;
+      raw.resize(c.bytes);
+      files[part.file].pread_exact(raw, c.offset);
+      c.index_offset = table.index_.size();
+      c.min_dst = UINT32_MAX;
+      VertexId previous = 0, run_source = 0;
+      uint64_t run = 0;
+      auto close_run = [&]() {
+        put_varint(table.index_, run_source - previous);
+        put_varint(table.index_, run - 1);
+        previous = run_source;
+        ++c.distinct_sources;
+        c.source_degree_sum += degrees[run_source];
+      };
+      for (uint32_t e = 0; e < c.edges; ++e) {
+        Edge edge;
+        std::memcpy(&edge, raw.data() + uint64_t{e} * record, sizeof(edge));
+        if (edge.src < part.src_begin || edge.src >= part.src_end || edge.dst < part.dst_begin ||
+            edge.dst >= part.dst_end)
+          fail("{}: edge {} -> {} at offset {} lies outside its partition (corrupt graph file)",
+               layout.files[part.file], edge.src, edge.dst, c.offset + uint64_t{e} * record);
+        if (e == 0) {
+          c.first_src = previous = run_source = edge.src;
+        } else if (edge.src != run_source) {
+          if (edge.src < run_source)
+            fail("{}: partition {} is not sorted by source (corrupt graph file)", layout.files[part.file], p);
+          close_run();
+          run_source = edge.src;
+          run = 0;
+        }
+        ++run;
+        c.min_dst = std::min(c.min_dst, edge.dst);
+        c.max_dst = std::max(c.max_dst, edge.dst);
+      }
+      close_run();
+      c.last_src = run_source;
+      c.index_bytes = static_cast<uint32_t>(table.index_.size() - c.index_offset);
+      table.chunks_.push_back(c);
+      progress.update(done += raw.size());
+    }
+  }
+  return table;
+}
+
+TChunkTable::Activity TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
+  const ChunkInfo& c = chunks_[id];
+  Activity a;
+  uint64_t in_range = frontier.count_in(c.first_src, uint64_t{c.last_src} + 1);
+  if (in_range == 0) return a;
+  if (in_range == uint64_t{c.last_src} - c.first_src + 1) return {c.distinct_sources, c.edges};
+  for_each_source(id, [&](VertexId source, uint64_t edges) {
+    if (frontier.test(source)) {
+      ++a.sources;
+      a.edges += edges;
+    }
+  });
+  return a;
+}
+
+void TChunkTable::save(const EngineLayout& layout) const {
+  Header h{};
+  std::memcpy(h.magic, kMagic, sizeof(kMagic));
+  h.version = kVersion;
+  h.identity = layout.identity;
+  h.chunk_bytes = chunk_bytes_;
+  h.chunks = chunks_.size();
+  h.index_bytes = index_.size();
+  h.edges = layout.edges;
+  h.vertices = layout.vertices;
+  std::strncpy(h.layout, layout.name.c_str(), sizeof(h.layout) - 1);
+  AtomicOutputFile out(path(layout.dir, chunk_bytes_));
+  uint32_t crc = crc32_of(as_bytes_of(h));
+  auto records = std::as_bytes(std::span<const ChunkInfo>(chunks_));
+  auto index = std::as_bytes(std::span<const uint8_t>(index_));
+  crc = crc32_of(records, crc);
+  crc = crc32_of(index, crc);
+  out.append(as_bytes_of(h));
+  out.append(records);
+  out.append(index);
+  out.append(as_bytes_of(crc));
+  out.commit();
+}
+
+TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes) {
+  const std::string file = path(layout.dir, chunk_bytes);
+  std::string bytes = read_small_file(file);
+  Header h{};
+  if (bytes.size() < sizeof(h) + sizeof(uint32_t)) fail("{}: too short to be a TChunk table (truncated?)", file);
+  std::memcpy(&h, bytes.data(), sizeof(h));
+  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) fail("{}: not a TChunk table (bad magic)", file);
+  if (h.version != kVersion)
+    fail("{}: TChunk format version {}, this build reads version {} (re-run `graphso prep`)", file, h.version, kVersion);
+  uint64_t expected = sizeof(h) + h.chunks * sizeof(ChunkInfo) + h.index_bytes + sizeof(uint32_t);
+  if (h.chunks > bytes.size() || bytes.size() != expected)
+    fail("{}: size {} bytes, expected {} (truncated or corrupt)", file, bytes.size(), expected);
+  uint32_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 4, 4);
+  if (crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size() - 4))) != stored)
+    fail("{}: checksum mismatch (corrupt TChunk table)", file);
+  if (h.identity != layout.identity || h.edges != layout.edges || h.vertices != layout.vertices ||
+      h.chunk_bytes != chunk_bytes || layout.name != h.layout)
+    fail("{}: belongs to another graph or layout (re-run `graphso prep`)", file);
+  TChunkTable table;
+  table.chunk_bytes_ = chunk_bytes;
+  table.chunks_.resize(h.chunks);
+  std::memcpy(table.chunks_.data(), bytes.data() + sizeof(h), h.chunks * sizeof(ChunkInfo));
+  table.index_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(sizeof(h) + h.chunks * sizeof(ChunkInfo)),
+                      bytes.end() - 4);
+  // The checksum guards against accidents; these guard the decoder against a wrong table.
+  uint64_t edges = 0;
+  for (const ChunkInfo& c : table.chunks_) {
+    if (c.partition >= layout.partitions.size() || c.index_offset + c.index_bytes > table.index_.size() ||
+        c.edges == 0 || c.bytes != uint64_t{c.edges} * layout.edge_size() || c.distinct_sources == 0 || c.distinct_sources > c.edges || c.first_src > c.last_src ||
+        c.index_bytes < 2 * c.distinct_sources)
+      fail("{}: corrupt chunk record", file);
+    edges += c.edges;
+  }
+  if (edges != layout.edges) fail("{}: chunks hold {} edges, the graph {} (corrupt)", file, edges, layout.edges);
+  return table;
+}
+
+TChunkTable TChunkTable::load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built) {
+  if (built) *built = false;
+  if (path_exists(path(layout.dir, chunk_bytes))) return load(layout, chunk_bytes);
+  TChunkTable table = build(layout, chunk_bytes);
+  table.save(layout);
+  if (built) *built = true;
+  return table;
+}
+
+uint64_t read_llc_bytes() {
+  uint64_t size_of_highest = 0;
+  int highest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::string base = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", index);
+    std::ifstream level(base + "level"), size(base + "size"), type(base + "type");
+    int lvl = 0;
+    std::string text, kind;
+    if (!(level >> lvl) || !(size >> text) || text.empty()) continue;
+    type >> kind;
+    if (kind == "Instruction" || lvl <= highest) continue;
+    uint64_t value = std::stoull(text);
+    if (text.back() == 'K') value <<= 10;
+    else if (text.back() == 'M') value <<= 20;
+    highest = lvl;
+    size_of_highest = value;
+  }
+  return size_of_highest;
+}
+
+uint64_t default_chunk_bytes(uint64_t edge_bytes, uint64_t vertices, int cores, uint64_t llc_bytes) {
+  if (llc_bytes == 0) llc_bytes = read_llc_bytes();
+  if (llc_bytes == 0) llc_bytes = 8ull << 20;
+  const double reserved = static_cast<double>(llc_bytes) / 4;
+  const double n = std::max(1, cores);
+  const double vertex_bytes = 8.0 * static_cast<double>(vertices);
+  // |C| N (1 + N_v |V| / |G|) <= LLC - s
+  double c = (static_cast<double>(llc_bytes) - reserved) /
+             (n * (1 + vertex_bytes / std::max(1.0, static_cast<double>(edge_bytes))));
+  uint64_t bytes = std::clamp<uint64_t>(static_cast<uint64_t>(c), 64 << 10, 8 << 20);
+  return std::bit_floor(bytes);
+}
+
+}  // namespace graphso
