@@ -60,13 +60,21 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
   uint64_t done = 0;
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
     const StaticPartition& part = layout.partitions[p];
-    for (uint64_t first = 0; first < part.edges; first += chunk_edges) {
+    // Chunks end at the first edge boundary at or after each multiple of chunk_bytes in the
+    // file, not every chunk_bytes from the partition's start: a chunk read alone then starts
+    // and ends on (or one record past) a page boundary instead of straddling two extra pages.
+    for (uint64_t first = 0; first < part.edges;) {
+      uint64_t at = part.offset + first * record;
+      uint64_t grid_line = (at / chunk_bytes + 1) * chunk_bytes;
+      uint64_t last = std::min(part.edges, (grid_line - part.offset + record - 1) / record);
+      if (last - first > chunk_edges + 1 || last <= first) last = std::min(part.edges, first + chunk_edges);
       ChunkInfo c;
       c.partition = p;
       c.file = part.file;
       c.first_edge = first;
-      c.edges = static_cast<uint32_t>(std::min(chunk_edges, part.edges - first));
+      c.edges = static_cast<uint32_t>(last - first);
       c.offset = part.offset + first * record;
+      first = last;
       c.bytes = uint64_t{c.edges} * record;
       raw.resize(c.bytes);
       files[part.file].pread_exact(raw, c.offset);

@@ -1,5 +1,6 @@
 // The TChunk table (GraphSO Algorithm 1): every static partition cut into chunks of a fixed
-// byte size on edge boundaries. Because edges are sorted by source inside a partition, a chunk
+// byte size on edge boundaries, aligned to the file's chunk-size grid (a partition's first and
+// last chunks may be shorter). Because edges are sorted by source inside a partition, a chunk
 // covers a narrow source range. Per chunk: its partition, file and offset, bytes, edges, source
 // range, destination range, distinct sources, the sum of their out-degrees, and a source index:
 // the chunk's distinct sources with their edge counts, varint delta-coded, so "how many of this

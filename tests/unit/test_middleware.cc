@@ -1,0 +1,247 @@
+// The GraphSO middleware: TChunk table (round trip, corruption, exact source index), active
+// chunks against brute force, the scheduler's order and sizes, the cache's eviction order.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "engine/common/error.h"
+#include "engine/common/file.h"
+#include "engine/gridgraph/grid_graph.h"
+#include "integrations/gridgraph_shim.h"
+#include "middleware/active_chunks.h"
+#include "middleware/chunk_cache.h"
+#include "middleware/scheduler.h"
+#include "middleware/tchunk.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using graphso::testing::TempDir;
+
+namespace {
+
+// The edges of chunk m, read straight from the graph file.
+std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& c) {
+  std::vector<std::byte> raw(c.bytes);
+  File(layout.files[c.file], File::Mode::Read).pread_exact(raw, c.offset);
+  std::vector<WeightedEdge> edges(c.edges, WeightedEdge{0, 0, 1});
+  for (uint32_t e = 0; e < c.edges; ++e) std::memcpy(&edges[e], raw.data() + uint64_t{e} * layout.edge_size(), layout.edge_size());
+  return edges;
+}
+
+}  // namespace
+
+TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source index are exact") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, true, 17, dir);
+  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
+  GridGraph graph = GridGraph::open(graph_dir);
+  EngineLayout layout = gridgraph_layout(graph);
+  TChunkTable table = TChunkTable::build(layout, 4096);
+  uint64_t total = 0;
+  std::map<uint32_t, uint64_t> covered;  // partition -> edges covered so far, in order
+  for (uint32_t id = 0; id < table.chunks().size(); ++id) {
+    const ChunkInfo& c = table.chunk(id);
+    REQUIRE(c.bytes == uint64_t{c.edges} * 12);
+    REQUIRE(c.bytes <= 4096 + 12);
+    // Chunks follow the file's 4 KiB grid: each starts within one record of a grid line,
+    // unless it is a partition's first.
+    if (c.first_edge > 0) REQUIRE(c.offset % 4096 < 12);
+    REQUIRE(c.first_edge == covered[c.partition]);  // contiguous, in order, no gaps
+    covered[c.partition] += c.edges;
+    total += c.edges;
+    auto edges = chunk_edges(layout, c);
+    std::map<VertexId, uint64_t> runs;
+    VertexId min_dst = UINT32_MAX, max_dst = 0;
+    for (const auto& e : edges) {
+      ++runs[e.src];
+      min_dst = std::min(min_dst, e.dst);
+      max_dst = std::max(max_dst, e.dst);
+    }
+    REQUIRE(c.first_src == runs.begin()->first);
+    REQUIRE(c.last_src == runs.rbegin()->first);
+    REQUIRE(c.min_dst == min_dst);
+    REQUIRE(c.max_dst == max_dst);
+    REQUIRE(c.distinct_sources == runs.size());
+    uint64_t degree_sum = 0;
+    for (const auto& [s, n] : runs) degree_sum += graph.out_degrees()[s];
+    REQUIRE(c.source_degree_sum == degree_sum);
+    std::map<VertexId, uint64_t> indexed;
+    table.for_each_source(id, [&](VertexId s, uint64_t n) { indexed[s] = n; });
+    REQUIRE(indexed == runs);
+  }
+  REQUIRE(total == set.edges.size());
+  for (uint32_t p = 0; p < layout.partitions.size(); ++p) REQUIRE(covered[p] == layout.partitions[p].edges);
+}
+
+TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are errors") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 3, dir);
+  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
+  GridGraph graph = GridGraph::open(graph_dir);
+  EngineLayout layout = gridgraph_layout(graph);
+  bool built = false;
+  TChunkTable first = TChunkTable::load_or_build(layout, 8192, &built);
+  REQUIRE(built);
+  TChunkTable again = TChunkTable::load_or_build(layout, 8192, &built);
+  REQUIRE_FALSE(built);
+  REQUIRE(again.chunks().size() == first.chunks().size());
+  REQUIRE(std::memcmp(again.chunks().data(), first.chunks().data(), first.chunks().size() * sizeof(ChunkInfo)) == 0);
+  REQUIRE(again.memory_bytes() == first.memory_bytes());
+
+  std::string path = TChunkTable::path(graph_dir, 8192);
+  {
+    File f(path, File::Mode::ReadWrite);
+    std::byte x{0x33};
+    f.pwrite_all(std::span<const std::byte>(&x, 1), 200);
+  }
+  REQUIRE_THROWS_WITH(TChunkTable::load(layout, 8192), Catch::Contains("checksum mismatch"));
+  File(path, File::Mode::ReadWrite).truncate(100);
+  REQUIRE_THROWS_WITH(TChunkTable::load(layout, 8192), Catch::Contains("truncated or corrupt"));
+
+  first.save(layout);
+  EngineLayout other = layout;
+  other.identity ^= 1;  // the graph was prepared again
+  REQUIRE_THROWS_WITH(TChunkTable::load(other, 8192), Catch::Contains("belongs to another graph"));
+}
+
+TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 23, dir);
+  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
+  GridGraph graph = GridGraph::open(graph_dir);
+  EngineLayout layout = gridgraph_layout(graph);
+  TChunkTable table = TChunkTable::build(layout, 2048);
+  const uint64_t n = set.vertices;
+  Bitmap sparse(n), dense(n), none(n), wcc(n);
+  for (uint64_t v = 0; v < n; v += 97) sparse.set(v);
+  for (uint64_t v = 0; v < n; ++v)
+    if (v % 3) dense.set(v);
+  wcc.set(5);
+  std::vector<JobActivity> jobs = {{&sparse, false}, {&dense, false}, {&none, false}, {&wcc, true}};
+  ActiveChunks active = get_active_chunks(table, jobs, 2);
+
+  std::map<uint32_t, const ChunkDemand*> by_chunk;
+  for (const auto& d : active.chunks) by_chunk[d.chunk] = &d;
+  for (uint32_t id = 0; id < table.chunks().size(); ++id) {
+    const ChunkInfo& c = table.chunk(id);
+    auto edges = chunk_edges(layout, c);
+    std::vector<uint32_t> want_jobs;
+    std::vector<uint64_t> want_edges;
+    uint64_t want_sources = 0;
+    for (uint32_t j = 0; j < jobs.size(); ++j) {
+      std::set<VertexId> sources;
+      uint64_t active_edges = 0;
+      bool destination = false;
+      for (const auto& e : edges) {
+        if (jobs[j].frontier->test(e.src)) {
+          sources.insert(e.src);
+          ++active_edges;
+        }
+        if (jobs[j].both_directions && e.dst <= c.max_dst && jobs[j].frontier->any_in(c.min_dst, c.max_dst + 1ull))
+          destination = true;
+      }
+      if (sources.empty() && !destination) continue;
+      want_jobs.push_back(j);
+      want_edges.push_back(destination ? c.edges : active_edges);
+      want_sources += sources.size();
+    }
+    if (want_jobs.empty()) {
+      REQUIRE(by_chunk.count(id) == 0);
+      continue;
+    }
+    REQUIRE(by_chunk.count(id) == 1);
+    const ChunkDemand& d = *by_chunk[id];
+    REQUIRE(d.jobs == want_jobs);
+    REQUIRE(d.active_edges == want_edges);
+    REQUIRE(d.active_sources == want_sources);
+    REQUIRE(d.priority == Approx(chunk_priority(c, want_jobs.size(), want_sources)));
+  }
+}
+
+TEST_CASE("Formula 2 priority and the scheduler: cache first, then by priority, each partition by id and within size") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 29, dir);
+  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
+  GridGraph graph = GridGraph::open(graph_dir);
+  EngineLayout layout = gridgraph_layout(graph);
+  TChunkTable table = TChunkTable::build(layout, 4096);
+
+  ChunkInfo c{};
+  c.distinct_sources = 4;
+  c.source_degree_sum = 40;
+  REQUIRE(chunk_priority(c, 3, 5) == Approx(3 * 5 * 10.0));
+
+  Bitmap frontier(set.vertices);
+  for (uint64_t v = 0; v < set.vertices; v += 7) frontier.set(v);
+  std::vector<JobActivity> jobs = {{&frontier, false}};
+  ActiveChunks active = get_active_chunks(table, jobs, 2);
+  REQUIRE(active.chunks.size() > 20);
+  ChunkCache cache(64 * 1024);
+  std::vector<std::byte> bytes(4096);
+  REQUIRE(cache.offer(active.chunks[3].chunk, bytes, 1.0));
+  REQUIRE(cache.offer(active.chunks[9].chunk, bytes, 1.0));
+  const uint64_t partition = 5 * 8192;
+  auto plan = plan_logical_partitions(active, table, cache, partition);
+  REQUIRE(plan[0].from_cache);
+  REQUIRE(plan[0].demands == std::vector<uint32_t>{3, 9});
+  std::vector<double> priorities;
+  size_t served = plan[0].demands.size();
+  for (size_t p = 1; p < plan.size(); ++p) {
+    REQUIRE_FALSE(plan[p].from_cache);
+    uint64_t used = 0;
+    for (size_t k = 0; k < plan[p].demands.size(); ++k) {
+      const ChunkDemand& d = active.chunks[plan[p].demands[k]];
+      const ChunkInfo& info = table.chunk(d.chunk);
+      used += align_up(info.offset + info.bytes, 4096) - align_down(info.offset, 4096);
+      if (k) REQUIRE(active.chunks[plan[p].demands[k - 1]].chunk < d.chunk);  // by id inside a partition
+    }
+    REQUIRE(used <= partition);
+    // Every chunk of an earlier partition has at least the priority of every chunk of a later one.
+    double lowest = 1e300, highest = 0;
+    for (uint32_t d : plan[p].demands) {
+      lowest = std::min(lowest, active.chunks[d].priority);
+      highest = std::max(highest, active.chunks[d].priority);
+    }
+    if (!priorities.empty()) REQUIRE(highest <= priorities.back());
+    priorities.push_back(lowest);
+    served += plan[p].demands.size();
+  }
+  REQUIRE(served == active.chunks.size());
+}
+
+TEST_CASE("chunk cache: inserts while room, then evicts lowest priority first, never for a colder chunk") {
+  ChunkCache cache(3000);
+  std::vector<std::byte> kb(1000, std::byte{7});
+  REQUIRE(cache.offer(1, kb, 5.0));
+  REQUIRE(cache.offer(2, kb, 1.0));
+  REQUIRE(cache.offer(3, kb, 3.0));
+  REQUIRE(cache.used() == 3000);
+  REQUIRE_FALSE(cache.offer(4, kb, 0.5));  // colder than everything cached
+  REQUIRE(cache.offer(5, kb, 4.0));        // evicts 2 (priority 1)
+  REQUIRE(cache.cached_chunks() == std::vector<uint32_t>{1, 3, 5});
+  cache.refresh({{1, 9.0}, {5, 2.0}});     // 3 is no longer wanted: priority 0
+  REQUIRE(cache.priority(3) == 0);
+  std::vector<std::byte> two_kb(2000, std::byte{9});
+  REQUIRE(cache.offer(6, two_kb, 2.5));    // needs 2000 bytes: evicts 3 (0) then 5 (2.0)
+  REQUIRE(cache.cached_chunks() == std::vector<uint32_t>{1, 6});
+  REQUIRE(cache.stats().evictions == 3);
+  REQUIRE(cache.lookup(6)[1999] == std::byte{9});
+  REQUIRE(cache.lookup(2) == nullptr);
+  REQUIRE(cache.stats().hits == 1);
+  REQUIRE(cache.stats().misses == 1);
+  REQUIRE_FALSE(cache.offer(7, std::vector<std::byte>(4000), 100.0));  // larger than the cache
+}
+
+TEST_CASE("Formula 1 default chunk size: clamped, a power of two, smaller with more cores and vertices") {
+  REQUIRE(default_chunk_bytes(1ull << 30, 1 << 20, 2, 20ull << 20) == 4ull << 20);
+  REQUIRE(default_chunk_bytes(1ull << 30, 1 << 20, 16, 20ull << 20) == 512ull << 10);
+  REQUIRE(default_chunk_bytes(1ull << 30, 1ull << 31, 16, 20ull << 20) == 64ull << 10);  // 57 KiB, clamped low
+  REQUIRE(default_chunk_bytes(1ull << 30, 1 << 10, 1, 256ull << 20) == 8ull << 20);    // clamped high
+  uint64_t here = default_chunk_bytes(1ull << 30, 1 << 20, 2);
+  REQUIRE(here >= 64 * 1024);
+  REQUIRE(here <= 8 << 20);
+  REQUIRE((here & (here - 1)) == 0);
+}
