@@ -13,9 +13,10 @@ CXXFLAGS := -std=c++20 $(OPT) -march=x86-64-v2 -g -Wall -Wextra -Werror $(EXTRA_
 LDFLAGS  := -fopenmp $(SANITIZE)
 LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 
-# Debian 12 packages the build, tests and tools use (see README "Dependencies").
+# Debian 12 packages the build, tests and tools use (see README "Dependencies"). The Python
+# scripts run on Debian's /usr/bin/python3, which is where python3-matplotlib installs.
 PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
-            catch2 libtomlplusplus-dev zlib1g-dev python3
+            catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib
 
 LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc middleware/*.cc middleware/io/*.cc \
                         jobs/*.cc datasets/*.cc integrations/*.cc)
@@ -77,7 +78,7 @@ demo: deps
 
 bench: deps
 	$(MAKE) $(JOBS) $(GRAPHSO)
-	python3 tools/bench/bench.py --graphso $(GRAPHSO)
+	/usr/bin/python3 tools/bench/bench.py --graphso $(GRAPHSO)
 
 clean:
 	rm -rf build build-asan

@@ -129,6 +129,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   const uint64_t mem = config.graph_mem_bytes ? vertex_state + config.graph_mem_bytes : config.mem_bytes;
   report.mem_bytes = mem;
   constexpr uint64_t kMinGraphBudget = 8 * kDirectAlignment;
+  if (config.graph_mem_bytes && config.graph_mem_bytes < kMinGraphBudget)
+    fail("--graph-mem {} is too small: graph data needs at least {}", human_bytes(static_cast<double>(config.graph_mem_bytes)),
+         human_bytes(kMinGraphBudget));
   if (vertex_state + kMinGraphBudget > mem)
     fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}, and graph "
          "data needs at least {} more",

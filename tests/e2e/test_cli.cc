@@ -82,20 +82,20 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
   CliResult inspect = graphso_cli({"inspect", p->graph, "--verify"});
   REQUIRE(inspect.status == 0);
   REQUIRE_THAT(inspect.out, Catch::Contains("vertices:         3200") && Catch::Contains("5 x 5 blocks") &&
-                                Catch::Contains("verify:           ok"));
+                                Catch::Contains("verify:           ok") && Catch::Contains(" chunks of "));
 
   reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
   auto bfs = reference::bfs(csr, 3);
   auto sssp = reference::sssp(csr, 3);
   auto wcc = reference::wcc(p->set.vertices, p->set.edges);
   auto pr = reference::pagerank(csr, 15);
-  for (const char* mode : {"independent", "partition"}) {
+  for (const char* mode : {"independent", "partition", "chunk"}) {
     INFO("mode " << mode);
     std::string out = p->dir.file(std::string("out-") + mode);
     std::string report = p->dir.file(std::string("report-") + mode + ".json");
     CliResult run = graphso_cli({"run", p->graph, "--job", "bfs:source=3", "--job", "sssp:source=3:name=dist",
                                  "--job", "wcc", "--job", "pagerank:iterations=15", "--sharing", mode, "--mem",
-                                 "300K", "--threads", "2", "--out", out, "--report", report});
+                                 "400K", "--threads", "2", "--chunk-size", "8K", "--out", out, "--report", report});
     INFO(run.err);
     REQUIRE(run.status == 0);
     REQUIRE(run.err.empty());  // quiet when not on a terminal
@@ -122,6 +122,38 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
       REQUIRE_THAT(json, Catch::Contains(key));
     REQUIRE_THAT(json, Catch::Contains(std::string("\"mode\": \"") + mode + "\""));
   }
+}
+
+TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures") {
+  auto p = prepare_through_cli();
+  write(p->dir.file("batch.toml"),
+        "[[job]]\nalgo = \"bfs\"\nsource = 3\n\n[[job]]\nalgo = \"sssp\"\nsource = 3\nname = \"late\"\narrive_after = 2\n");
+  std::string out = p->dir.file("out"), report = p->dir.file("r.json");
+  CliResult run = graphso_cli({"run", p->graph, "--jobs", p->dir.file("batch.toml"), "--sharing", "chunk", "--graph-mem",
+                               "48K", "--chunk-size", "4K", "--cache-ratio", "0.3", "--out", out, "--report", report});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("chunks of 4.0 KiB:"));
+  REQUIRE(files_in(out) == std::vector<std::string>{"0-bfs.txt", "late.txt"});
+  reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
+  auto sssp = reference::sssp(csr, 3);
+  auto dists = read_values(out + "/late.txt", p->set.vertices);
+  for (uint64_t v = 0; v < p->set.vertices; ++v)
+    REQUIRE(dists[v] == (sssp[v] == reference::kInfinity ? "inf" : std::to_string(sssp[v])));
+  std::string json = read_small_file(report);
+  for (const char* key : {"\"mode\": \"chunk\"", "\"chunk_bytes\": 4096", "\"chunks_loaded\"", "\"cache_hits\"",
+                          "\"cache_misses\"", "\"active_chunks\"", "\"arrive_after\": 2", "\"tchunk_bytes\""})
+    REQUIRE_THAT(json, Catch::Contains(key));
+  REQUIRE_THAT(read_small_file(p->graph + "/tchunk.4096").substr(0, 7), Catch::Equals("GSOTCHK"));
+
+  write(p->dir.file("bad.toml"), "[[job]]\nalgo = \"bfs\"\nsource = 99999\n");
+  require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("bad.toml")}),
+                         "bad.toml:1: job 0: source = 99999 is out of range");
+  require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("batch.toml"), "--sharing", "chunk",
+                                      "--graph-mem", "40K", "--cache-ratio", "0.95"}),
+                         "too small for chunk mode");
+  require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("batch.toml"), "--graph-mem", "8K"}),
+                         "--graph-mem 8.0 KiB is too small: graph data needs at least 32.0 KiB");
 }
 
 TEST_CASE("cli: --out-format bin writes raw arrays") {

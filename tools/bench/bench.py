@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """graphso benchmark: out-of-core jobs on R-MAT and real graphs, every figure side by side in one run.
 
 Writes bench/out/results.json and bench/out/summary.md and prints the tables. Ratios within one

@@ -1,7 +1,9 @@
 // graphso generate rmat --scale S --edge-factor E [--weighted --max-weight W] --seed N -o OUT.bin
+// graphso generate road --width W --height H [--drop P] [--weighted --max-weight W] --seed N -o OUT.bin
 #include <cstdio>
 
 #include "datasets/rmat.h"
+#include "datasets/road.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
@@ -10,19 +12,33 @@ int cmd_generate(const Args& args) {
   po::options_description options("generate options");
   std::string kind, output;
   RmatOptions r;
+  RoadOptions road;
   options.add_options()
-      ("kind", po::value(&kind)->required(), "generator: rmat")
+      ("kind", po::value(&kind)->required(), "generator: rmat | road")
       ("output,o", po::value(&output)->required(), "output graphso edge list (.bin)")
       ("scale", po::value(&r.scale)->default_value(16), "2^scale vertices")
       ("edge-factor", po::value(&r.edge_factor)->default_value(16), "edges per vertex")
       ("weighted", po::bool_switch(&r.weighted), "add integer weights 1..max-weight")
       ("max-weight", po::value(&r.max_weight)->default_value(255), "largest weight")
-      ("seed", po::value(&r.seed)->default_value(1), "random seed (same seed, same bytes)");
+      ("seed", po::value(&r.seed)->default_value(1), "random seed (same seed, same bytes)")
+      ("width", po::value(&road.width)->default_value(256), "road: intersections per row")
+      ("height", po::value(&road.height)->default_value(256), "road: rows")
+      ("drop", po::value(&road.drop)->default_value(0.1), "road: share of grid streets left out");
   po::positional_options_description positional;
   positional.add("kind", 1);
   po::variables_map vm;
-  if (!parse_options("generate", "rmat -o OUT.bin [options]", args, options, positional, vm)) return 0;
-  if (kind != "rmat") fail("generate: unknown generator '{}' (expected rmat)", kind);
+  if (!parse_options("generate", "rmat|road -o OUT.bin [options]", args, options, positional, vm)) return 0;
+  if (kind == "road") {
+    road.weighted = r.weighted;
+    road.max_weight = vm["max-weight"].defaulted() ? 100 : r.max_weight;
+    road.seed = r.seed;
+    VertexId center = generate_road(road, output);
+    std::printf("%s: road grid %u x %u, %llu vertices%s, centre intersection: vertex %u\n", output.c_str(), road.width,
+                road.height, static_cast<unsigned long long>(road.width) * road.height, road.weighted ? ", weighted" : "",
+                center);
+    return 0;
+  }
+  if (kind != "rmat") fail("generate: unknown generator '{}' (expected rmat or road)", kind);
   generate_rmat(r, output);
   std::printf("%s: R-MAT scale %u, %llu vertices, %llu edges%s\n", output.c_str(), r.scale,
               1ull << r.scale, static_cast<unsigned long long>(r.edge_factor) << r.scale,

@@ -1,9 +1,12 @@
 // graphso inspect GRAPH_DIR [--verify]
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "integrations/gridgraph_shim.h"
+#include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
@@ -47,6 +50,31 @@ int cmd_inspect(const Args& args) {
   std::printf("out-degree:       max %llu (vertex %lld), %llu vertices without out-edges\n",
               static_cast<unsigned long long>(max_degree),
               static_cast<long long>(hub == deg.end() ? -1 : hub - deg.begin()), static_cast<unsigned long long>(sinks));
+  // TChunk tables, one per chunk size built so far (each is validated as it is loaded).
+  std::vector<uint64_t> sizes;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::string name = entry.path().filename();
+    if (name.rfind("tchunk.", 0) == 0 && name.find_first_not_of("0123456789", 7) == std::string::npos)
+      sizes.push_back(std::stoull(name.substr(7)));
+  }
+  std::sort(sizes.begin(), sizes.end());
+  EngineLayout layout = gridgraph_layout(graph);
+  for (uint64_t size : sizes) {
+    TChunkTable table = TChunkTable::load(layout, size);
+    uint64_t sources = 0, width = 0, edges = 0;
+    for (const ChunkInfo& c : table.chunks()) {
+      sources += c.distinct_sources;
+      width += uint64_t{c.last_src} - c.first_src + 1;
+      edges += c.edges;
+    }
+    double count = static_cast<double>(std::max<size_t>(1, table.chunks().size()));
+    std::printf("tchunk.%-9llu %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
+                "%s in memory\n",
+                static_cast<unsigned long long>(size), table.chunks().size(), human_bytes(static_cast<double>(size)).c_str(),
+                static_cast<double>(edges) / count, static_cast<double>(sources) / count, static_cast<double>(width) / count,
+                human_bytes(static_cast<double>(table.memory_bytes())).c_str());
+  }
+  if (sizes.empty()) std::printf("tchunk:           none yet (built by prep, or by the first chunk-mode run)\n");
   if (vm["verify"].as<bool>()) {
     graph.verify_blocks();
     std::printf("verify:           ok (every block's checksum and vertex ranges, both files)\n");
