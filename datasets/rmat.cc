@@ -3,19 +3,12 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
+#include "datasets/mix.h"
 #include "engine/common/error.h"
 #include "engine/common/progress.h"
 
 namespace graphso {
 namespace {
-
-// SplitMix64 finaliser: a well-mixed 64-bit function of its input.
-uint64_t mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // A bijection on [0, 2^scale): odd multiplications and xor-shifts, each invertible mod 2^scale.
 class IdScrambler {

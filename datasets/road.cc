@@ -4,17 +4,11 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
+#include "datasets/mix.h"
 #include "engine/common/error.h"
 
 namespace graphso {
 namespace {
-
-uint64_t mix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // Interleaves the bits of x and y (x in the even bits).
 uint64_t morton(uint32_t x, uint32_t y) {

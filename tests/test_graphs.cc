@@ -8,6 +8,7 @@
 
 #include "datasets/edge_list.h"
 #include "datasets/rmat.h"
+#include "engine/common/error.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
 #include "jobs/bfs.h"
@@ -103,6 +104,15 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
   }
   uint64_t graph_bytes = graph.meta().edges * graph.meta().edge_size();
   return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
+}
+
+std::string error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 namespace {

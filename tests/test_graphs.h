@@ -2,6 +2,7 @@
 // directories, batch runs through the library, and the check of a job against the reference.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction);
+
+// The message of the graphso::Error the action throws, or "(no error)".
+std::string error_of(const std::function<void()>& action);
 
 // REQUIREs that the job's result equals the reference (BFS, WCC, SSSP exactly; PageRank within
 // floating-point noise; delta-PageRank within its stated L1 bound).

@@ -11,6 +11,7 @@
 #include "tests/test_graphs.h"
 
 using namespace graphso;
+using graphso::testing::error_of;
 using graphso::testing::TempDir;
 
 namespace {
@@ -21,14 +22,6 @@ std::string write_text(const TempDir& dir, const std::string& name, const std::s
   return path;
 }
 
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 

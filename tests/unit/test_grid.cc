@@ -12,18 +12,10 @@
 #include "tests/test_graphs.h"
 
 using namespace graphso;
+using graphso::testing::error_of;
 using graphso::testing::TempDir;
 
 namespace {
-
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 std::vector<WeightedEdge> read_block(const GridGraph& g, const std::string& path, uint64_t offset, uint64_t count) {
   const GridMeta& m = g.meta();

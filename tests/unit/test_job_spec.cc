@@ -3,19 +3,10 @@
 
 #include "engine/common/error.h"
 #include "jobs/job_spec.h"
+#include "tests/test_graphs.h"
 
 using namespace graphso;
-
-namespace {
-std::string error_of(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-}  // namespace
+using graphso::testing::error_of;
 
 TEST_CASE("job arguments parse into algo, name and parameters; default names are index-algo") {
   std::vector<JobSpec> specs = {parse_job_argument("bfs:source=3", 0),
