@@ -31,14 +31,27 @@ std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInf
   return edges;
 }
 
+// An R-MAT graph prepared as a 4 x 4 grid, opened, and described to the middleware.
+struct Prepared {
+  Prepared(uint32_t scale, bool weighted, uint64_t seed)
+      : set(graphso::testing::rmat_edges(scale, 8, weighted, seed, dir)),
+        graph_dir(graphso::testing::prepare_graph(dir, set, 4)),
+        graph(GridGraph::open(graph_dir)),
+        layout(gridgraph_layout(graph)) {}
+  TempDir dir;
+  EdgeSet set;
+  std::string graph_dir;
+  GridGraph graph;
+  EngineLayout layout;
+};
+
 }  // namespace
 
 TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source index are exact") {
-  TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(12, 8, true, 17, dir);
-  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
-  GridGraph graph = GridGraph::open(graph_dir);
-  EngineLayout layout = gridgraph_layout(graph);
+  Prepared g(12, true, 17);
+  const EdgeSet& set = g.set;
+  const GridGraph& graph = g.graph;
+  const EngineLayout& layout = g.layout;
   TChunkTable table = TChunkTable::build(layout, 4096);
   uint64_t total = 0;
   std::map<uint32_t, uint64_t> covered;  // partition -> edges covered so far, in order
@@ -77,11 +90,9 @@ TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source
 }
 
 TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are errors") {
-  TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 3, dir);
-  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
-  GridGraph graph = GridGraph::open(graph_dir);
-  EngineLayout layout = gridgraph_layout(graph);
+  Prepared g(11, false, 3);
+  const std::string& graph_dir = g.graph_dir;
+  const EngineLayout& layout = g.layout;
   bool built = false;
   TChunkTable first = TChunkTable::load_or_build(layout, 8192, &built);
   REQUIRE(built);
@@ -108,11 +119,9 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
 }
 
 TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {
-  TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 23, dir);
-  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
-  GridGraph graph = GridGraph::open(graph_dir);
-  EngineLayout layout = gridgraph_layout(graph);
+  Prepared g(12, false, 23);
+  const EdgeSet& set = g.set;
+  const EngineLayout& layout = g.layout;
   TChunkTable table = TChunkTable::build(layout, 2048);
   const uint64_t n = set.vertices;
   Bitmap sparse(n), dense(n), none(n), wcc(n);
@@ -162,11 +171,9 @@ TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every
 }
 
 TEST_CASE("Formula 2 priority and the scheduler: cache first, then by priority, each partition by id and within size") {
-  TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 29, dir);
-  std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
-  GridGraph graph = GridGraph::open(graph_dir);
-  EngineLayout layout = gridgraph_layout(graph);
+  Prepared g(12, false, 29);
+  const EdgeSet& set = g.set;
+  const EngineLayout& layout = g.layout;
   TChunkTable table = TChunkTable::build(layout, 4096);
 
   ChunkInfo c{};
