@@ -30,4 +30,3 @@ echo
 echo "== W1 on a 512 x 512 road grid, graph budget $((budget / 1024)) KiB (a quarter of the edges); BFS/SSSP/WCC results identical in all modes"
 /usr/bin/python3 tools/plot_report.py --table "$out/report-independent.json" "$out/report-partition.json" "$out/report-chunk.json"
 /usr/bin/python3 tools/plot_report.py --png "$out/rounds.png" "$out/report-independent.json" "$out/report-partition.json" "$out/report-chunk.json" >/dev/null
-echo "per-round plot: $out/rounds.png"
