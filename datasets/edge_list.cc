@@ -71,14 +71,6 @@ void EdgeListWriter::finish(uint64_t vertices) {
   out_.commit();
 }
 
-bool is_graphso_edge_list(const std::string& path) {
-  File file(path, File::Mode::Read);
-  if (file.size() < sizeof(kMagic)) return false;
-  char magic[sizeof(kMagic)];
-  file.pread_exact(std::as_writable_bytes(std::span<char>(magic)), 0);
-  return std::memcmp(magic, kMagic, sizeof(kMagic)) == 0;
-}
-
 EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode::Read) {
   uint64_t size = file_.size();
   if (size < sizeof(Header)) fail("{}: too small to be a graphso edge list ({} bytes)", path, size);

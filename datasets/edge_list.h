@@ -55,7 +55,4 @@ class EdgeListReader {
   std::vector<std::byte> raw_;
 };
 
-// Whether the file starts with the graphso edge-list magic.
-bool is_graphso_edge_list(const std::string& path);
-
 }  // namespace graphso

@@ -19,8 +19,7 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
     chunk_bytes = std::max<uint64_t>(64 << 10, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(buffers / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
-  bool built = false;
-  TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes, &built);
+  TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes);
 
   // Graph budget = chunk cache + TChunk table + two logical-partition buffers.
   uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
@@ -37,9 +36,7 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
          human_bytes(static_cast<double>(chunk_bytes)));
   // No point in partitions larger than the graph.
   partition = std::min(partition, align_up(layout.edges * layout.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
-  std::unique_ptr<GraphSO> g(new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads));
-  g->table_built_ = built;
-  return g;
+  return std::unique_ptr<GraphSO>(new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads));
 }
 
 GraphSO::GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,

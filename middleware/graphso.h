@@ -69,7 +69,6 @@ class GraphSO {
   const EngineLayout& layout() const { return layout_; }
   uint64_t partition_bytes() const { return partition_bytes_; }
   uint64_t cache_capacity() const { return cache_.capacity(); }
-  bool table_was_built() const { return table_built_; }
   GraphSOStats stats() const;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
   const char* backend() const;
@@ -82,7 +81,6 @@ class GraphSO {
 
   EngineLayout layout_;
   TChunkTable table_;
-  bool table_built_ = false;
   uint64_t partition_bytes_;
   ChunkCache cache_;
   ReaderFactory& readers_;

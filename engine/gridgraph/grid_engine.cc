@@ -93,7 +93,6 @@ void GridEngine::stream(std::span<const LoadUnit> units, std::span<Job* const> j
     while (true) {
       reader(current.order).wait();
       outstanding.reset();
-      ++loads_;
       Load next;
       bool more = current.last < units.size();
       if (more) {

@@ -61,8 +61,6 @@ class GridEngine {
   GridEngine(const GridGraph& graph, ReaderFactory& readers, uint64_t buffer_bytes, int threads);
 
   const GridGraph& graph() const { return graph_; }
-  // The largest number of edges one unit may hold with these buffers.
-  uint64_t max_unit_edges() const { return max_unit_edges_; }
 
   // Per block (index i*P+j): whether it holds an edge the job must process this round. A block
   // is active when its source range has a frontier vertex, or, for Direction::Both jobs, its
@@ -93,7 +91,6 @@ class GridEngine {
   const std::vector<std::pair<uint32_t, std::string>>& failures() const { return failures_; }
 
   const EngineCounters& counters() const { return counters_; }
-  uint64_t loads() const { return loads_; }
   IoStats io_stats() const;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
   const char* backend() const;
@@ -130,7 +127,6 @@ class GridEngine {
   std::vector<std::pair<uint32_t, std::string>> failures_;
   uint64_t max_unit_edges_ = 0;
   EngineCounters counters_;
-  uint64_t loads_ = 0;
 };
 
 }  // namespace graphso
