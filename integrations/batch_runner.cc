@@ -206,25 +206,29 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     const EngineCounters before = engine.counters();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
-    union_sources.clear();
-    union_both.clear();
-    bool any_both = false;
-    for (uint32_t j : running) {
-      union_sources.or_with(jobs[j]->frontier());
-      if (jobs[j]->direction() == Direction::Both) {
-        union_both.or_with(jobs[j]->frontier());
-        any_both = true;
-      }
-    }
-    Activity accounting{&union_sources, any_both ? &union_both : nullptr};
     RoundRecord record;
     if (config.sharing == Sharing::Independent) {
+      // Each unit carries its own job's frontier for the accounting; no unions needed.
       engine.stream(independent_units(engine, job_ptrs, running), job_ptrs);
-    } else if (config.sharing == Sharing::Partition) {
-      engine.stream(partition_units(engine, job_ptrs, running, accounting), job_ptrs);
     } else {
-      ChunkRoundStats chunk_round = run_chunk_round(*middleware, engine, job_ptrs, running, accounting);
-      record.active_chunks = chunk_round.active_chunks;
+      // Shared units are counted against the union of the running jobs' frontiers.
+      union_sources.clear();
+      union_both.clear();
+      bool any_both = false;
+      for (uint32_t j : running) {
+        union_sources.or_with(jobs[j]->frontier());
+        if (jobs[j]->direction() == Direction::Both) {
+          union_both.or_with(jobs[j]->frontier());
+          any_both = true;
+        }
+      }
+      Activity accounting{&union_sources, any_both ? &union_both : nullptr};
+      if (config.sharing == Sharing::Partition) {
+        engine.stream(partition_units(engine, job_ptrs, running, accounting), job_ptrs);
+      } else {
+        ChunkRoundStats chunk_round = run_chunk_round(*middleware, engine, job_ptrs, running, accounting);
+        record.active_chunks = chunk_round.active_chunks;
+      }
     }
 
     for (const auto& [j, message] : engine.failures())
