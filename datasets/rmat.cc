@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
-#include "datasets/mix.h"
+#include "engine/common/mix.h"
 #include "engine/common/error.h"
 #include "engine/common/progress.h"
 

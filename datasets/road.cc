@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
-#include "datasets/mix.h"
+#include "engine/common/mix.h"
 #include "engine/common/error.h"
 
 namespace graphso {

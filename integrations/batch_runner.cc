@@ -116,6 +116,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   BatchReport report;
   report.mode = sharing_name(config.sharing);
   report.graph_dir = graph.dir();
+  report.order = graph.order().name();
   report.vertices = n;
   report.edges = m.edges;
   report.partitions = m.partitions;
@@ -139,7 +140,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
          human_bytes(kMinGraphBudget));
   report.graph_budget_bytes = mem - vertex_state;
 
-  GraphInfo info{n, m.weighted, &graph.out_degrees()};
+  GraphInfo info{n, m.weighted, m.symmetric, &graph.out_degrees()};
   for (auto& job : jobs) job->init(info, threads);
 
   // Graph data: the engine's two read buffers (no larger than the largest block needs), or the
@@ -154,7 +155,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     gc.graph_budget_bytes = report.graph_budget_bytes;
     gc.cache_ratio = config.cache_ratio;
     gc.threads = threads;
+    gc.granularity = config.granularity;
     middleware = GraphSO::Init(layout, gc, readers);
+    if (middleware->device()) report.device = *middleware->device();
     buffer = middleware->partition_bytes();
     report.chunk_bytes = middleware->table().chunk_bytes();
     report.chunks = middleware->table().chunks().size();
@@ -290,6 +293,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     report.cache_misses = s.cache.misses;
     report.bytes_from_cache = s.cache.bytes_hit;
     report.logical_partitions = s.logical_partitions;
+    report.granularity = granularity_name(middleware->granularity());
+    report.chunks_by_pages = s.chunks_by_pages;
+    report.page_bytes = s.page_bytes;
+    report.whole_bytes = s.whole_bytes;
+    report.page_requests = s.page_requests;
   } else {
     report.io = engine.io_stats();
   }
@@ -310,6 +318,7 @@ std::string report_json(const BatchReport& r) {
   w.field("mode", r.mode);
   w.field("engine", "gridgraph");
   w.field("graph", r.graph_dir);
+  w.field("order", r.order);
   w.field("vertices", r.vertices);
   w.field("edges", r.edges);
   w.field("partitions", r.partitions);
@@ -334,6 +343,14 @@ std::string report_json(const BatchReport& r) {
   w.field("cache_hits", r.cache_hits);
   w.field("cache_misses", r.cache_misses);
   w.field("logical_partitions", r.logical_partitions);
+  w.field("granularity", r.granularity);
+  w.field("chunks_by_pages", r.chunks_by_pages);
+  w.field("whole_chunk_bytes", r.whole_bytes);
+  w.field("page_bytes", r.page_bytes);
+  w.field("page_requests", r.page_requests);
+  w.field("device_sequential_bytes_per_second", r.device.sequential_bytes_per_second);
+  w.field("device_random_reads_per_second", r.device.random_reads_per_second);
+  w.field("device_measure_seconds", r.device.seconds_spent);
   w.field("mem_bytes", r.mem_bytes);
   w.field("vertex_state_bytes", r.vertex_state_bytes);
   w.field("graph_budget_bytes", r.graph_budget_bytes);

@@ -24,6 +24,8 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "jobs/job.h"
 #include "middleware/io/chunk_reader.h"
+#include "middleware/io/device_profile.h"
+#include "middleware/read_granularity.h"
 
 namespace graphso {
 
@@ -41,6 +43,7 @@ struct BatchConfig {
   bool show_progress = true;
   uint64_t chunk_bytes = 0;   // chunk mode: 0 = Formula (1)
   double cache_ratio = 0.25;  // chunk mode: share of the graph budget for the chunk cache
+  Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
 };
 
@@ -73,6 +76,7 @@ struct RoundRecord {
 struct BatchReport {
   std::string mode;
   std::string graph_dir;
+  std::string order;  // the graph's vertex order
   uint64_t vertices = 0;
   uint64_t edges = 0;
   uint32_t partitions = 0;
@@ -90,6 +94,12 @@ struct BatchReport {
   uint64_t cache_bytes = 0;
   uint64_t tchunk_bytes = 0;
   uint64_t logical_partitions = 0;
+  std::string granularity;
+  DeviceProfile device;        // measured at start-up for granularity page/auto
+  uint64_t chunks_by_pages = 0;
+  uint64_t page_bytes = 0;     // aligned bytes asked for by page-granular reads
+  uint64_t whole_bytes = 0;    // aligned bytes asked for by whole-chunk reads
+  uint64_t page_requests = 0;
   uint64_t mem_bytes = 0;
   uint64_t vertex_state_bytes = 0;
   uint64_t graph_budget_bytes = 0;

@@ -39,17 +39,20 @@ ChunkRoundStats run_chunk_round(GraphSO& graphso, GridEngine& engine, std::span<
     for (const LoadedChunk& loaded : lp->chunks) {
       const ChunkDemand& demand = active.chunks[loaded.demand];
       const ChunkInfo& chunk = graphso.table().chunk(demand.chunk);
-      LoadUnit unit;
-      unit.row = chunk.partition / P;
-      unit.col = chunk.partition % P;
-      unit.first_edge = chunk.first_edge;
-      unit.edges = chunk.edges;
-      unit.order = GridOrder::Row;
-      for (uint32_t r : demand.jobs) unit.jobs.push_back(running[r]);
-      unit.activity = accounting;
-      unit.active_edges = demand.active_edges;
-      units.push_back(std::move(unit));
-      data.push_back(loaded.data);
+      // One unit per run in memory: the whole chunk, or each page run of it.
+      for (const LoadedRun& run : loaded.runs) {
+        LoadUnit unit;
+        unit.row = chunk.partition / P;
+        unit.col = chunk.partition % P;
+        unit.first_edge = chunk.first_edge + run.first;
+        unit.edges = run.count;
+        unit.order = GridOrder::Row;
+        for (uint32_t r : demand.jobs) unit.jobs.push_back(running[r]);
+        unit.activity = accounting;
+        if (loaded.runs.size() == 1 && run.count == chunk.edges) unit.active_edges = demand.active_edges;
+        units.push_back(std::move(unit));
+        data.push_back(run.data);
+      }
     }
     engine.process_units(units, data, jobs);
   }

@@ -15,15 +15,22 @@ template <typename Derived, Direction kDirection>
 class EdgeJob : public Job {
  public:
   using Job::Job;
-  Direction direction() const final { return kDirection; }
+  Direction direction() const final { return reverse_edges_ ? Direction::Both : Direction::Out; }
 
   void process(const EdgeRun& run) final {
-    if (run.weighted) process_records<WeightedEdge>(run);
-    else process_records<Edge>(run);
+    if (run.weighted) reverse_edges_ ? process_records<WeightedEdge, true>(run) : process_records<WeightedEdge, false>(run);
+    else reverse_edges_ ? process_records<Edge, true>(run) : process_records<Edge, false>(run);
   }
 
+ protected:
+  // A Both job on a symmetric graph finds every reverse edge among the out-edges, so it runs as
+  // an Out job: the engines and the middleware then load only chunks with active sources.
+  void use_symmetry(const GraphInfo& graph) { reverse_edges_ = kDirection == Direction::Both && !graph.symmetric; }
+
  private:
-  template <typename Record>
+  bool reverse_edges_ = kDirection == Direction::Both;
+
+  template <typename Record, bool kReverse>
   void process_records(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
@@ -33,7 +40,7 @@ class EdgeJob : public Job {
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
       if (frontier_.test(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
-      if constexpr (kDirection == Direction::Both) {
+      if constexpr (kReverse) {
         if (frontier_.test(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
       }
     }

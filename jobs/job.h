@@ -13,12 +13,13 @@
 
 #include "engine/common/bitmap.h"
 #include "engine/common/types.h"
+#include "engine/common/vertex_order.h"
 
 namespace graphso {
 
 enum class Direction {
   Out,   // only out-edges of frontier vertices (BFS, SSSP, PageRank)
-  Both,  // edge u->v is used in both directions (WCC on a directed graph)
+  Both,  // edge u->v is used in both directions (WCC on a graph that is not symmetric)
 };
 
 enum class OutFormat { Text, Binary };
@@ -26,6 +27,7 @@ enum class OutFormat { Text, Binary };
 struct GraphInfo {
   uint64_t vertices = 0;
   bool weighted = false;
+  bool symmetric = false;  // every edge's reverse is an edge: out-edges alone reach both ways
   const std::vector<uint32_t>* out_degrees = nullptr;
 };
 
@@ -63,8 +65,9 @@ class Job {
   bool converged() const { return converged_; }
   uint32_t rounds() const { return rounds_; }
 
-  // One line per vertex "vertex value" (Text), or the raw value array (Binary).
-  virtual std::string format_results(OutFormat format) const = 0;
+  // One line per vertex "vertex value" (Text), or the raw value array (Binary), in the graph's
+  // ORIGINAL ids: vertex v's value is the job's value at order.to_new(v).
+  virtual std::string format_results(OutFormat format, const VertexOrder& order) const = 0;
 
  protected:
   Bitmap frontier_;

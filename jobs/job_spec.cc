@@ -23,7 +23,7 @@ const std::vector<AlgoInfo>& algorithms() {
   static const std::vector<AlgoInfo> table = {
       {"bfs", {"source"}},
       {"sssp", {"source"}},
-      {"wcc", {}},
+      {"wcc", {"method"}},
       {"pagerank", {"iterations"}},
       {"pagerank-delta", {"tolerance", "max_iterations"}},
   };
@@ -54,12 +54,12 @@ double real_param(const JobSpec& spec, const std::string& key) {
   return value;
 }
 
-VertexId source_param(const JobSpec& spec, uint64_t vertices) {
+VertexId source_param(const JobSpec& spec, uint64_t vertices, const VertexOrder* order) {
   if (!spec.params.count("source")) fail("{}: {} needs a source (e.g. {}:source=0)", spec.origin, spec.algo, spec.algo);
   uint64_t source = integer_param(spec, "source");
   if (source >= vertices)
     fail("{}: source = {} is out of range (the graph has vertices 0..{})", spec.origin, source, vertices - 1);
-  return static_cast<VertexId>(source);
+  return order ? order->to_new(static_cast<VertexId>(source)) : static_cast<VertexId>(source);
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ void name_jobs(std::vector<JobSpec>& specs) {
   }
 }
 
-std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices) {
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order) {
   const AlgoInfo* info = nullptr;
   for (const auto& a : algorithms())
     if (spec.algo == a.name) info = &a;
@@ -120,9 +120,14 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices) {
       fail("{}: {} has no parameter '{}' (it takes: {})", spec.origin, spec.algo, key, join(info->keys));
 
   const std::string& algo = spec.algo;
-  if (algo == "bfs") return std::make_unique<BfsJob>(spec.name, source_param(spec, vertices));
-  if (algo == "sssp") return std::make_unique<SsspJob>(spec.name, source_param(spec, vertices));
-  if (algo == "wcc") return std::make_unique<WccJob>(spec.name);
+  if (algo == "bfs") return std::make_unique<BfsJob>(spec.name, source_param(spec, vertices, order));
+  if (algo == "sssp") return std::make_unique<SsspJob>(spec.name, source_param(spec, vertices, order));
+  if (algo == "wcc") {
+    std::string method = spec.params.count("method") ? spec.params.at("method") : "union-find";
+    if (method == "union-find") return std::make_unique<WccUnionFindJob>(spec.name);
+    if (method == "label") return std::make_unique<WccLabelJob>(spec.name);
+    fail("{}: method = '{}' (expected union-find or label)", spec.origin, method);
+  }
   if (algo == "pagerank") {
     uint64_t iterations = spec.params.count("iterations") ? integer_param(spec, "iterations") : 20;
     if (iterations == 0 || iterations > 1000000) fail("{}: iterations = {} is outside 1..1000000", spec.origin, iterations);

@@ -27,8 +27,9 @@ JobSpec parse_job_argument(const std::string& text, size_t index);
 void name_jobs(std::vector<JobSpec>& specs);
 
 // Builds the job; throws Error naming the origin and key on an unknown algorithm, unknown or
-// missing parameter, bad value, or a source outside [0, vertices).
-std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices);
+// missing parameter, bad value, or a source outside [0, vertices). Sources are given in original
+// ids; with a vertex order they are translated to the graph's ids (null: natural order).
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order = nullptr);
 
 std::vector<std::string> known_algorithms();
 

@@ -5,8 +5,8 @@
 namespace graphso {
 namespace {
 
-std::string format_ranks(const std::vector<double>& rank, OutFormat format) {
-  return format_vertex_values(rank, format, [](fmt::memory_buffer& out, double r) {
+std::string format_ranks(const std::vector<double>& rank, OutFormat format, const VertexOrder& order) {
+  return format_vertex_values(rank, format, order, [](fmt::memory_buffer& out, double r) {
     fmt::format_to(std::back_inserter(out), "{:.9g}", r);
   });
 }
@@ -36,7 +36,9 @@ void PageRankJob::end_round() {
   if (rounds_ >= iterations_) finished_ = converged_ = true;
 }
 
-std::string PageRankJob::format_results(OutFormat format) const { return format_ranks(rank_, format); }
+std::string PageRankJob::format_results(OutFormat format, const VertexOrder& order) const {
+  return format_ranks(rank_, format, order);
+}
 
 void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
@@ -78,6 +80,8 @@ void PageRankDeltaJob::end_round() {
   if (!finished_ && rounds_ >= max_iterations_) finished_ = true;  // not converged: no results
 }
 
-std::string PageRankDeltaJob::format_results(OutFormat format) const { return format_ranks(rank_, format); }
+std::string PageRankDeltaJob::format_results(OutFormat format, const VertexOrder& order) const {
+  return format_ranks(rank_, format, order);
+}
 
 }  // namespace graphso

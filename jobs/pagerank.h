@@ -32,7 +32,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, Direction::Out> {
     return false;
   }
   void end_round() override;
-  std::string format_results(OutFormat format) const override;
+  std::string format_results(OutFormat format, const VertexOrder& order) const override;
   const std::vector<double>& ranks() const { return rank_; }
 
  private:
@@ -55,7 +55,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, Direction::Out> 
     return false;
   }
   void end_round() override;
-  std::string format_results(OutFormat format) const override;
+  std::string format_results(OutFormat format, const VertexOrder& order) const override;
   const std::vector<double>& ranks() const { return rank_; }
   double tolerance() const { return tolerance_; }
 

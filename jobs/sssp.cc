@@ -18,8 +18,8 @@ void SsspJob::end_round() {
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-std::string SsspJob::format_results(OutFormat format) const {
-  return format_vertex_values(dist_, format, [](fmt::memory_buffer& out, uint64_t dist) {
+std::string SsspJob::format_results(OutFormat format, const VertexOrder& order) const {
+  return format_vertex_values(dist_, format, order, [](fmt::memory_buffer& out, uint64_t dist) {
     if (dist == kInfinity) out.append(std::string_view("inf"));
     else fmt::format_to(std::back_inserter(out), "{}", dist);
   });

@@ -20,7 +20,7 @@ class SsspJob final : public EdgeJob<SsspJob, Direction::Out> {
   uint64_t scatter(VertexId u, Weight w) const { return dist_[u] + w; }
   bool gather(VertexId v, uint64_t dist) { return atomic_min(dist_[v], dist); }
   void end_round() override;
-  std::string format_results(OutFormat format) const override;
+  std::string format_results(OutFormat format, const VertexOrder& order) const override;
   const std::vector<uint64_t>& distances() const { return dist_; }
 
  private:

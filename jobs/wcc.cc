@@ -1,11 +1,30 @@
 #include "jobs/wcc.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "jobs/results_text.h"
 
 namespace graphso {
 
-void WccJob::init(const GraphInfo& graph, int threads) {
+std::string format_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order) {
+  // A label is the smallest NEW id of its component; the answer in original ids is the smallest
+  // original id of the component, so relabel each component by its members' original ids.
+  std::vector<uint32_t> out = labels;
+  if (!order.is_natural()) {
+    std::vector<uint32_t> smallest(labels.size(), kNoVertex);
+    for (uint64_t v = 0; v < labels.size(); ++v)
+      smallest[labels[v]] = std::min(smallest[labels[v]], order.to_original(static_cast<VertexId>(v)));
+    for (uint64_t v = 0; v < labels.size(); ++v) out[v] = smallest[labels[v]];
+  }
+  return format_vertex_values(out, format, order, [](fmt::memory_buffer& text, uint32_t label) {
+    fmt::format_to(std::back_inserter(text), "{}", label);
+  });
+}
+
+void WccLabelJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
+  use_symmetry(graph);
   label_.resize(graph.vertices);
   for (uint64_t v = 0; v < graph.vertices; ++v) label_[v] = static_cast<uint32_t>(v);
   frontier_ = Bitmap(graph.vertices);
@@ -13,15 +32,73 @@ void WccJob::init(const GraphInfo& graph, int threads) {
   frontier_.set_all();
 }
 
-void WccJob::end_round() {
+void WccLabelJob::end_round() {
   ++rounds_;
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-std::string WccJob::format_results(OutFormat format) const {
-  return format_vertex_values(label_, format, [](fmt::memory_buffer& out, uint32_t label) {
-    fmt::format_to(std::back_inserter(out), "{}", label);
-  });
+std::string WccLabelJob::format_results(OutFormat format, const VertexOrder& order) const {
+  return format_component_labels(label_, format, order);
+}
+
+void WccUnionFindJob::init(const GraphInfo& graph, int threads) {
+  threads_ = threads;
+  parent_.resize(graph.vertices);
+  for (uint64_t v = 0; v < graph.vertices; ++v) parent_[v] = static_cast<VertexId>(v);
+  frontier_ = Bitmap(graph.vertices);
+  next_ = Bitmap(graph.vertices);
+  frontier_.set_all();  // every edge, once
+}
+
+// Path halving. A vertex's parent only ever moves to one of its ancestors, and a vertex that
+// stopped being a root never becomes one again, so racing halvings lose compression, never
+// correctness.
+VertexId WccUnionFindJob::find(VertexId v) {
+  for (;;) {
+    VertexId p = std::atomic_ref<VertexId>(parent_[v]).load(std::memory_order_acquire);
+    if (p == v) return v;
+    VertexId grand = std::atomic_ref<VertexId>(parent_[p]).load(std::memory_order_acquire);
+    if (grand != p) std::atomic_ref<VertexId>(parent_[v]).store(grand, std::memory_order_release);
+    v = grand;
+  }
+}
+
+void WccUnionFindJob::unite(VertexId a, VertexId b) {
+  for (;;) {
+    VertexId ra = find(a), rb = find(b);
+    if (ra == rb) return;
+    VertexId high = std::max(ra, rb), low = std::min(ra, rb);
+    VertexId expected = high;  // still a root?
+    if (std::atomic_ref<VertexId>(parent_[high]).compare_exchange_strong(expected, low, std::memory_order_acq_rel))
+      return;
+  }
+}
+
+template <typename Record>
+void WccUnionFindJob::unite_all(const EdgeRun& run) {
+  const auto* edges = reinterpret_cast<const Record*>(run.data);
+  for (uint64_t i = 0; i < run.count; ++i)
+    if (frontier_.test(edges[i].src)) unite(edges[i].src, edges[i].dst);
+}
+
+void WccUnionFindJob::process(const EdgeRun& run) {
+  if (run.weighted) unite_all<WeightedEdge>(run);
+  else unite_all<Edge>(run);
+}
+
+void WccUnionFindJob::end_round() {
+  ++rounds_;
+  // Every edge has been united: point each vertex at its root, the component's smallest id.
+  const int64_t n = static_cast<int64_t>(parent_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t v = 0; v < n; ++v)
+    std::atomic_ref<VertexId>(parent_[v]).store(find(static_cast<VertexId>(v)), std::memory_order_relaxed);
+  frontier_.clear();
+  finished_ = converged_ = true;
+}
+
+std::string WccUnionFindJob::format_results(OutFormat format, const VertexOrder& order) const {
+  return format_component_labels(parent_, format, order);
 }
 
 }  // namespace graphso

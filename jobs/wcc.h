@@ -1,6 +1,14 @@
 // Weakly connected components: every vertex ends with the smallest vertex id of its component.
-// Labels travel along each edge in BOTH directions (Direction::Both), which is what makes the
-// answer right on directed input; GridGraph's one-way push labels by reachability instead.
+// Two methods:
+//
+//   union-find (default)  one pass: every edge unites its endpoints' trees in a concurrent
+//                         union-find (roots link to the smaller root by compare-and-swap, so a
+//                         root is always its tree's smallest id; finds halve paths). One round,
+//                         one read of the graph, whatever the diameter; direction plays no part.
+//   label                 label propagation (GridGraph's WCC): labels travel along each edge in
+//                         BOTH directions, which makes it right on directed input; on a graph
+//                         prep found symmetric the reverse edges are out-edges already, so it
+//                         runs as an out-edge job. Takes about diameter rounds.
 #pragma once
 
 #include "jobs/atomics.h"
@@ -8,20 +16,42 @@
 
 namespace graphso {
 
-class WccJob final : public EdgeJob<WccJob, Direction::Both> {
+class WccLabelJob final : public EdgeJob<WccLabelJob, Direction::Both> {
  public:
-  explicit WccJob(std::string name) : EdgeJob(std::move(name), "wcc") {}
+  explicit WccLabelJob(std::string name) : EdgeJob(std::move(name), "wcc") {}
 
   uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
   uint32_t scatter(VertexId u, Weight) const { return label_[u]; }
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
   void end_round() override;
-  std::string format_results(OutFormat format) const override;
-  const std::vector<uint32_t>& labels() const { return label_; }
+  std::string format_results(OutFormat format, const VertexOrder& order) const override;
 
  private:
   std::vector<uint32_t> label_;
 };
+
+class WccUnionFindJob final : public Job {
+ public:
+  explicit WccUnionFindJob(std::string name) : Job(std::move(name), "wcc") {}
+
+  Direction direction() const override { return Direction::Out; }
+  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  void init(const GraphInfo& graph, int threads) override;
+  void process(const EdgeRun& run) override;
+  void end_round() override;
+  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+
+ private:
+  template <typename Record>
+  void unite_all(const EdgeRun& run);
+  VertexId find(VertexId v);
+  void unite(VertexId a, VertexId b);
+
+  std::vector<VertexId> parent_;
+};
+
+// Labels in original ids: the smallest original id of each component (labels hold new ids).
+std::string format_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order);
 
 }  // namespace graphso

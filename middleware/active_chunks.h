@@ -22,12 +22,22 @@ struct JobActivity {
   bool both_directions = false;
 };
 
+// A run of a chunk's edges: [first, first + count), counted from the chunk's first edge.
+struct EdgeSpan {
+  uint64_t first = 0;
+  uint64_t count = 0;
+};
+
 struct ChunkDemand {
   uint32_t chunk = 0;
   std::vector<uint32_t> jobs;           // indexes into the JobActivity span
   std::vector<uint64_t> active_edges;   // per entry of jobs: its active out-edges in the chunk
   uint64_t active_sources = 0;          // N(A_m): summed over related jobs
   double priority = 0;                  // Formula 2
+  // Set by choose_granularity (read_granularity.h) when only some pages are read: the runs of
+  // edges to read, each its own read of whole pages, and those reads' bytes. Empty: whole chunk.
+  std::vector<EdgeSpan> page_runs;
+  uint64_t page_bytes = 0;
 };
 
 struct ActiveChunks {

@@ -36,14 +36,35 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
          human_bytes(static_cast<double>(chunk_bytes)));
   // No point in partitions larger than the graph.
   partition = std::min(partition, align_up(layout.edges * layout.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
-  return std::unique_ptr<GraphSO>(new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads));
+  std::unique_ptr<GraphSO> graphso(
+      new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, config.granularity));
+  if (config.granularity != Granularity::Chunk) {
+    // The cost model, measured on the graph's own file with the run's reader, in the buffer the
+    // first logical partition will use (no memory beyond the budget). Its reads are not counted
+    // as the run's.
+    uint64_t largest_file = 0;
+    uint32_t file = 0;
+    for (uint32_t f = 0; f < layout.files.size(); ++f) {
+      uint64_t size = File(layout.files[f], File::Mode::Read).size();
+      if (size > largest_file) largest_file = size, file = f;
+    }
+    std::unique_ptr<ChunkReader> probe = readers.open(layout.files[file]);
+    graphso->buffers_[0] = AlignedBuffer(partition);
+    graphso->device_ = measure_device(*probe, largest_file, graphso->buffers_[0].data(), partition);
+  }
+  return graphso;
 }
 
 GraphSO::GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
-                 ReaderFactory& readers, int threads)
+                 ReaderFactory& readers, int threads, Granularity granularity)
     : layout_(layout), table_(std::move(table)), partition_bytes_(partition_bytes), cache_(cache_bytes),
-      readers_(readers), threads_(threads) {
+      readers_(readers), threads_(threads), granularity_(granularity) {
   file_readers_.resize(layout_.files.size());
+}
+
+ChunkReader& GraphSO::reader(uint32_t file) {
+  if (!file_readers_[file]) file_readers_[file] = readers_.open(layout_.files[file]);
+  return *file_readers_[file];
 }
 
 GraphSO::~GraphSO() {
@@ -67,6 +88,10 @@ GraphSOStats GraphSO::stats() const {
   s.logical_partitions = logical_partitions_;
   s.chunks_loaded = chunks_loaded_;
   s.bytes_requested = bytes_requested_;
+  s.chunks_by_pages = chunks_by_pages_;
+  s.page_bytes = page_bytes_;
+  s.whole_bytes = whole_bytes_;
+  s.page_requests = page_requests_;
   for (const auto& r : file_readers_)
     if (r) s.io += r->stats();
   s.cache = cache_.stats();
@@ -78,6 +103,7 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobActivity> jobs) {
   last_served_.reset();
   round_ = nullptr;
   ActiveChunks active = get_active_chunks(table_, jobs, threads_);
+  choose_granularity(table_, jobs, layout_.edge_size(), granularity_, device(), active, threads_);
   std::vector<std::pair<uint32_t, double>> priorities;
   for (const ChunkDemand& d : active.chunks) priorities.emplace_back(d.chunk, d.priority);
   cache_.refresh(priorities);
@@ -86,25 +112,45 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobActivity> jobs) {
 
 void GraphSO::submit(size_t lp, int slot, const ActiveChunks& active) {
   if (!buffers_[slot].data()) buffers_[slot] = AlignedBuffer(partition_bytes_);
+  const uint32_t edge_size = layout_.edge_size();
+  // One range per whole chunk, or per page run of a chunk read by pages.
   std::vector<FileRange> ranges;
+  std::vector<std::vector<LoadedRun>> runs;
   for (uint32_t d : plan_[lp].demands) {
-    const ChunkInfo& c = table_.chunk(active.chunks[d].chunk);
-    ranges.push_back({c.file, c.offset, c.bytes});
-    bytes_requested_ += c.bytes;
+    const ChunkDemand& demand = active.chunks[d];
+    const ChunkInfo& c = table_.chunk(demand.chunk);
+    runs.emplace_back();
+    if (demand.page_runs.empty()) {
+      ranges.push_back({c.file, c.offset, c.bytes});
+      runs.back().push_back({0, c.edges, nullptr});
+      bytes_requested_ += c.bytes;
+      whole_bytes_ += aligned_span(ranges.back());
+      continue;
+    }
+    for (const EdgeSpan& r : demand.page_runs) {
+      ranges.push_back({c.file, c.offset + r.first * edge_size, r.count * edge_size});
+      runs.back().push_back({r.first, r.count, nullptr});
+      bytes_requested_ += r.count * edge_size;
+    }
+    ++chunks_by_pages_;
+    page_bytes_ += demand.page_bytes;
+    page_requests_ += demand.page_runs.size();
   }
   ReadPlan reads = plan_reads(ranges, buffers_[slot].data(), partition_bytes_);
   if (reads.placed != ranges.size()) fail("logical partition {} does not fit its buffer", lp);
-  InFlight flight{lp, slot, std::move(reads.placement), {}};
+  size_t k = 0;
+  for (auto& chunk_runs : runs)
+    for (LoadedRun& r : chunk_runs) r.data = buffers_[slot].data() + reads.placement[k++];
+  InFlight flight{lp, slot, std::move(runs), {}};
   for (uint32_t f = 0; f < layout_.files.size(); ++f) {
     std::vector<ReadRequest> mine;
     for (size_t r = 0; r < reads.reads.size(); ++r)
       if (reads.read_file[r] == f) mine.push_back(reads.reads[r]);
     if (mine.empty()) continue;
-    if (!file_readers_[f]) file_readers_[f] = readers_.open(layout_.files[f]);
-    file_readers_[f]->submit(mine);
+    reader(f).submit(mine);
     flight.files.push_back(f);
   }
-  chunks_loaded_ += ranges.size();
+  chunks_loaded_ += plan_[lp].demands.size();
   in_flight_ = std::move(flight);
 }
 
@@ -126,9 +172,9 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
     const LogicalPartition& lp = plan_[last_served_->lp];
     for (size_t k = 0; k < lp.demands.size(); ++k) {
       const ChunkDemand& d = active.chunks[lp.demands[k]];
+      if (!d.page_runs.empty()) continue;  // only part of it was read
       const ChunkInfo& c = table_.chunk(d.chunk);
-      cache_.offer(d.chunk, std::span<const std::byte>(buffers_[last_served_->slot].data() + last_served_->placement[k], c.bytes),
-                   d.priority);
+      cache_.offer(d.chunk, std::span<const std::byte>(last_served_->runs[k].front().data, c.bytes), d.priority);
     }
     last_served_.reset();
   }
@@ -142,21 +188,21 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
     // Start reading the first device partition now, so it overlaps the cached chunks' processing.
     if (next_ < plan_.size() && !in_flight_) submit(next_, 0, active);
     for (uint32_t d : lp.demands) {
+      const ChunkInfo& c = table_.chunk(active.chunks[d].chunk);
       const std::byte* data = cache_.lookup(active.chunks[d].chunk);
       if (!data) fail("chunk {} left the cache while scheduled", active.chunks[d].chunk);
-      loaded.chunks.push_back({d, data, true});
+      loaded.chunks.push_back({d, true, {{0, c.edges, data}}});
     }
     return loaded;
   }
   if (!in_flight_) submit(lp_index, 0, active);
   const int slot = in_flight_->slot;
-  std::vector<uint64_t> placement = in_flight_->placement;
+  std::vector<std::vector<LoadedRun>> runs = in_flight_->runs;
   wait_in_flight();
   cache_.count_misses(lp.demands.size());
   if (next_ < plan_.size()) submit(next_, 1 - slot, active);
-  for (size_t k = 0; k < lp.demands.size(); ++k)
-    loaded.chunks.push_back({lp.demands[k], buffers_[slot].data() + placement[k], false});
-  last_served_ = InFlight{lp_index, slot, std::move(placement), {}};
+  for (size_t k = 0; k < lp.demands.size(); ++k) loaded.chunks.push_back({lp.demands[k], false, runs[k]});
+  last_served_ = InFlight{lp_index, slot, std::move(runs), {}};
   return loaded;
 }
 

@@ -4,7 +4,8 @@
 //   Init(layout, config, readers)   builds or loads the TChunk table, sizes the logical-partition
 //                                   buffers and the shared chunk cache from the graph budget
 //   GetActiveChunks(jobs)           per chunk some job still needs: related jobs, active sources
-//                                   and edges, priority (Formula 2); refreshes cache priorities
+//                                   and edges, priority (Formula 2), and whether to read it whole
+//                                   or by pages (read_granularity.h); refreshes cache priorities
 //   Schedule(active)                the next logical partition of the round, loaded: from the
 //                                   cache first, then top-priority chunks read through io_uring
 //                                   (or libpmem) with O_DIRECT; the next partition is read while
@@ -25,6 +26,8 @@
 #include "middleware/chunk_cache.h"
 #include "middleware/engine_layout.h"
 #include "middleware/io/chunk_reader.h"
+#include "middleware/io/device_profile.h"
+#include "middleware/read_granularity.h"
 #include "middleware/scheduler.h"
 #include "middleware/tchunk.h"
 
@@ -35,12 +38,20 @@ struct GraphSOConfig {
   uint64_t graph_budget_bytes = 0;   // what --mem leaves after the vertex state
   double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
   int threads = 1;
+  Granularity granularity = Granularity::Chunk;
+};
+
+// Edges of a loaded chunk in memory: [first, first + count) of the chunk's edges at data.
+struct LoadedRun {
+  uint64_t first = 0;
+  uint64_t count = 0;
+  const std::byte* data = nullptr;  // valid until the next Schedule() call
 };
 
 struct LoadedChunk {
   uint32_t demand = 0;          // index into ActiveChunks::chunks
-  const std::byte* data = nullptr;  // valid until the next Schedule() call
   bool from_cache = false;
+  std::vector<LoadedRun> runs;  // the whole chunk as one run, or the page-granular runs read
 };
 
 struct LoadedPartition {
@@ -51,6 +62,10 @@ struct GraphSOStats {
   uint64_t logical_partitions = 0;
   uint64_t chunks_loaded = 0;      // read from the device
   uint64_t bytes_requested = 0;    // chunk bytes asked for (before page alignment)
+  uint64_t chunks_by_pages = 0;    // of chunks_loaded, read page by page
+  uint64_t page_bytes = 0;         // aligned bytes asked for by page-granular reads
+  uint64_t whole_bytes = 0;        // aligned bytes asked for by whole-chunk reads
+  uint64_t page_requests = 0;      // reads of page runs (before merging with neighbours)
   IoStats io;
   CacheStats cache;
 };
@@ -69,13 +84,17 @@ class GraphSO {
   const EngineLayout& layout() const { return layout_; }
   uint64_t partition_bytes() const { return partition_bytes_; }
   uint64_t cache_capacity() const { return cache_.capacity(); }
+  Granularity granularity() const { return granularity_; }
+  // The device as measured at Init (granularity page or auto); null otherwise.
+  const DeviceProfile* device() const { return device_ ? &*device_ : nullptr; }
   GraphSOStats stats() const;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
   const char* backend() const;
 
  private:
   GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
-          ReaderFactory& readers, int threads);
+          ReaderFactory& readers, int threads, Granularity granularity);
+  ChunkReader& reader(uint32_t file);
   void submit(size_t lp, int slot, const ActiveChunks& active);
   void wait_in_flight();
 
@@ -85,6 +104,8 @@ class GraphSO {
   ChunkCache cache_;
   ReaderFactory& readers_;
   int threads_;
+  Granularity granularity_;
+  std::optional<DeviceProfile> device_;
   std::vector<std::unique_ptr<ChunkReader>> file_readers_;
   AlignedBuffer buffers_[2];
 
@@ -95,7 +116,7 @@ class GraphSO {
   struct InFlight {
     size_t lp;
     int slot;
-    std::vector<uint64_t> placement;
+    std::vector<std::vector<LoadedRun>> runs;  // per demand of the logical partition
     std::vector<uint32_t> files;  // readers with a batch outstanding
   };
   std::optional<InFlight> in_flight_;
@@ -103,6 +124,10 @@ class GraphSO {
   uint64_t logical_partitions_ = 0;
   uint64_t chunks_loaded_ = 0;
   uint64_t bytes_requested_ = 0;
+  uint64_t chunks_by_pages_ = 0;
+  uint64_t page_bytes_ = 0;
+  uint64_t whole_bytes_ = 0;
+  uint64_t page_requests_ = 0;
 };
 
 }  // namespace graphso

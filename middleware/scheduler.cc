@@ -31,7 +31,8 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
       continue;
     }
     const ChunkInfo& c = table.chunk(id);
-    uint64_t span = aligned_span({c.file, c.offset, c.bytes});
+    const ChunkDemand& demand = active.chunks[d];
+    uint64_t span = demand.page_runs.empty() ? aligned_span({c.file, c.offset, c.bytes}) : demand.page_bytes;
     if (span > partition_bytes) fail("chunk {} ({} bytes) does not fit a logical partition of {} bytes", id, span, partition_bytes);
     if (used + span > partition_bytes) {
       by_id(current);

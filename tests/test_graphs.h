@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/edge_input.h"
+#include "engine/gridgraph/grid_prep.h"
 #include "integrations/batch_runner.h"
 #include "jobs/job_spec.h"
 #include "tests/reference.h"
@@ -40,17 +41,20 @@ void write_edges(const std::string& path, const EdgeSet& set);
 // Writes the edges and prepares a graph directory in dir; returns its path.
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions = 0,
                           const std::string& name = "graph");
+std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrepOptions& options, const std::string& name);
 
 struct Batch {
   std::vector<JobSpec> specs;
   std::vector<std::unique_ptr<Job>> jobs;
   BatchReport report;
+  VertexOrder order;  // the graph's, for checking results in original ids
 };
 
 // Runs `--job` style arguments through the library (as `graphso run` does).
 // Chunk mode uses 16 KiB chunks unless chunk_bytes says otherwise, so small graphs have many.
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, ReaderFactory* readers = nullptr, uint64_t chunk_bytes = 16384);
+                   uint64_t mem_bytes, ReaderFactory* readers = nullptr, uint64_t chunk_bytes = 16384,
+                   Granularity granularity = Granularity::Chunk);
 
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.
@@ -60,7 +64,9 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
 std::string error_of(const std::function<void()>& action);
 
 // REQUIREs that the job's result equals the reference (BFS, WCC, SSSP exactly; PageRank within
-// floating-point noise; delta-PageRank within its stated L1 bound).
-void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set);
+// floating-point noise; delta-PageRank within its stated L1 bound). The job's results are taken
+// as `run --out` writes them, in original ids (order: the graph's vertex order; null: natural).
+void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set,
+                             const VertexOrder* order = nullptr);
 
 }  // namespace graphso::testing

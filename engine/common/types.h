@@ -10,6 +10,7 @@ using Weight = uint32_t;
 
 // 0xFFFFFFFF is reserved as "no vertex", so the largest usable id is 2^32 - 2.
 inline constexpr uint64_t kMaxVertexId = 0xFFFFFFFEull;
+inline constexpr VertexId kNoVertex = 0xFFFFFFFFu;
 
 // On-disk edge records. Unweighted edges are 8 bytes, weighted ones 12 bytes.
 struct Edge {

@@ -37,6 +37,7 @@ GridGraph GridGraph::open(const std::string& dir) {
   auto bytes = std::as_writable_bytes(std::span<uint32_t>(g.out_degrees_));
   degrees.pread_exact(bytes, 0);
   if (crc32_of(bytes) != m.degrees_crc) fail("{}: checksum mismatch (corrupt)", degrees.path());
+  g.order_ = VertexOrder::load(dir, m.order, m.vertices, m.order_crc);
   return g;
 }
 

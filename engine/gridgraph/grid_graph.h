@@ -1,5 +1,5 @@
 // An opened, validated graph directory in the GridGraph layout. Opening checks the meta
-// checksum and version, the exact sizes of grid.row/grid.col/degrees and the degrees checksum;
+// checksum and version, the exact sizes of grid.row/grid.col/degrees/order and their checksums;
 // any mismatch is an Error naming the file.
 #pragma once
 
@@ -16,7 +16,9 @@ class GridGraph {
 
   const std::string& dir() const { return dir_; }
   const GridMeta& meta() const { return meta_; }
+  // Indexed by new id.
   const std::vector<uint32_t>& out_degrees() const { return out_degrees_; }
+  const VertexOrder& order() const { return order_; }
   std::string row_path() const { return dir_ + "/grid.row"; }
   std::string col_path() const { return dir_ + "/grid.col"; }
 
@@ -27,6 +29,7 @@ class GridGraph {
   std::string dir_;
   GridMeta meta_;
   std::vector<uint32_t> out_degrees_;
+  VertexOrder order_;
 };
 
 // File names inside a graph directory.

@@ -15,13 +15,17 @@ constexpr char kMagic[8] = {'G', 'S', 'O', 'G', 'R', 'I', 'D', '\0'};
 struct Header {
   char magic[8];
   uint32_t version;
-  uint32_t flags;  // bit 0: weighted
+  uint32_t flags;  // bit 0: weighted; bit 1: symmetric
   uint64_t vertices;
   uint64_t edges;
   uint32_t partitions;
   uint32_t degrees_crc;
   uint64_t range_size;
-  uint64_t reserved[4];
+  uint32_t order;      // OrderKind
+  uint32_t order_crc;  // of the order file
+  uint32_t order_root;
+  uint32_t pad;
+  uint64_t reserved[2];
 };
 
 template <typename T>
@@ -57,12 +61,15 @@ std::string GridMeta::serialize() const {
   Header h{};
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
   h.version = kGridFormatVersion;
-  h.flags = weighted ? 1 : 0;
+  h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u);
   h.vertices = vertices;
   h.edges = edges;
   h.partitions = partitions;
   h.degrees_crc = degrees_crc;
   h.range_size = range_size;
+  h.order = static_cast<uint32_t>(order);
+  h.order_crc = order_crc;
+  h.order_root = order_root;
   std::string out;
   put(out, &h, 1);
   put(out, block_edges.data(), block_edges.size());
@@ -97,9 +104,14 @@ GridMeta GridMeta::parse(const std::string& bytes, const std::string& path) {
   meta.vertices = h.vertices;
   meta.edges = h.edges;
   meta.weighted = (h.flags & 1) != 0;
+  meta.symmetric = (h.flags & 2) != 0;
   meta.partitions = h.partitions;
   meta.range_size = h.range_size;
   meta.degrees_crc = h.degrees_crc;
+  if (h.order > static_cast<uint32_t>(OrderKind::Bfs)) fail("{}: corrupt: unknown vertex order {}", path, h.order);
+  meta.order = static_cast<OrderKind>(h.order);
+  meta.order_crc = h.order_crc;
+  meta.order_root = h.order_root;
   meta.block_edges.resize(blocks);
   meta.block_crc.resize(blocks);
   const char* p = bytes.data() + sizeof(Header);
@@ -113,6 +125,9 @@ GridMeta GridMeta::parse(const std::string& bytes, const std::string& path) {
       meta.range_size * meta.partitions < meta.vertices)
     fail("{}: corrupt: range size {} does not cover {} vertices in {} ranges", path,
          meta.range_size, meta.vertices, meta.partitions);
+  if (meta.order_root != kNoVertex && (meta.order != OrderKind::Bfs || meta.order_root >= meta.vertices))
+    fail("{}: corrupt: order root {} for a {} order over {} vertices", path, meta.order_root, order_name(meta.order),
+         meta.vertices);
   uint64_t sum = 0;
   for (uint64_t e : meta.block_edges) sum += e;
   if (sum != meta.edges) fail("{}: corrupt: blocks hold {} edges, header says {}", path, sum, meta.edges);

@@ -6,6 +6,7 @@
 //   grid.row  blocks in row order    (0,0) (0,1) ... (0,P-1) (1,0) ...   for sparse rounds
 //   grid.col  blocks in column order (0,0) (1,0) ... (P-1,0) (0,1) ...   for dense rounds
 // Both files are padded to a multiple of 4096 bytes so O_DIRECT can read the last block.
+// Ids in the files are the vertex order's new ids (engine/common/vertex_order.h).
 #pragma once
 
 #include <cstdint>
@@ -13,10 +14,11 @@
 #include <vector>
 
 #include "engine/common/types.h"
+#include "engine/common/vertex_order.h"
 
 namespace graphso {
 
-inline constexpr uint32_t kGridFormatVersion = 1;
+inline constexpr uint32_t kGridFormatVersion = 2;  // 2: the vertex order
 
 struct GridMeta {
   uint64_t vertices = 0;
@@ -27,6 +29,10 @@ struct GridMeta {
   std::vector<uint64_t> block_edges;  // P*P, index i*P+j
   std::vector<uint32_t> block_crc;    // crc32 of each block's sorted records
   uint32_t degrees_crc = 0;
+  bool symmetric = false;  // every edge's reverse is an edge too (found by prep)
+  OrderKind order = OrderKind::Natural;  // how ids were relabelled before partitioning
+  uint32_t order_crc = 0;                // crc32 of the order file (none for natural)
+  VertexId order_root = kNoVertex;       // bfs: the root asked for (original id), if any
 
   uint32_t edge_size() const { return edge_bytes(weighted); }
   uint64_t num_blocks() const { return uint64_t{partitions} * partitions; }

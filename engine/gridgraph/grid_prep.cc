@@ -27,10 +27,26 @@ void make_directory(const std::string& dir) {
 
 void encode(const WeightedEdge& e, uint32_t record, std::byte* out) { std::memcpy(out, &e, record); }
 
+// Whether the distinct (src, dst) pairs of `forward` are exactly the reversed pairs of
+// `backward` (weights aside). Both are sorted; `backward` is reordered.
+bool mirrored(const std::vector<WeightedEdge>& forward, std::vector<WeightedEdge>& backward) {
+  for (WeightedEdge& e : backward) std::swap(e.src, e.dst);
+  auto pair_less = [](const WeightedEdge& a, const WeightedEdge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); };
+  auto pair_equal = [](const WeightedEdge& a, const WeightedEdge& b) { return a.src == b.src && a.dst == b.dst; };
+  std::sort(backward.begin(), backward.end(), pair_less);
+  backward.erase(std::unique(backward.begin(), backward.end(), pair_equal), backward.end());
+  size_t k = 0;
+  for (size_t e = 0; e < forward.size(); ++e) {
+    if (e > 0 && pair_equal(forward[e], forward[e - 1])) continue;
+    if (k == backward.size() || !pair_equal(forward[e], backward[k])) return false;
+    ++k;
+  }
+  return k == backward.size();
+}
+
 }  // namespace
 
-void prepare_grid(const std::string& edge_list_path, const std::string& dir,
-                  const GridPrepOptions& options) {
+OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options) {
   EdgeListReader reader(edge_list_path);
   const EdgeListInfo& info = reader.info();
   if (info.vertices == 0) fail("{}: the graph has no vertices", edge_list_path);
@@ -38,6 +54,16 @@ void prepare_grid(const std::string& edge_list_path, const std::string& dir,
   make_directory(dir);
   // The meta file is the commit point: remove it first so a half-written directory never opens.
   ::unlink(meta_path(dir).c_str());
+
+  OrderCost order_cost;
+  const VertexOrder order = compute_vertex_order(options.order, reader, options.order_root, &order_cost);
+  auto relabel = [&order](std::vector<WeightedEdge>& edges) {
+    if (order.is_natural()) return;
+    for (WeightedEdge& e : edges) {
+      e.src = order.to_new(e.src);
+      e.dst = order.to_new(e.dst);
+    }
+  };
 
   GridMeta meta;
   meta.vertices = info.vertices;
@@ -58,6 +84,7 @@ void prepare_grid(const std::string& edge_list_path, const std::string& dir,
     Progress progress("prep: counting", info.edges, "edges");
     uint64_t done = 0;
     while (reader.next_batch(batch, kReadBatch)) {
+      relabel(batch);
       for (const WeightedEdge& e : batch) {
         ++meta.block_edges[meta.block_index(meta.range_of(e.src), meta.range_of(e.dst))];
         ++degrees[e.src];
@@ -90,6 +117,7 @@ void prepare_grid(const std::string& edge_list_path, const std::string& dir,
     Progress progress("prep: scattering", info.edges, "edges");
     uint64_t done = 0;
     while (reader.next_batch(batch, kReadBatch)) {
+      relabel(batch);
       for (const WeightedEdge& e : batch) {
         uint64_t b = meta.block_index(meta.range_of(e.src), meta.range_of(e.dst));
         std::vector<std::byte>& buffer = staging[b];
@@ -106,30 +134,39 @@ void prepare_grid(const std::string& edge_list_path, const std::string& dir,
   }
 
   // Pass 3: sort each block by (source, destination), checksum it, write it to both files.
+  // Blocks (i, j) and (j, i) are sorted together, which also tells whether every edge's reverse
+  // is in the graph (symmetric: jobs that use edges both ways then need only out-edges).
   {
     Progress progress("prep: sorting blocks", meta.edges * record, "bytes");
     uint64_t done = 0;
     std::vector<std::byte> raw;
-    std::vector<WeightedEdge> edges;
-    for (uint32_t j = 0; j < P; ++j)
-      for (uint32_t i = 0; i < P; ++i) {
-        uint64_t b = meta.block_index(i, j);
-        uint64_t count = meta.block_edges[b];
-        raw.resize(count * record);
-        col.pread_exact(raw, meta.col_offset(i, j));
-        edges.resize(count);
-        for (uint64_t e = 0; e < count; ++e) {
-          edges[e] = {0, 0, 1};
-          std::memcpy(&edges[e], raw.data() + e * record, record);
-        }
-        std::sort(edges.begin(), edges.end(), [](const WeightedEdge& a, const WeightedEdge& c) {
-          return std::tie(a.src, a.dst, a.weight) < std::tie(c.src, c.dst, c.weight);
-        });
-        for (uint64_t e = 0; e < count; ++e) encode(edges[e], record, raw.data() + e * record);
-        meta.block_crc[b] = crc32_of(raw);
-        col.pwrite_all(raw, meta.col_offset(i, j));
-        row.pwrite_all(raw, meta.row_offset(i, j));
-        progress.update(done += raw.size());
+    std::vector<WeightedEdge> edges, mirror;
+    auto sort_block = [&](uint32_t i, uint32_t j, std::vector<WeightedEdge>& out) {
+      uint64_t b = meta.block_index(i, j);
+      uint64_t count = meta.block_edges[b];
+      raw.resize(count * record);
+      col.pread_exact(raw, meta.col_offset(i, j));
+      out.resize(count);
+      for (uint64_t e = 0; e < count; ++e) {
+        out[e] = {0, 0, 1};
+        std::memcpy(&out[e], raw.data() + e * record, record);
+      }
+      std::sort(out.begin(), out.end(), [](const WeightedEdge& a, const WeightedEdge& c) {
+        return std::tie(a.src, a.dst, a.weight) < std::tie(c.src, c.dst, c.weight);
+      });
+      for (uint64_t e = 0; e < count; ++e) encode(out[e], record, raw.data() + e * record);
+      meta.block_crc[b] = crc32_of(raw);
+      col.pwrite_all(raw, meta.col_offset(i, j));
+      row.pwrite_all(raw, meta.row_offset(i, j));
+      progress.update(done += raw.size());
+    };
+    meta.symmetric = true;
+    for (uint32_t i = 0; i < P; ++i)
+      for (uint32_t j = i; j < P; ++j) {
+        sort_block(i, j, edges);
+        if (j != i) sort_block(j, i, mirror);
+        else mirror = edges;
+        if (meta.symmetric) meta.symmetric = mirrored(edges, mirror);
       }
   }
   col.sync();
@@ -147,9 +184,14 @@ void prepare_grid(const std::string& edge_list_path, const std::string& dir,
     out.append(degree_bytes);
     out.commit();
   }
+  meta.order = order.kind();
+  meta.order_root = options.order == OrderKind::Bfs ? options.order_root : kNoVertex;
+  meta.order_crc = order.save(dir);
+  if (order.is_natural()) ::unlink(VertexOrder::path(dir).c_str());  // no stale order from an earlier prep
   AtomicOutputFile out(meta_path(dir));
   out.append(meta.serialize());
   out.commit();
+  return order_cost;
 }
 
 }  // namespace graphso

@@ -2,19 +2,26 @@
 // (meta, grid.row, grid.col, degrees). Memory is bounded by the staging budget plus the
 // largest single block, not by the graph: edges are counted, scattered to their blocks through
 // per-block staging buffers, then each block is sorted on its own.
+//
+// With a vertex order other than natural, the order is computed first (datasets/vertex_orders.h,
+// which holds per-vertex arrays in memory) and every edge is relabelled as it is read.
 #pragma once
 
 #include <cstdint>
 #include <string>
+
+#include "datasets/vertex_orders.h"
 
 namespace graphso {
 
 struct GridPrepOptions {
   uint32_t partitions = 0;             // 0: default_partitions(vertices)
   uint64_t staging_bytes = 256ull << 20;
+  OrderKind order = OrderKind::Natural;
+  VertexId order_root = kNoVertex;  // bfs: the first component's root (original id)
 };
 
-void prepare_grid(const std::string& edge_list_path, const std::string& dir,
-                  const GridPrepOptions& options);
+// Returns what computing the vertex order cost.
+OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options);
 
 }  // namespace graphso

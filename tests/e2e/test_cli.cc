@@ -124,6 +124,63 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
   }
 }
 
+TEST_CASE("cli: prep --order; sources and results stay in original ids; --granularity; bad options") {
+  auto p = prepare_through_cli();
+  std::vector<std::string> jobs = {"--job", "bfs:source=3", "--job", "sssp:source=3", "--job", "wcc", "--job",
+                                   "wcc:method=label", "--job", "pagerank:iterations=15"};
+  auto run = [&](const std::string& graph, const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", graph, "--sharing", "chunk", "--mem", "400K", "--threads", "2",
+                                     "--chunk-size", "8K", "--out", p->dir.file(name), "--report", p->dir.file(name + ".json")};
+    args.insert(args.end(), jobs.begin(), jobs.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  };
+  run(p->graph, "natural", {});
+  for (const char* order : {"degree", "bfs"}) {
+    INFO("order " << order);
+    std::string g = p->dir.file(std::string("g-") + order);
+    std::vector<std::string> prep = {"prep", p->dir.file("g.bin"), "-o", g, "--partitions", "5", "--order", order};
+    if (std::string(order) == "bfs") prep.insert(prep.end(), {"--order-root", "3"});
+    CliResult r = graphso_cli(prep);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE_THAT(r.out, Catch::Contains(std::string("vertex order ") + order + " computed in"));
+    CliResult inspect = graphso_cli({"inspect", g, "--verify"});
+    REQUIRE_THAT(inspect.out, Catch::Contains(std::string("vertex order:     ") + order) && Catch::Contains("verify:           ok"));
+    for (const char* granularity : {"chunk", "page", "auto"}) {
+      INFO("granularity " << granularity);
+      std::string name = std::string(order) + "-" + granularity;
+      CliResult result = run(g, name, {"--granularity", granularity});
+      REQUIRE(files_in(p->dir.file(name)) == files_in(p->dir.file("natural")));
+      for (const std::string& file : files_in(p->dir.file("natural")))
+        REQUIRE(read_small_file(p->dir.file(name) + "/" + file) == read_small_file(p->dir.file("natural") + "/" + file));
+      std::string json = read_small_file(p->dir.file(name + ".json"));
+      REQUIRE_THAT(json, Catch::Contains(std::string("\"order\": \"") + order + "\"") &&
+                             Catch::Contains(std::string("\"granularity\": \"") + granularity + "\""));
+      if (std::string(granularity) != "chunk")
+        REQUIRE_THAT(result.out, Catch::Contains("device") && Catch::Contains("random 4 KiB reads/s"));
+    }
+  }
+  auto bad = [&](std::vector<std::string> args, const std::string& message) {
+    CliResult r = graphso_cli(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.status == 1);
+    REQUIRE(r.err_lines().size() == 1);
+    REQUIRE_THAT(r.err, Catch::Contains(message));
+  };
+  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "random"}, "unknown vertex order 'random'");
+  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order-root", "3"}, "--order-root needs --order bfs");
+  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "bfs", "--order-root", "9999"},
+      "--order-root 9999 is out of range");
+  bad({"run", p->graph, "--job", "wcc", "--granularity", "byte", "--sharing", "chunk"}, "unknown read granularity 'byte'");
+  bad({"run", p->graph, "--job", "wcc", "--granularity", "page"}, "--granularity applies to --sharing chunk only");
+  bad({"run", p->graph, "--job", "wcc:method=fast"}, "method = 'fast' (expected union-find or label)");
+  REQUIRE(!path_exists(p->dir.file("x") + "/meta"));
+}
+
 TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures") {
   auto p = prepare_through_cli();
   write(p->dir.file("batch.toml"),

@@ -140,7 +140,7 @@ class ExplodingJob final : public EdgeJob<ExplodingJob, Direction::Out> {
   }
   bool gather(VertexId, uint32_t) { return false; }
   void end_round() override { ++rounds_; }
-  std::string format_results(OutFormat) const override { return ""; }
+  std::string format_results(OutFormat, const VertexOrder&) const override { return ""; }
 
  private:
   uint64_t edges_ = 0;

@@ -39,6 +39,10 @@ int cmd_inspect(const Args& args) {
   std::printf("edges:            %llu\n", static_cast<unsigned long long>(m.edges));
   std::printf("weighted:         %s\n", m.weighted ? "yes (u32)" : "no");
   std::printf("edge record:      %u bytes\n", m.edge_size());
+  std::printf("symmetric:        %s\n", m.symmetric ? "yes (every edge's reverse is an edge)" : "no");
+  std::string root = m.order_root == kNoVertex ? "" : fmt::format(" from vertex {}", m.order_root);
+  std::printf("vertex order:     %s%s%s\n", graph.order().name(), root.c_str(),
+              graph.order().is_natural() ? " (ids as given)" : " (relabelled at prep; sources and results use original ids)");
   std::printf("layout:           gridgraph, %u x %u blocks, %llu vertices per range\n", m.partitions,
               m.partitions, static_cast<unsigned long long>(m.range_size));
   std::printf("blocks:           %llu non-empty, %llu empty, largest %llu edges (%s), average %s\n",
@@ -49,7 +53,8 @@ int cmd_inspect(const Args& args) {
   std::printf("edge files:       grid.row, grid.col, %s each\n", human_bytes(static_cast<double>(m.edge_file_bytes())).c_str());
   std::printf("out-degree:       max %llu (vertex %lld), %llu vertices without out-edges\n",
               static_cast<unsigned long long>(max_degree),
-              static_cast<long long>(hub == deg.end() ? -1 : hub - deg.begin()), static_cast<unsigned long long>(sinks));
+              hub == deg.end() ? -1LL : static_cast<long long>(graph.order().to_original(static_cast<VertexId>(hub - deg.begin()))),
+              static_cast<unsigned long long>(sinks));
   // TChunk tables, one per chunk size built so far (each is validated as it is loaded).
   std::vector<uint64_t> sizes;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

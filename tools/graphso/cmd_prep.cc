@@ -1,7 +1,9 @@
-// graphso prep EDGES.bin -o GRAPH_DIR [--engine gridgraph] [--partitions P]
+// graphso prep EDGES.bin -o GRAPH_DIR [--engine gridgraph] [--partitions P] [--order natural|degree|bfs]
 #include <omp.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
@@ -14,13 +16,15 @@ namespace graphso {
 
 int cmd_prep(const Args& args) {
   po::options_description options("prep options");
-  std::string input, output, engine, staging, chunk_size;
+  std::string input, output, engine, staging, chunk_size, order;
   GridPrepOptions prep;
   options.add_options()
       ("input", po::value(&input)->required(), "graphso edge list (from convert or generate)")
       ("output,o", po::value(&output)->required(), "graph directory to write")
       ("engine", po::value(&engine)->default_value("gridgraph"), "layout: gridgraph")
       ("partitions,p", po::value(&prep.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
+      ("order", po::value(&order)->default_value("natural"), "relabel vertices first: natural|degree|bfs (see docs/middleware.md)")
+      ("order-root", po::value<uint64_t>(), "bfs order: start from this vertex (original id), e.g. where traversals start")
       ("staging", po::value(&staging)->default_value("256M"), "memory for scattering edges to blocks")
       ("chunk-size", po::value(&chunk_size), "also build the TChunk table for this chunk size (default: Formula (1))")
       ("no-chunks", po::bool_switch(), "do not build a TChunk table now (chunk mode builds it on first use)");
@@ -31,12 +35,26 @@ int cmd_prep(const Args& args) {
   if (engine != "gridgraph") fail("prep: unknown engine layout '{}' (this build has: gridgraph)", engine);
   if (prep.partitions > 4096) fail("prep: --partitions {} is above the maximum of 4096", prep.partitions);
   prep.staging_bytes = parse_size(staging, "--staging");
-  prepare_grid(input, output, prep);
+  prep.order = parse_order(order);
+  if (vm.count("order-root")) {
+    if (prep.order != OrderKind::Bfs) fail("prep: --order-root needs --order bfs");
+    uint64_t root = vm["order-root"].as<uint64_t>();
+    if (root > kMaxVertexId) fail("prep: --order-root {} is not a vertex id", root);
+    prep.order_root = static_cast<VertexId>(root);
+  }
+  // TChunk tables of an earlier prep into this directory describe other files.
+  if (std::filesystem::is_directory(output))
+    for (const auto& entry : std::filesystem::directory_iterator(output))
+      if (entry.path().filename().string().rfind("tchunk.", 0) == 0) ::unlink(entry.path().c_str());
+  OrderCost cost = prepare_grid(input, output, prep);
   GridGraph graph = GridGraph::open(output);
   const GridMeta& m = graph.meta();
   std::printf("%s: %llu vertices, %llu edges, %u x %u grid\n", output.c_str(),
               static_cast<unsigned long long>(m.vertices), static_cast<unsigned long long>(m.edges),
               m.partitions, m.partitions);
+  if (prep.order != OrderKind::Natural)
+    std::printf("%s: vertex order %s computed in %.2f s with %s of memory\n", output.c_str(), order_name(prep.order),
+                cost.seconds, human_bytes(static_cast<double>(cost.memory_bytes)).c_str());
   if (!vm["no-chunks"].as<bool>()) {
     EngineLayout layout = gridgraph_layout(graph);
     uint64_t chunk_bytes = chunk_size.empty() ? default_chunk_bytes(m.edges * m.edge_size(), m.vertices, omp_get_num_procs())

@@ -34,6 +34,13 @@ void print_summary(const BatchReport& r) {
                 human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunks_loaded),
                 static_cast<unsigned long long>(r.cache_hits), human_bytes(static_cast<double>(r.bytes_from_cache)).c_str(),
                 static_cast<unsigned long long>(r.logical_partitions));
+  if (r.mode == "chunk" && r.granularity != "chunk")
+    std::printf("granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
+                "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
+                r.granularity.c_str(), static_cast<unsigned long long>(r.chunks_by_pages),
+                human_bytes(static_cast<double>(r.page_bytes)).c_str(), static_cast<unsigned long long>(r.page_requests),
+                human_bytes(static_cast<double>(r.whole_bytes)).c_str(), r.device.sequential_bytes_per_second / 1e9,
+                r.device.random_reads_per_second, r.device.seconds_spent);
   for (const JobOutcome& j : r.jobs)
     std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
@@ -43,7 +50,7 @@ void print_summary(const BatchReport& r) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io;
+  std::string dir, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -62,7 +69,9 @@ int cmd_run(const Args& args) {
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("max-rounds", po::value(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
-      ("cache-ratio", po::value(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache");
+      ("cache-ratio", po::value(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
+      ("granularity", po::value(&granularity)->default_value("chunk"),
+       "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)");
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map vm;
@@ -85,6 +94,9 @@ int cmd_run(const Args& args) {
     if (config.chunk_bytes == 0) fail("run: --chunk-size must be positive");
   }
   if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
+  config.granularity = parse_granularity(granularity);
+  if (config.sharing != Sharing::Chunk && !vm["granularity"].defaulted())
+    fail("run: --granularity applies to --sharing chunk only");
   reader_options.backend = parse_io_backend(io);
   reader_options.direct = !vm["buffered"].as<bool>();
 
@@ -99,7 +111,7 @@ int cmd_run(const Args& args) {
   for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
   name_jobs(specs);
   std::vector<std::unique_ptr<Job>> jobs;
-  for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices));
+  for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
   if (!out_dir.empty()) ensure_directory(out_dir);
 
   ReaderFactory readers(reader_options);
@@ -124,7 +136,7 @@ int cmd_run(const Args& args) {
     }
     if (out_dir.empty()) continue;
     AtomicOutputFile file(out_dir + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
-    file.append(job->format_results(format));
+    file.append(job->format_results(format, graph.order()));
     file.commit();
   }
   if (!report_path.empty()) {
