@@ -13,10 +13,10 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   uint64_t chunk_bytes = config.chunk_bytes;
   if (chunk_bytes == 0) {
     // Formula (1), and no larger than a quarter of what the budget leaves for partition buffers,
-    // so that each of the two buffers holds at least two chunks.
+    // so that each of the two buffers holds at least two chunks (and never below a page).
     chunk_bytes = default_chunk_bytes(layout.edges * layout.edge_size(), layout.vertices, config.threads);
     uint64_t buffers = static_cast<uint64_t>((1 - config.cache_ratio) * static_cast<double>(config.graph_budget_bytes));
-    chunk_bytes = std::max<uint64_t>(64 << 10, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(buffers / 4, 1))));
+    chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(buffers / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
   TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes);

@@ -19,13 +19,28 @@ std::vector<std::string> CliResult::err_lines() const {
   return lines;
 }
 
-CliResult graphso_cli(const std::vector<std::string>& args) {
+std::string graphso_binary() {
   const char* bin = std::getenv("GRAPHSO_BIN");
   std::string binary = bin ? bin : "build/graphso";
   REQUIRE(std::filesystem::exists(binary));
+  return binary;
+}
+
+CliResult graphso_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {graphso_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_program(argv);
+}
+
+CliResult run_program(const std::vector<std::string>& argv) {
   TempDir capture;
-  std::string command = "'" + binary + "'";
-  for (const auto& a : args) command += " '" + a + "'";
+  // Single-quoted words; a quote inside one closes it, adds an escaped quote and reopens it.
+  std::string command;
+  for (const auto& a : argv) {
+    std::string quoted = "'";
+    for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    command += (command.empty() ? "" : " ") + quoted + "'";
+  }
   command += " >" + capture.file("out") + " 2>" + capture.file("err") + " </dev/null";
   int raw = std::system(command.c_str());
   CliResult r;

@@ -16,6 +16,10 @@ struct CliResult {
 
 // args are passed through the shell as single-quoted words.
 CliResult graphso_cli(const std::vector<std::string>& args);
+// Any program: argv[0] and its arguments, quoted the same way.
+CliResult run_program(const std::vector<std::string>& argv);
+// The graphso binary the tests run ($GRAPHSO_BIN, default build/graphso).
+std::string graphso_binary();
 
 std::vector<std::string> files_in(const std::string& dir);
 

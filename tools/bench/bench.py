@@ -1,108 +1,43 @@
 #!/usr/bin/python3
-"""graphso benchmark: out-of-core jobs on R-MAT and real graphs, every figure side by side in one run.
+"""graphso benchmark: the GraphSO paper's experiments at this machine's scale, side by side in one run.
 
-Writes bench/out/results.json and bench/out/summary.md and prints the tables. Ratios within one
-run are what to compare: the machines are shared and timings drift between runs.
+  python3 tools/bench/bench.py [--scale 19] [--quick] [--only EXPERIMENT,...] [--repeats N]
 
-  python3 tools/bench/bench.py --graphso build/graphso [--scale 22] [--quick]
+Experiments (each states its graph, budget, chunk size, threads and commit):
+  limit        the disk's sequential O_DIRECT bandwidth (measured here) and each job alone
+  modes        batch W1 in the three sharing modes, next to the physical limit (Figs. 9, 11, 12)
+  workloads    W1-W8 in chunk vs partition mode (Fig. 19)
+  cache        chunk cache off and at 10-50% of the budget (Figs. 8, 20)
+  chunk_size   chunk sizes around the Formula (1) default (Fig. 18)
+  concurrency  1, 2, 4, 8, 16 concurrent jobs: jobs/hour and bytes per job
+  arrivals     staggered arrivals, lambda = 0, 1, 2, 4 rounds (Fig. 17)
+  budgets      graph-data budgets from 1/16 to 1/2 of the graph (Fig. 16)
+  orders       vertex orders and read granularity (beyond the paper)
+
+Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
+within one run are what to compare: the machines are shared and timings drift 20-40% between
+runs. --quick runs the same experiments on small generated graphs (R-MAT scale 14 and a road
+grid instead of the real graphs) in well under 3 minutes.
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plots  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
+QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
+EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders"]
 
 
 def log(message):
     print(message, file=sys.stderr, flush=True)
-
-
-class Bench:
-    def __init__(self, args):
-        self.graphso = os.path.abspath(args.graphso)
-        self.work = os.path.abspath(args.work)
-        self.out = os.path.abspath(args.out)
-        self.threads = args.threads
-        os.makedirs(self.work, exist_ok=True)
-        os.makedirs(self.out, exist_ok=True)
-
-    def cli(self, *args, ok=(0,)):
-        command = [self.graphso, *map(str, args)]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode not in ok:
-            raise SystemExit(f"bench: `{' '.join(command)}` failed ({result.returncode}):\n{result.stderr}")
-        return result.stdout
-
-    def rmat(self, scale, edge_factor=16, weighted=True, seed=1):
-        name = f"rmat{scale}-ef{edge_factor}{'-w' if weighted else ''}"
-        graph = os.path.join(self.work, name)
-        if not os.path.exists(os.path.join(graph, "meta")):
-            edges = graph + ".bin"
-            log(f"generating {name}")
-            self.cli("generate", "rmat", "--scale", scale, "--edge-factor", edge_factor, "--seed", seed,
-                     *(["--weighted", "--max-weight", 255] if weighted else []), "-o", edges)
-            log(f"preparing {name}")
-            self.cli("prep", edges, "-o", graph)
-            os.remove(edges)
-        return graph
-
-    def dataset(self, file_name, symmetrize):
-        name = file_name.split(".")[0]
-        graph = os.path.join(self.work, name)
-        if not os.path.exists(os.path.join(graph, "meta")):
-            source = os.path.join(os.path.dirname(REPO), "shared", "datasets", file_name)
-            edges = graph + ".bin"
-            log(f"converting {file_name}")
-            self.cli("convert", source, "--dedup", "--drop-self-loops", *(["--symmetrize"] if symmetrize else []),
-                     "-o", edges)
-            self.cli("prep", edges, "-o", graph)
-            os.remove(edges)
-        return graph
-
-    def graph_info(self, graph):
-        info = {}
-        for line in self.cli("inspect", graph).splitlines():
-            key, _, value = line.partition(":")
-            info[key.strip()] = value.strip()
-        record = int(info["edge record"].split()[0])
-        edges = int(info["edges"])
-        hub = int(info["out-degree"].split("(vertex ")[1].split(")")[0])
-        return {"vertices": int(info["vertices"]), "edges": edges, "edge_bytes": edges * record,
-                "layout": info["layout"], "hub": hub}
-
-    def disk_bandwidth(self, size_mib):
-        """Sequential O_DIRECT read bandwidth of the work directory's device, on a scratch file."""
-        scratch = os.path.join(self.work, "scratch.bin")
-        if not os.path.exists(scratch) or os.path.getsize(scratch) != size_mib << 20:
-            block = os.urandom(1 << 20)
-            with open(scratch, "wb") as f:
-                for _ in range(size_mib):
-                    f.write(block)
-                os.fsync(f.fileno())
-        out = self.cli("disk-bandwidth", scratch, "--limit", f"{size_mib}M")
-        values = dict(line.split(": ", 1) for line in out.splitlines())
-        return float(values["bytes_per_second"])
-
-    def run(self, graph, jobs, sharing, graph_mem, label, extra=()):
-        report = os.path.join(self.work, "report.json")
-        args = ["run", graph, "--sharing", sharing, "--graph-mem", graph_mem, "--report", report, *extra]
-        if self.threads:
-            args += ["--threads", self.threads]
-        for job in jobs:
-            args += ["--job", job]
-        log(f"  {label}: {sharing} {' '.join(map(str, extra))}")
-        started = time.time()
-        result = subprocess.run([self.graphso, *map(str, args)], capture_output=True, text=True)
-        if result.returncode != 0:
-            log(f"  {label}: failed: {result.stderr.strip()}")
-            return {"failed": result.stderr.strip()}
-        with open(report) as f:
-            result = json.load(f)
-        result["process_seconds"] = time.time() - started
-        return result
 
 
 def fmt_bytes(b):
@@ -118,130 +53,572 @@ def table(headers, rows):
     return "\n".join(lines)
 
 
-def experiment_jobs_alone(bench, graph, info, disk):
-    """Each job on its own, graph-data budget 1/8 of the graph: time, bytes, effective bandwidth."""
-    budget = info["edge_bytes"] // 8
-    hub = info["hub"]
-    jobs = [f"bfs:source={hub}", f"sssp:source={hub}", "wcc", "pagerank:iterations=10", "pagerank-delta:tolerance=0.01"]
-    rows, raw = [], []
-    for job in jobs:
-        r = bench.run(graph, [job], "independent", budget, job)
-        j = r["jobs"][0]
-        bandwidth = r["bytes_read"] / r["wall_seconds"] if r["wall_seconds"] > 0 else 0
-        raw.append({"job": job, "report": {k: v for k, v in r.items() if k != "rounds"}})
-        rows.append([job, j["iterations"], f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
-                     f"{bandwidth / 1e9:.2f}", f"{bandwidth / disk:.2f}", f"{r['io_wait_seconds']:.2f}",
-                     f"{r['active_edge_ratio']:.3f}", fmt_bytes(r["peak_rss_bytes"])])
-    md = table(["job", "rounds", "seconds", "bytes read", "GB/s", "of disk", "I/O wait s", "active-edge ratio",
-                "peak RSS"], rows)
-    return md, raw
+class Bench:
+    """Runs the graphso binary: graph preparation (cached in the work directory) and batch runs."""
+
+    def __init__(self, args):
+        self.graphso = os.path.abspath(args.graphso)
+        self.work = os.path.abspath(args.work)
+        self.out = os.path.abspath(args.out)
+        self.threads = args.threads
+        os.makedirs(self.work, exist_ok=True)
+        os.makedirs(self.out, exist_ok=True)
+
+    def cli(self, *args):
+        command = [self.graphso, *map(str, args)]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"bench: `{' '.join(command)}` failed ({result.returncode}):\n{result.stderr}")
+        return result.stdout
+
+    def prepared(self, graph):
+        """A graph directory this build can open (an older format is prepared again)."""
+        if not os.path.exists(os.path.join(graph, "meta")):
+            return False
+        return subprocess.run([self.graphso, "inspect", graph], capture_output=True).returncode == 0
+
+    def prep(self, edges, graph, order="natural", root=None):
+        """Prepares `graph` from `edges` unless done; returns the order's cost (seconds, memory)."""
+        cost_file = graph + ".order-cost.json"
+        if not self.prepared(graph) or not os.path.exists(cost_file):
+            log(f"preparing {os.path.basename(graph)} ({order} order)")
+            started = time.time()
+            out = self.cli("prep", edges, "-o", graph, "--order", order, "--no-chunks",
+                           *(["--order-root", root] if root is not None else []))
+            cost = {"prep_seconds": time.time() - started, "order_seconds": 0.0, "order_memory": "0 B"}
+            for line in out.splitlines():
+                if "computed in" in line:  # "...: vertex order bfs computed in 0.45 s with 61.5 MiB of memory"
+                    words = line.split("computed in ")[1].split()
+                    cost["order_seconds"] = float(words[0])
+                    cost["order_memory"] = " ".join(words[3:5])
+            with open(cost_file, "w") as f:
+                json.dump(cost, f)
+        with open(cost_file) as f:
+            return json.load(f)
+
+    def rmat_edges(self, scale, edge_factor=16, seed=1):
+        edges = os.path.join(self.work, f"rmat{scale}-ef{edge_factor}-w.bin")
+        if not os.path.exists(edges):
+            log(f"generating R-MAT scale {scale}")
+            self.cli("generate", "rmat", "--scale", scale, "--edge-factor", edge_factor, "--seed", seed,
+                     "--weighted", "--max-weight", 255, "-o", edges)
+        return edges
+
+    def road_edges(self, side):
+        edges = os.path.join(self.work, f"road{side}.bin")
+        if not os.path.exists(edges):
+            self.cli("generate", "road", "--width", side, "--height", side, "--weighted", "-o", edges)
+        return edges
+
+    def dataset_edges(self, file_name, symmetrize):
+        edges = os.path.join(self.work, file_name.split(".")[0] + ".bin")
+        if not os.path.exists(edges):
+            log(f"converting {file_name}")
+            self.cli("convert", os.path.join(DATASETS, file_name), "--dedup", "--drop-self-loops",
+                     *(["--symmetrize"] if symmetrize else []), "-o", edges)
+        return edges
+
+    def graph_info(self, graph):
+        info = {}
+        for line in self.cli("inspect", graph).splitlines():
+            key, _, value = line.partition(":")
+            info[key.strip()] = value.strip()
+        record = int(info["edge record"].split()[0])
+        edges = int(info["edges"])
+        hub = int(info["out-degree"].split("(vertex ")[1].split(")")[0])
+        return {"vertices": int(info["vertices"]), "edges": edges, "edge_bytes": edges * record, "record": record,
+                "layout": info["layout"], "hub": hub}
+
+    def disk_bandwidth(self, size_mib):
+        """Sequential O_DIRECT read bandwidth of the work directory's device, on a scratch file."""
+        scratch = os.path.join(self.work, "scratch.bin")
+        if not os.path.exists(scratch) or os.path.getsize(scratch) != size_mib << 20:
+            block = os.urandom(1 << 20)
+            with open(scratch, "wb") as f:
+                for _ in range(size_mib):
+                    f.write(block)
+                os.fsync(f.fileno())
+        out = self.cli("disk-bandwidth", scratch, "--limit", f"{size_mib}M")
+        values = dict(line.split(": ", 1) for line in out.splitlines())
+        return float(values["bytes_per_second"])
+
+    def run(self, graph, jobs, sharing, graph_mem, label, extra=(), job_file=None):
+        """One batch; returns its report (without the per-round records) or {"failed": message}."""
+        report = os.path.join(self.work, "report.json")
+        args = ["run", graph, "--sharing", sharing, "--graph-mem", graph_mem, "--report", report, *extra]
+        if self.threads:
+            args += ["--threads", self.threads]
+        if job_file:
+            args += ["--jobs", job_file]
+        for job in jobs:
+            args += ["--job", job]
+        log(f"  {label}: {sharing} {' '.join(map(str, extra))}")
+        started = time.time()
+        result = subprocess.run([self.graphso, *map(str, args)], capture_output=True, text=True)
+        if result.returncode != 0:
+            log(f"  {label}: failed: {result.stderr.strip()}")
+            return {"failed": result.stderr.strip()}
+        with open(report) as f:
+            r = json.load(f)
+        r["process_seconds"] = time.time() - started
+        r.pop("rounds", None)
+        return r
 
 
-def experiment_modes(bench, graph, info, variants, jobs, budget_fraction, label, repeats=1):
-    """One batch in each variant (label, sharing, extra args), same graph and budget, in one run.
+class Graph:
+    def __init__(self, name, path, info, source):
+        self.name, self.path, self.info, self.source = name, path, info, source
 
-    With repeats > 1 the variants run in turn that many times and the fastest time is kept (the
-    bytes are the same every time); timings on shared machines drift.
-    """
-    budget = int(info["edge_bytes"] * budget_fraction)
-    results = {}
-    failed = {}
-    for _ in range(repeats):
-        for name, sharing, extra in variants:
-            if name in failed:
-                continue
-            r = bench.run(graph, jobs, sharing, budget, f"{label} {name}", extra)
-            if "failed" in r:
-                failed[name] = r["failed"]
-            elif name not in results or r["wall_seconds"] < results[name]["wall_seconds"]:
-                results[name] = r
-    base = results.get("partition", next(iter(results.values())))
-    rows = [[name, "failed: " + error] + [""] * 8 for name, error in failed.items()]
-    for name, r in results.items():
-        rows.append([name, f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
-                     f"{r['bytes_read'] / base['bytes_read']:.3f}", f"{r['wall_seconds'] / base['wall_seconds']:.3f}",
-                     fmt_bytes(r.get("bytes_from_cache", 0)), r.get("cache_hits", 0), f"{r['active_edge_ratio']:.3f}",
-                     r["rounds_total"], fmt_bytes(r["peak_rss_bytes"])])
-    md = table(["mode", "seconds", "bytes read", "bytes / partition", "time / partition", "from cache", "cache hits",
-                "active-edge ratio", "rounds", "peak RSS"], rows)
-    raw = {name: {k: v for k, v in r.items() if k != "rounds"} for name, r in results.items()}
-    raw.update({name: {"failed": error} for name, error in failed.items()})
-    return md, raw
+
+# Paper Table 3: the job types of each workload (sources s1, s2).
+def workload(w, s1, s2):
+    pr, wcc = "pagerank-delta:tolerance=0.01", "wcc"
+    bfs = lambda s: f"bfs:source={s}"
+    sssp = lambda s: f"sssp:source={s}"
+    return {1: [pr, wcc, sssp(s1), bfs(s1)], 2: [pr, wcc, sssp(s1), sssp(s2)], 3: [pr, wcc, bfs(s1), bfs(s2)],
+            4: [sssp(s1), sssp(s2), sssp(s1 + 1), sssp(s2 + 1)], 5: [bfs(s1), bfs(s2), bfs(s1 + 1), bfs(s2 + 1)],
+            6: [sssp(s1), sssp(s2), sssp(s1 + 1), bfs(s2)], 7: [sssp(s1), sssp(s2), bfs(s1), bfs(s2)],
+            8: [sssp(s1), bfs(s2), bfs(s1), bfs(s2 + 1)]}[w]
 
 
 def w1(source):
-    return ["pagerank-delta:tolerance=0.01", "wcc", f"sssp:source={source}", f"bfs:source={source}"]
+    return workload(1, source, source)
+
+
+class Context:
+    """What every experiment shares: the runner, the graphs, the disk, and the run's setting."""
+
+    def __init__(self, bench, args, commit):
+        self.bench, self.args, self.commit = bench, args, commit
+        self.threads = args.threads or os.cpu_count()
+        self.repeats = args.repeats
+        self._rmat = self._road = None
+        self._graphs = {}
+        self.disk = None
+
+    def setting(self, graph, budget, chunk):
+        return (f"{graph.name} ({graph.info['vertices']:,} vertices, {graph.info['edges']:,} edges, "
+                f"{fmt_bytes(graph.info['edge_bytes'])}); graph-data budget {budget}; chunk {chunk}; "
+                f"{self.threads} threads; commit {self.commit}")
+
+    def rmat(self):
+        if not self._rmat:
+            edges = self.bench.rmat_edges(self.args.scale)
+            path = os.path.join(self.bench.work, f"rmat{self.args.scale}-ef16-w")
+            self.bench.prep(edges, path)
+            info = self.bench.graph_info(path)
+            self._rmat = Graph(f"R-MAT {self.args.scale}", path, info, info["hub"])
+        return self._rmat
+
+    def road(self):
+        """road-FLA in the full run; a generated road grid in --quick."""
+        if not self._road:
+            self._road = self.dataset("road-FLA-u.el.gz", True) if not self.args.quick else self.generated_road()
+        return self._road
+
+    def generated_road(self):
+        side = QUICK_ROAD_SIDE
+        edges = self.bench.road_edges(side)
+        path = os.path.join(self.bench.work, f"road{side}")
+        self.bench.prep(edges, path)
+        return Graph(f"road grid {side}x{side}", path, self.bench.graph_info(path), 0)
+
+    def dataset(self, file_name, symmetrize, order="natural", root=None):
+        key = (file_name, order, root)
+        if key not in self._graphs:
+            name = file_name.split(".")[0]
+            edges = self.bench.dataset_edges(file_name, symmetrize)
+            suffix = "" if order == "natural" else f"-{order}" + ("" if root is None else f"{root}")
+            path = os.path.join(self.bench.work, name + suffix)
+            cost = self.bench.prep(edges, path, order, root)
+            graph = Graph(name, path, self.bench.graph_info(path), 0)
+            graph.order_cost = cost
+            self._graphs[key] = graph
+        return self._graphs[key]
+
+    def batch(self, graph, jobs, sharing, budget, label, extra=(), job_file=None):
+        """Runs a batch `repeats` times and keeps the run of median wall time (bytes do not vary)."""
+        runs = []
+        for _ in range(self.repeats):
+            r = self.bench.run(graph.path, jobs, sharing, budget, f"{graph.name} {label}", extra, job_file)
+            if "failed" in r:
+                raise SystemExit(f"bench: {graph.name} {label} failed: {r['failed']}")
+            runs.append(r)
+        runs.sort(key=lambda r: r["wall_seconds"])
+        return dict(runs[len(runs) // 2], all_wall_seconds=[r["wall_seconds"] for r in runs])
+
+
+def quarter(graph):
+    return graph.info["edge_bytes"] // 4
+
+
+def min_bytes(graph, chunk_run):
+    """Each active edge read once per round: the active edges chunk mode processed (it loads every
+    chunk holding one, and counts the active edges of cached chunks too)."""
+    return chunk_run["active_edges_loaded"] * graph.info["record"]
+
+
+# --- experiments ---------------------------------------------------------------------------------
+
+def exp_limit(ctx):
+    g = ctx.rmat()
+    budget = g.info["edge_bytes"] // 8
+    jobs = [f"bfs:source={g.source}", f"sssp:source={g.source}", "wcc", "pagerank:iterations=10",
+            "pagerank-delta:tolerance=0.01"]
+    rows, raw = [], []
+    for job in jobs:
+        r = ctx.batch(g, [job], "independent", budget, job)
+        bandwidth = r["bytes_read"] / r["wall_seconds"] if r["wall_seconds"] > 0 else 0
+        raw.append({"job": job, "report": r})
+        rows.append([job, r["jobs"][0]["iterations"], f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
+                     f"{bandwidth / 1e9:.2f}", f"{bandwidth / ctx.disk:.2f}", f"{r['io_wait_seconds']:.2f}",
+                     f"{r['active_edge_ratio']:.3f}", fmt_bytes(r["peak_rss_bytes"])])
+    md = (f"Disk, measured in this run: {ctx.disk / 1e9:.2f} GB/s sequential O_DIRECT reads (io_uring, 32 MiB "
+          f"requests on a scratch file).\n\nEach job alone (stock mode):\n\n" +
+          table(["job", "rounds", "seconds", "bytes read", "GB/s", "of disk", "I/O wait s", "active-edge ratio",
+                 "peak RSS"], rows))
+    return {"setting": ctx.setting(g, "1/8 of the edge bytes", "-"), "disk_bytes_per_second": ctx.disk,
+            "jobs": raw}, md, None
+
+
+def exp_modes(ctx):
+    graphs = [ctx.rmat(), ctx.road()] + ([] if ctx.args.quick else [ctx.dataset("soc-slashdot0902-d.el.gz", False)])
+    rows, raw, plot_rows = [], {}, []
+    for g in graphs:
+        runs = {mode: ctx.batch(g, w1(g.source), mode, quarter(g), mode) for mode in ["independent", "partition", "chunk"]}
+        least = min_bytes(g, runs["chunk"])
+        limit = least / ctx.disk
+        raw[g.name] = {"graph": g.info, "jobs": w1(g.source), "budget": quarter(g), "min_bytes": least,
+                       "limit_seconds": limit, "modes": runs}
+        plot_rows.append({"graph": g.name, "min_bytes": least, "limit_seconds": limit,
+                          "modes": {m: {"seconds": r["wall_seconds"], "bytes": r["bytes_read"],
+                                        "active_edge_ratio": r["active_edge_ratio"]} for m, r in runs.items()}})
+        for mode, r in runs.items():
+            rows.append([g.name, mode, f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
+                         f"{r['bytes_read'] / runs['partition']['bytes_read']:.3f}",
+                         f"{r['wall_seconds'] / runs['partition']['wall_seconds']:.3f}",
+                         f"{r['active_edge_ratio']:.3f}", f"{r['bytes_read'] / max(least, 1):.1f}",
+                         f"{r['wall_seconds'] / max(limit, 1e-9):.1f}", fmt_bytes(r["bytes_from_cache"]),
+                         r["rounds_total"], fmt_bytes(r["peak_rss_bytes"])])
+    md = table(["graph", "mode", "seconds", "bytes read", "bytes / partition", "time / partition", "active-edge ratio",
+                "bytes / minimum", "time / limit", "from cache", "rounds", "peak RSS"], rows)
+    md += ("\n\nminimum = every active edge read once per round; limit = minimum / the disk's sequential bandwidth "
+           "(both measured in this run).")
+    setting = (f"each graph's budget 1/4 of its edge bytes; chunk size Formula (1) capped by the budget; "
+               f"{ctx.threads} threads; commit {ctx.commit}")
+    return raw, md, lambda path: plots.modes(plot_rows, setting, path)
+
+
+def exp_workloads(ctx):
+    g = ctx.rmat()
+    s1, s2 = g.source, (g.source * 7 + 1) % g.info["vertices"]
+    rows, raw, plot_rows = [], {}, []
+    for w in range(1, 9):
+        jobs = workload(w, s1, s2)
+        runs = {mode: ctx.batch(g, jobs, mode, quarter(g), f"W{w} {mode}") for mode in ["partition", "chunk"]}
+        raw[f"W{w}"] = {"jobs": jobs, "modes": runs}
+        p, c = runs["partition"], runs["chunk"]
+        plot_rows.append({"workload": f"W{w}", "partition": {"seconds": p["wall_seconds"], "bytes": p["bytes_read"]},
+                          "chunk": {"seconds": c["wall_seconds"], "bytes": c["bytes_read"]}})
+        rows.append([f"W{w}", ", ".join(j.split(":")[0] for j in jobs), f"{p['wall_seconds']:.2f}",
+                     f"{c['wall_seconds']:.2f}", f"{c['wall_seconds'] / p['wall_seconds']:.3f}",
+                     fmt_bytes(p["bytes_read"]), fmt_bytes(c["bytes_read"]), f"{c['bytes_read'] / p['bytes_read']:.3f}"])
+    md = table(["workload", "jobs", "partition s", "chunk s", "time chunk / partition", "partition bytes",
+                "chunk bytes", "bytes chunk / partition"], rows)
+    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    return raw, md, lambda path: plots.workloads(plot_rows, setting, path)
+
+
+def exp_cache(ctx):
+    rows, raw, series = [], {}, []
+    for g in [ctx.road(), ctx.rmat()]:
+        points = []
+        for ratio in [0.0, 0.1, 0.25, 0.5]:
+            r = ctx.batch(g, w1(g.source), "chunk", quarter(g), f"cache {ratio}", ("--cache-ratio", ratio))
+            raw[f"{g.name} {ratio}"] = r
+            points.append({"ratio": ratio, "seconds": r["wall_seconds"], "bytes": r["bytes_read"]})
+            rows.append([g.name, "off" if ratio == 0 else f"{ratio:.0%}", f"{r['wall_seconds']:.2f}",
+                         fmt_bytes(r["bytes_read"]), fmt_bytes(r["bytes_from_cache"]), r["cache_hits"],
+                         f"{r['cache_hits'] / max(1, r['cache_hits'] + r['cache_misses']):.3f}"])
+        series.append({"series": g.name, "points": points})
+    md = table(["graph", "cache (of the graph budget)", "seconds", "bytes read", "from cache", "hits", "hit rate"], rows)
+    setting = (f"W1, chunk mode, budget 1/4 of each graph's edge bytes, chunk Formula (1) capped; "
+               f"{ctx.threads} threads; commit {ctx.commit}")
+    return raw, md, lambda path: plots.sweep(series, "ratio", "chunk cache (fraction of the graph-data budget)", setting,
+                                             path, "The chunk cache, off and at 10-50% of the budget (paper Figs. 8, 20)")
+
+
+def exp_chunk_size(ctx):
+    rows, raw, series = [], {}, []
+    default = None
+    for g in [ctx.rmat(), ctx.road()]:
+        base = ctx.batch(g, w1(g.source), "chunk", quarter(g), "chunk default")
+        if g is ctx.rmat():
+            default = base["chunk_bytes"]
+        points = {base["chunk_bytes"]: base}
+        for size in [64 << 10, 256 << 10, 1 << 20, 4 << 20]:
+            if size not in points and size * 8 <= quarter(g):
+                points[size] = ctx.batch(g, w1(g.source), "chunk", quarter(g), f"chunk {size >> 10}K",
+                                         ("--chunk-size", size))
+        raw[g.name] = {"default": base["chunk_bytes"], "runs": {str(k): v for k, v in points.items()}}
+        series.append({"series": g.name + (" (dotted: default)" if g is ctx.rmat() else ""),
+                       "points": [{"size": k, "seconds": v["wall_seconds"], "bytes": v["bytes_read"]}
+                                  for k, v in sorted(points.items())]})
+        for size, r in sorted(points.items()):
+            rows.append([g.name, fmt_bytes(size) + (" (default)" if size == base["chunk_bytes"] else ""),
+                         f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), r["chunks"],
+                         f"{r['active_edge_ratio']:.3f}"])
+    md = table(["graph", "chunk size", "seconds", "bytes read", "chunks", "active-edge ratio"], rows)
+    md += "\n\ndefault = Formula (1) from this machine's LLC size as sysfs reports it, capped at a quarter of the partition buffers."
+    setting = f"W1, chunk mode, budget 1/4 of each graph's edge bytes; {ctx.threads} threads; commit {ctx.commit}"
+    return raw, md, lambda path: plots.sweep(series, "size", "chunk size (bytes)", setting, path,
+                                             "Chunk size around the Formula (1) default (paper Fig. 18)", log_x=True,
+                                             marker=default, marker_label=f"R-MAT default {fmt_bytes(default)}")
+
+
+def mixed_jobs(g, n):
+    kinds = ["bfs", "sssp", "wcc", "pagerank-delta:tolerance=0.01"]
+    jobs = []
+    for i in range(n):
+        kind = kinds[i % 4]
+        source = (g.source + 7919 * i) % g.info["vertices"]
+        jobs.append(f"{kind}:source={source}" if kind in ("bfs", "sssp") else kind)
+    return jobs
+
+
+def exp_concurrency(ctx):
+    g = ctx.rmat()
+    rows, raw, series = [], {}, []
+    for mode in ["partition", "chunk"]:
+        points = []
+        for n in [1, 2, 4, 8, 16]:
+            r = ctx.batch(g, mixed_jobs(g, n), mode, quarter(g), f"{n} jobs {mode}")
+            raw[f"{mode} {n}"] = r
+            points.append({"jobs": n, "jobs_per_hour": n / r["wall_seconds"] * 3600, "bytes_per_job": r["bytes_read"] / n})
+            rows.append([mode, n, f"{r['wall_seconds']:.2f}", f"{n / r['wall_seconds'] * 3600:.0f}",
+                         fmt_bytes(r["bytes_read"]), fmt_bytes(r["bytes_read"] / n)])
+        series.append({"series": mode, "points": points})
+    md = table(["mode", "jobs", "seconds", "jobs per hour", "bytes read", "bytes per job"], rows)
+    md += "\n\nJobs cycle through BFS, SSSP, WCC and delta-PageRank, traversals from different sources."
+    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    return raw, md, lambda path: plots.concurrency(series, setting, path)
+
+
+def exp_arrivals(ctx):
+    g = ctx.rmat()
+    rows, raw, series = [], {}, []
+    for mode in ["partition", "chunk"]:
+        points = []
+        for lam in [0, 1, 2, 4]:
+            job_file = os.path.join(ctx.bench.work, f"arrivals-{lam}.toml")
+            with open(job_file, "w") as f:
+                for i, job in enumerate(w1(g.source)):
+                    algo, _, params = job.partition(":")
+                    f.write(f'[[job]]\nalgo = "{algo}"\narrive_after = {i * lam}\n')
+                    for kv in filter(None, params.split(":")):
+                        key, value = kv.split("=")
+                        f.write(f"{key} = {value}\n")
+                    f.write("\n")
+            r = ctx.batch(g, [], mode, quarter(g), f"lambda {lam} {mode}", job_file=job_file)
+            raw[f"{mode} {lam}"] = r
+            points.append({"lambda": lam, "seconds": r["wall_seconds"], "bytes": r["bytes_read"]})
+            rows.append([mode, lam, f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), r["rounds_total"]])
+        series.append({"series": mode, "points": points})
+    md = table(["mode", "lambda (rounds between arrivals)", "seconds", "bytes read", "rounds"], rows)
+    md += "\n\nW1's job i joins after i x lambda rounds."
+    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    return raw, md, lambda path: plots.sweep(series, "lambda", "rounds between job arrivals (lambda)", setting, path,
+                                             "Staggered arrivals (paper Fig. 17)")
+
+
+def exp_budgets(ctx):
+    g = ctx.rmat()
+    rows, raw, series = [], {}, []
+    for mode in ["partition", "chunk"]:
+        points = []
+        for denominator in [16, 8, 4, 2]:
+            r = ctx.batch(g, w1(g.source), mode, g.info["edge_bytes"] // denominator, f"budget 1/{denominator} {mode}")
+            raw[f"{mode} 1/{denominator}"] = r
+            points.append({"fraction": 1 / denominator, "seconds": r["wall_seconds"], "bytes": r["bytes_read"]})
+            rows.append([mode, f"1/{denominator}", fmt_bytes(g.info["edge_bytes"] // denominator),
+                         f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), fmt_bytes(r["peak_rss_bytes"])])
+        series.append({"series": mode, "points": points})
+    md = table(["mode", "budget (of the edge bytes)", "budget", "seconds", "bytes read", "peak RSS"], rows)
+    setting = ctx.setting(g, "varied", "Formula (1) capped by the budget")
+    return raw, md, lambda path: plots.sweep(series, "fraction", "graph-data budget (fraction of the edge bytes)",
+                                             setting, path, "Memory budgets from 1/16 to 1/2 of the graph (paper Fig. 16)",
+                                             log_x=True)
+
+
+# The issue's in-memory simulation of W1 (bytes relative to partition mode, natural order):
+# chunk mode as given, after a BFS relabelling, and reading only the pages with active edges.
+SIMULATED = {"road-FLA-u": (0.74, 0.045, 0.50), "osm-rome": (1.00, 0.23, 0.98),
+             "soc-slashdot0902-d": (0.74, 0.73, 0.71), "ego-twitter-u": (0.93, 0.94, 0.91)}
+ORDER_GRAPHS = [("road-FLA-u.el.gz", True), ("osm-rome.wel.gz", False), ("soc-slashdot0902-d.el.gz", False),
+                ("ego-twitter-u.el.gz", True)]
+ORDER_VARIANTS = [("partition natural", "natural", "partition", ()),
+                  ("chunk natural", "natural", "chunk", ()),
+                  ("chunk natural page", "natural", "chunk", ("--granularity", "page")),
+                  ("chunk natural auto", "natural", "chunk", ("--granularity", "auto")),
+                  ("chunk degree", "degree", "chunk", ()),
+                  ("chunk bfs", "bfs", "chunk", ()),
+                  ("chunk bfs@source", "bfs@source", "chunk", ()),
+                  ("chunk bfs@source page", "bfs@source", "chunk", ("--granularity", "page")),
+                  ("chunk bfs@source auto", "bfs@source", "chunk", ("--granularity", "auto"))]
+
+
+def order_chunk(ctx):
+    """64 KiB chunks; 16 KiB for --quick's small graph, whose budget holds few 64 KiB chunks."""
+    return "16K" if ctx.args.quick else "64K"
+
+
+def order_graphs(ctx):
+    """Per graph, its directory in each order: the real graphs, or in --quick a generated road grid."""
+    if ctx.args.quick:
+        side = QUICK_ROAD_SIDE
+        edges = ctx.bench.road_edges(side)
+        out = []
+        graphs = {}
+        for key, order, root in [("natural", "natural", None), ("degree", "degree", None), ("bfs", "bfs", None),
+                                 ("bfs@source", "bfs", 0)]:
+            path = os.path.join(ctx.bench.work, f"road{side}" + ("" if order == "natural" else f"-{key}"))
+            cost = ctx.bench.prep(edges, path, order, root)
+            g = Graph(f"road grid {side}x{side}", path, ctx.bench.graph_info(path), 0)
+            g.order_cost = cost
+            graphs[key] = g
+        out.append(graphs)
+        return out
+    return [{key: ctx.dataset(f, sym, order, root) for key, order, root in
+             [("natural", "natural", None), ("degree", "degree", None), ("bfs", "bfs", None), ("bfs@source", "bfs", 0)]}
+            for f, sym in ORDER_GRAPHS]
+
+
+def exp_orders(ctx):
+    sections, raw, plot_rows = [], {}, []
+    table_rows = []
+    for graphs in order_graphs(ctx):
+        natural_graph = graphs["natural"]
+        name = natural_graph.name
+        budget = quarter(natural_graph)
+        results = {}
+        for label, key, sharing, extra in ORDER_VARIANTS:
+            extra = (("--chunk-size", order_chunk(ctx)) if sharing == "chunk" else ()) + extra
+            results[label] = ctx.batch(graphs[key], w1(0), sharing, budget, label, extra)
+        base, natural = results["partition natural"], results["chunk natural"]
+        rows = []
+        for label, _, _, _ in ORDER_VARIANTS:
+            r = results[label]
+            rows.append([label, f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
+                         f"{r['bytes_read'] / base['bytes_read']:.3f}", f"{r['bytes_read'] / natural['bytes_read']:.3f}",
+                         f"{r['wall_seconds'] / base['wall_seconds']:.3f}", r["io_requests"],
+                         fmt_bytes(r.get("page_bytes", 0)), r.get("chunks_by_pages", 0), f"{r['active_edge_ratio']:.3f}"])
+        md = table(["variant", "seconds", "bytes read", "bytes / partition natural", "bytes / chunk natural",
+                    "time / partition natural", "requests", "read by pages", "chunks by pages", "active-edge ratio"], rows)
+        costs = {key: g.order_cost for key, g in graphs.items()}
+        md += "\n\nPrep cost of each order (computing the order; the whole prep):\n\n" + table(
+            ["order", "order seconds", "order memory", "prep seconds"],
+            [[k, f"{c['order_seconds']:.2f}", c["order_memory"], f"{c['prep_seconds']:.2f}"] for k, c in costs.items()])
+        sections.append(f"#### {name} ({natural_graph.info['vertices']:,} vertices, {natural_graph.info['edges']:,} "
+                        f"edges, {fmt_bytes(natural_graph.info['edge_bytes'])})\n\n{md}\n")
+        best_order = min(["chunk natural", "chunk degree", "chunk bfs", "chunk bfs@source"],
+                         key=lambda k: results[k]["bytes_read"])
+        better = {o: min(results[f"chunk {o}"]["wall_seconds"], results[f"chunk {o} page"]["wall_seconds"])
+                  for o in ["natural", "bfs@source"]}
+        measured = {"chunk_natural": natural["bytes_read"] / base["bytes_read"],
+                    "chunk_bfs_at_source": results["chunk bfs@source"]["bytes_read"] / base["bytes_read"],
+                    "chunk_bfs": results["chunk bfs"]["bytes_read"] / base["bytes_read"],
+                    "page_natural": results["chunk natural page"]["bytes_read"] / base["bytes_read"],
+                    "best_order_vs_natural": results[best_order]["bytes_read"] / natural["bytes_read"],
+                    "auto_vs_better_natural": results["chunk natural auto"]["wall_seconds"] / better["natural"],
+                    "auto_vs_better_bfs_at_source":
+                        results["chunk bfs@source auto"]["wall_seconds"] / better["bfs@source"]}
+        simulated = SIMULATED.get(name, (None, None, None))
+        raw[name] = {"graph": natural_graph.info, "budget": budget, "chunk": order_chunk(ctx), "jobs": w1(0),
+                     "order_costs": costs, "best_order": best_order, "measured": measured,
+                     "simulated": dict(zip(["chunk_natural", "chunk_bfs", "page_natural"], simulated)),
+                     "runs": results}
+        cell = lambda x: "-" if x is None else f"{x:.3f}"
+        table_rows.append([name, cell(simulated[0]), cell(measured["chunk_natural"]), cell(simulated[1]),
+                           cell(measured["chunk_bfs_at_source"]), cell(measured["chunk_bfs"]), cell(simulated[2]),
+                           cell(measured["page_natural"]), f"{best_order} ({measured['best_order_vs_natural']:.3f})",
+                           f"{measured['auto_vs_better_natural']:.3f} / {measured['auto_vs_better_bfs_at_source']:.3f}"])
+        plot_rows.append({"graph": name, "variants": {label: results[label]["bytes_read"] / base["bytes_read"]
+                                                      for label, _, _, _ in ORDER_VARIANTS}})
+    md = (f"W1 from vertex 0, {order_chunk(ctx)} chunks, graph-data budget 1/4 of the edge bytes. bfs = Cuthill-McKee from a "
+          "pseudo-peripheral vertex; bfs@source = rooted at the jobs' source (--order-root 0); page/auto = "
+          "--granularity.\n\nMeasured next to the in-memory simulation (bytes / partition mode in natural order):\n\n" +
+          table(["graph", "chunk, ids as given: simulated", "measured", "chunk after BFS relabelling: simulated",
+                 "measured, bfs@source", "measured, bfs", "page reads: simulated", "measured",
+                 "best order (bytes / chunk natural)", "auto time / better of chunk and page (natural / bfs@source)"],
+                table_rows) + "\n\n" + "\n".join(sections))
+    setting = (f"W1 from vertex 0, {order_chunk(ctx)} chunks, budget 1/4 of each graph's edge bytes; {ctx.threads} threads; "
+               f"commit {ctx.commit}")
+    return raw, md, lambda path: plots.orders(plot_rows, setting, path)
+
+
+RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
+           "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
+           "budgets": exp_budgets, "orders": exp_orders}
+TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
+          "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
+          "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
+          "arrivals": "6. Staggered arrivals", "budgets": "7. Memory budgets",
+          "orders": "8. Vertex orders and read granularity"}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphso", default=os.path.join(REPO, "build", "graphso"))
-    parser.add_argument("--scale", type=int, default=22, help="R-MAT scale (2^scale vertices, 16x edges)")
-    parser.add_argument("--quick", action="store_true", help="small graphs, for a smoke run")
+    parser.add_argument("--scale", type=int, default=19, help="R-MAT scale (2^scale vertices, 16x edges)")
+    parser.add_argument("--quick", action="store_true", help="small generated graphs, every experiment, < 3 minutes")
     parser.add_argument("--work", default=os.path.join(REPO, "bench", "work"))
     parser.add_argument("--out", default=os.path.join(REPO, "bench", "out"))
     parser.add_argument("--threads", type=int, default=0)
-    parser.add_argument("--skip-alone", action="store_true", help="skip the jobs-alone experiment")
-    parser.add_argument("--w1-graphs", default="R-MAT,road-FLA-u,soc-slashdot0902-d",
-                        help="graphs for the W1 experiment (comma-separated)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per setting; the median time is kept")
+    parser.add_argument("--only", default=",".join(EXPERIMENTS), help="experiments to run (comma-separated)")
     args = parser.parse_args()
     if args.quick:
-        args.scale = min(args.scale, 16)
+        args.scale = min(args.scale, 14)
+    wanted = args.only.split(",")
+    for name in wanted:
+        if name not in RUNNERS:
+            parser.error(f"unknown experiment '{name}' (known: {', '.join(EXPERIMENTS)})")
     bench = Bench(args)
     commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    results = {"commit": commit, "scale": args.scale, "threads": args.threads or os.cpu_count()}
-    summary = [f"# graphso benchmark\n\ncommit {commit}, {results['threads']} threads, "
-               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"]
-
-    graph = bench.rmat(args.scale)
-    info = bench.graph_info(graph)
-    disk = bench.disk_bandwidth(256 if args.quick else 2048)
-    results["rmat"] = {"graph": os.path.basename(graph), **info, "disk_bytes_per_second": disk}
-    log(f"disk: {disk / 1e9:.2f} GB/s sequential O_DIRECT")
-    summary.append(f"## R-MAT scale {args.scale}, edge factor 16, weighted (traversals start at vertex {info['hub']}, "
-                   f"the largest out-degree)\n\n{info['vertices']} vertices, "
-                   f"{info['edges']} edges, {fmt_bytes(info['edge_bytes'])} of edges, {info['layout']}. "
-                   f"Disk, measured in this run: {disk / 1e9:.2f} GB/s sequential O_DIRECT reads.\n")
+                            text=True).stdout.strip() or "unknown"
+    ctx = Context(bench, args, commit)
+    started = time.time()
+    ctx.disk = bench.disk_bandwidth(64 if args.quick else 1024)
+    log(f"disk: {ctx.disk / 1e9:.2f} GB/s sequential O_DIRECT")
+    results = {"commit": commit, "scale": args.scale, "threads": ctx.threads, "quick": args.quick,
+               "repeats": args.repeats, "disk_bytes_per_second": ctx.disk,
+               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "experiments": {}}
+    summary = [f"# graphso benchmark\n\ncommit {commit}, {ctx.threads} threads, {results['date']}, "
+               f"{'quick run' if args.quick else f'R-MAT scale {args.scale}'}; disk {ctx.disk / 1e9:.2f} GB/s "
+               f"sequential O_DIRECT, measured in this run. Each setting run {args.repeats} time(s), median kept.\n"]
 
     def save():
+        results["seconds"] = time.time() - started
         with open(os.path.join(bench.out, "results.json"), "w") as f:
             json.dump(results, f, indent=2)
         with open(os.path.join(bench.out, "summary.md"), "w") as f:
             f.write("\n".join(summary))
 
-    if not args.skip_alone:
-        log("jobs alone")
-        md, raw = experiment_jobs_alone(bench, graph, info, disk)
-        results["jobs_alone"] = raw
-        summary.append("### Each job alone, graph-data budget = 1/8 of the edge bytes\n\n" + md + "\n")
+    for name in EXPERIMENTS:
+        if name not in wanted:
+            continue
+        log(f"== {TITLES[name]}")
+        t = time.time()
+        raw, md, plot = RUNNERS[name](ctx)
+        figure = None
+        if plot:
+            figure = f"{name}.png"
+            plot(os.path.join(bench.out, figure))
+        results["experiments"][name] = {"title": TITLES[name], "seconds": time.time() - t, "figure": figure,
+                                        "data": raw}
+        summary.append(f"## {TITLES[name]}\n\n{md}\n" + (f"\n![{TITLES[name]}]({figure})\n" if figure else ""))
         save()
-
-    hub = info["hub"]
-    # W1 (paper Table 3) in every sharing mode, graph-data budget a quarter of the edge bytes.
-    # Chunk mode twice: at Formula (1)'s size for this machine and at 64 KiB.
-    variants = [("independent", "independent", ()), ("partition", "partition", ()), ("chunk", "chunk", ()),
-                ("chunk-64K", "chunk", ("--chunk-size", "64K"))]
-    wanted = args.w1_graphs.split(",")
-    graphs = [("R-MAT", graph, info, info["hub"])] if "R-MAT" in wanted else []
-    if not args.quick:
-        for file_name, symmetrize in [("road-FLA-u.el.gz", True), ("soc-slashdot0902-d.el.gz", False)]:
-            if file_name.split(".")[0] not in wanted:
-                continue
-            g = bench.dataset(file_name, symmetrize)
-            graphs.append((file_name.split(".")[0], g, bench.graph_info(g), 0))
-    results["w1"] = {}
-    for name, g, gi, source in graphs:
-        log(f"W1 on {name}")
-        md, raw = experiment_modes(bench, g, gi, variants, w1(source), 0.25, name, repeats=1 if args.quick else 2)
-        results["w1"][name] = {"graph": gi, "jobs": w1(source), "modes": raw}
-        chunk_size = fmt_bytes(raw["chunk"]["chunk_bytes"]) if "chunk_bytes" in raw.get("chunk", {}) else "?"
-        summary.append(f"### W1 on {name} ({gi['vertices']} vertices, {gi['edges']} edges, {gi['layout']}), "
-                       f"graph-data budget 1/4 of {fmt_bytes(gi['edge_bytes'])}; chunk = Formula (1) size capped by "
-                       f"the budget ({chunk_size}), chunk-64K = 64 KiB chunks\n\n" + md + "\n")
-        save()
-
-    save()
+    log(f"bench: done in {time.time() - started:.0f} s; results in {bench.out}")
     print("\n".join(summary))
 
 

@@ -1,0 +1,54 @@
+// `make bench-quick`: the benchmark's every experiment on small generated graphs. What is checked
+// is that it runs and leaves well-formed output (valid JSON with every experiment's data, a
+// summary with every section, a PNG per plotted experiment), not how fast anything was.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "engine/common/file.h"
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+
+TEST_CASE("bench --quick runs every experiment and writes results, summary and plots") {
+  TempDir dir;
+  std::string out = dir.file("out");
+  CliResult bench = run_program({"/usr/bin/python3", "tools/bench/bench.py", "--quick", "--graphso",
+                                 std::filesystem::absolute(graphso_binary()).string(), "--work", dir.file("work"), "--out",
+                                 out});
+  INFO("stderr: " << bench.err);
+  REQUIRE(bench.status == 0);
+
+  CliResult json = run_program({"/usr/bin/python3", "-c",
+                                "import json, sys\n"
+                                "r = json.load(open(sys.argv[1]))\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders']\n"
+                                "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
+                                "assert r['disk_bytes_per_second'] > 0\n"
+                                "for n in names: assert r['experiments'][n]['data'], n\n"
+                                "m = r['experiments']['modes']['data']\n"
+                                "for g in m.values():\n"
+                                "    assert set(g['modes']) == {'independent', 'partition', 'chunk'}\n"
+                                "    assert g['min_bytes'] > 0\n"
+                                "    for run in g['modes'].values(): assert run['bytes_read'] > 0 and run['wall_seconds'] > 0\n"
+                                "assert len(r['experiments']['workloads']['data']) == 8\n"
+                                "print('ok')\n",
+                                out + "/results.json"});
+  INFO("results.json check: " << json.out << json.err);
+  REQUIRE(json.status == 0);
+
+  std::string summary = read_small_file(out + "/summary.md");
+  for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
+                              "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
+                              "## 8. Vertex orders", "## The physical limit"})
+    REQUIRE_THAT(summary, Catch::Contains(section));
+  for (const char* figure : {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders"}) {
+    INFO("figure " << figure);
+    std::string png = read_small_file(out + "/" + figure + ".png");
+    REQUIRE(png.size() > 10000);
+    REQUIRE(png.substr(0, 8) == "\x89PNG\r\n\x1a\n");
+    REQUIRE_THAT(summary, Catch::Contains(std::string("(") + figure + ".png)"));
+  }
+}
