@@ -10,8 +10,9 @@
 namespace graphso {
 
 std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSOConfig& config, ReaderFactory& readers) {
+  const bool chosen = config.chunk_bytes == 0;
   uint64_t chunk_bytes = config.chunk_bytes;
-  if (chunk_bytes == 0) {
+  if (chosen) {
     // Formula (1), and no larger than a quarter of what the budget leaves for partition buffers,
     // so that each of the two buffers holds at least two chunks (and never below a page).
     chunk_bytes = default_chunk_bytes(layout.edges * layout.edge_size(), layout.vertices, config.threads);
@@ -19,21 +20,35 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
     chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(buffers / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
-  TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes);
 
-  // Graph budget = chunk cache + TChunk table + two logical-partition buffers.
-  uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
-  uint64_t table_bytes = table.memory_bytes();
-  uint64_t largest = 0;
-  for (const ChunkInfo& c : table.chunks()) largest = std::max(largest, aligned_span({c.file, c.offset, c.bytes}));
-  uint64_t rest = config.graph_budget_bytes > cache_bytes + table_bytes ? config.graph_budget_bytes - cache_bytes - table_bytes : 0;
-  uint64_t partition = align_down(rest / 2, kDirectAlignment);
-  if (partition < largest)
-    fail("the graph-data budget of {} is too small for chunk mode: the TChunk table takes {}, the cache {}, "
-         "and each of two partition buffers needs at least {} (one {} chunk); raise --mem or lower --chunk-size",
-         human_bytes(static_cast<double>(config.graph_budget_bytes)), human_bytes(static_cast<double>(table_bytes)),
-         human_bytes(static_cast<double>(cache_bytes)), human_bytes(static_cast<double>(largest)),
-         human_bytes(static_cast<double>(chunk_bytes)));
+  // Graph budget = chunk cache + TChunk table + two logical-partition buffers. The table's size
+  // is known once it is built; a chosen chunk size that leaves too little for the buffers is
+  // halved until it fits (a size the user gave is an error instead).
+  const uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
+  for (;;) {
+    TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes);
+    uint64_t table_bytes = table.memory_bytes();
+    uint64_t largest = 0;
+    for (const ChunkInfo& c : table.chunks()) largest = std::max(largest, aligned_span({c.file, c.offset, c.bytes}));
+    uint64_t rest = config.graph_budget_bytes > cache_bytes + table_bytes ? config.graph_budget_bytes - cache_bytes - table_bytes : 0;
+    uint64_t partition = align_down(rest / 2, kDirectAlignment);
+    if (partition < largest && chosen && chunk_bytes / 2 >= std::max<uint64_t>(kDirectAlignment, layout.edge_size())) {
+      chunk_bytes /= 2;
+      continue;
+    }
+    if (partition < largest)
+      fail("the graph-data budget of {} is too small for chunk mode: the TChunk table takes {}, the cache {}, "
+           "and each of two partition buffers needs at least {} (one {} chunk); raise --mem or lower --chunk-size",
+           human_bytes(static_cast<double>(config.graph_budget_bytes)), human_bytes(static_cast<double>(table_bytes)),
+           human_bytes(static_cast<double>(cache_bytes)), human_bytes(static_cast<double>(largest)),
+           human_bytes(static_cast<double>(chunk_bytes)));
+    return finish_init(layout, config, readers, std::move(table), partition, cache_bytes);
+  }
+}
+
+std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const GraphSOConfig& config,
+                                              ReaderFactory& readers, TChunkTable table, uint64_t partition,
+                                              uint64_t cache_bytes) {
   // No point in partitions larger than the graph.
   partition = std::min(partition, align_up(layout.edges * layout.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
   std::unique_ptr<GraphSO> graphso(

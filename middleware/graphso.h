@@ -95,6 +95,10 @@ class GraphSO {
   GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
           ReaderFactory& readers, int threads, Granularity granularity);
   ChunkReader& reader(uint32_t file);
+  // Init's second half: the middleware over a table whose buffers fit the budget.
+  static std::unique_ptr<GraphSO> finish_init(const EngineLayout& layout, const GraphSOConfig& config,
+                                              ReaderFactory& readers, TChunkTable table, uint64_t partition,
+                                              uint64_t cache_bytes);
   void submit(size_t lp, int slot, const ActiveChunks& active);
   void wait_in_flight();
 

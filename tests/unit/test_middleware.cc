@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <map>
 #include <set>
@@ -12,6 +13,7 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "integrations/gridgraph_shim.h"
 #include "middleware/active_chunks.h"
+#include "middleware/graphso.h"
 #include "middleware/chunk_cache.h"
 #include "middleware/scheduler.h"
 #include "middleware/tchunk.h"
@@ -251,4 +253,30 @@ TEST_CASE("Formula 1 default chunk size: clamped, a power of two, smaller with m
   REQUIRE(here >= 64 * 1024);
   REQUIRE(here <= 8 << 20);
   REQUIRE((here & (here - 1)) == 0);
+}
+
+TEST_CASE("Init: a chosen chunk size halves until the table, the cache and two buffers fit; a given one is an error") {
+  Prepared g(14, true, 9);
+  ReaderFactory readers{ReaderOptions{}};
+  GraphSOConfig config;
+  config.threads = 2;
+  config.cache_ratio = 0.5;
+  // Half the budget for the cache; the other half holds the 4 KiB table and two 4 KiB buffers
+  // with a little to spare. The first size tried (a quarter of the half) is larger than that.
+  const uint64_t table4k = TChunkTable::build(g.layout, 4096).memory_bytes();
+  config.graph_budget_bytes = 2 * (table4k + 8192) + 4096;
+  const uint64_t first_try = std::min(default_chunk_bytes(g.layout.edges * 12, g.layout.vertices, 2),
+                                      std::bit_floor(config.graph_budget_bytes / 2 / 4));
+  REQUIRE(first_try > 4096);
+  auto mw = GraphSO::Init(g.layout, config, readers);
+  const uint64_t chosen = mw->table().chunk_bytes();
+  INFO("budget " << config.graph_budget_bytes << ", first try " << first_try << ", chosen " << chosen);
+  REQUIRE(chosen < first_try);
+  REQUIRE(mw->cache_capacity() + mw->table().memory_bytes() + 2 * mw->partition_bytes() <= config.graph_budget_bytes);
+  for (const ChunkInfo& c : mw->table().chunks())
+    REQUIRE(align_up(c.offset + c.bytes, 4096) - align_down(c.offset, 4096) <= mw->partition_bytes());
+  // Naming the size the halving passed over is an error.
+  config.chunk_bytes = chosen * 2;
+  REQUIRE_THAT(graphso::testing::error_of([&] { GraphSO::Init(g.layout, config, readers); }),
+               Catch::Contains("too small for chunk mode"));
 }
