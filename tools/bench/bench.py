@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """graphso benchmark: the GraphSO paper's experiments at this machine's scale, side by side in one run.
 
-  python3 tools/bench/bench.py [--scale 19] [--quick] [--only EXPERIMENT,...] [--repeats N]
+  python3 tools/bench/bench.py [--scale 18] [--quick] [--only EXPERIMENT,...] [--repeats N]
 
 Experiments (each states its graph, budget, chunk size, threads and commit):
   limit        the disk's sequential O_DIRECT bandwidth (measured here) and each job alone
@@ -569,7 +569,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphso", default=os.path.join(REPO, "build", "graphso"))
-    parser.add_argument("--scale", type=int, default=19, help="R-MAT scale (2^scale vertices, 16x edges)")
+    parser.add_argument("--scale", type=int, default=18, help="R-MAT scale (2^scale vertices, 16x edges)")
     parser.add_argument("--quick", action="store_true", help="small generated graphs, every experiment, < 3 minutes")
     parser.add_argument("--work", default=os.path.join(REPO, "bench", "work"))
     parser.add_argument("--out", default=os.path.join(REPO, "bench", "out"))
