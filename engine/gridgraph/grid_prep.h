@@ -1,7 +1,7 @@
 // `graphso prep --engine gridgraph`: turns a graphso edge list into a graph directory
-// (meta, grid.row, grid.col, degrees). Memory is bounded by the staging budget plus the
-// largest single block, not by the graph: edges are counted, scattered to their blocks through
-// per-block staging buffers, then each block is sorted on its own.
+// (meta, grid.row, grid.col, degrees). Memory is bounded by the staging budget plus the two
+// largest blocks, not by the graph: edges are counted, scattered to their blocks through
+// per-block staging buffers, then each block is sorted together with its mirror (j, i).
 //
 // With a vertex order other than natural, the order is computed first (datasets/vertex_orders.h,
 // which holds per-vertex arrays in memory) and every edge is relabelled as it is read.

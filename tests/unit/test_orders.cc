@@ -190,6 +190,8 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
       std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,
                               gr.name + "-" + order_name(kind));
       uint64_t mem = graphso::testing::budget_for(g, jobs, 0.25);
+      // R-MAT is directed: wcc:method=label then needs in-edges too (Direction::Both).
+      REQUIRE(GridGraph::open(g).meta().symmetric == (gr.name != "rmat"));
       struct Mode {
         Sharing sharing;
         Granularity granularity;
