@@ -50,6 +50,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   EdgeListReader reader(edge_list_path);
   const EdgeListInfo& info = reader.info();
   if (info.vertices == 0) fail("{}: the graph has no vertices", edge_list_path);
+  // Checked before the directory is touched, so a bad option leaves an earlier prep intact.
+  if (options.order_root != kNoVertex && options.order_root >= info.vertices)
+    fail("--order-root {} is out of range (the graph has vertices 0..{})", options.order_root, info.vertices - 1);
 
   make_directory(dir);
   // The meta file is the commit point: remove it first so a half-written directory never opens.

@@ -175,6 +175,10 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
   bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order-root", "3"}, "--order-root needs --order bfs");
   bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "bfs", "--order-root", "9999"},
       "--order-root 9999 is out of range");
+  // The same mistake over an existing graph leaves it as it was.
+  bad({"prep", p->dir.file("g.bin"), "-o", p->graph, "--order", "bfs", "--order-root", "9999"},
+      "--order-root 9999 is out of range");
+  REQUIRE(graphso_cli({"inspect", p->graph, "--verify"}).status == 0);
   bad({"run", p->graph, "--job", "wcc", "--granularity", "byte", "--sharing", "chunk"}, "unknown read granularity 'byte'");
   bad({"run", p->graph, "--job", "wcc", "--granularity", "page"}, "--granularity applies to --sharing chunk only");
   bad({"run", p->graph, "--job", "wcc:method=fast"}, "method = 'fast' (expected union-find or label)");

@@ -42,11 +42,10 @@ int cmd_prep(const Args& args) {
     if (root > kMaxVertexId) fail("prep: --order-root {} is not a vertex id", root);
     prep.order_root = static_cast<VertexId>(root);
   }
-  // TChunk tables of an earlier prep into this directory describe other files.
-  if (std::filesystem::is_directory(output))
-    for (const auto& entry : std::filesystem::directory_iterator(output))
-      if (entry.path().filename().string().rfind("tchunk.", 0) == 0) ::unlink(entry.path().c_str());
   OrderCost cost = prepare_grid(input, output, prep);
+  // TChunk tables of an earlier prep into this directory describe other files.
+  for (const auto& entry : std::filesystem::directory_iterator(output))
+    if (entry.path().filename().string().rfind("tchunk.", 0) == 0) ::unlink(entry.path().c_str());
   GridGraph graph = GridGraph::open(output);
   const GridMeta& m = graph.meta();
   std::printf("%s: %llu vertices, %llu edges, %u x %u grid\n", output.c_str(),
