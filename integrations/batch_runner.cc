@@ -288,16 +288,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   if (middleware) {
     GraphSOStats s = middleware->stats();
     report.io = s.io;
-    report.chunks_loaded = s.chunks_loaded;
-    report.cache_hits = s.cache.hits;
-    report.cache_misses = s.cache.misses;
-    report.bytes_from_cache = s.cache.bytes_hit;
-    report.logical_partitions = s.logical_partitions;
+    report.chunk_stats = s;
     report.granularity = granularity_name(middleware->granularity());
-    report.chunks_by_pages = s.chunks_by_pages;
-    report.page_bytes = s.page_bytes;
-    report.whole_bytes = s.whole_bytes;
-    report.page_requests = s.page_requests;
   } else {
     report.io = engine.io_stats();
   }
@@ -326,7 +318,7 @@ std::string report_json(const BatchReport& r) {
   w.field("io_backend", r.io_backend);
   w.field("wall_seconds", r.wall_seconds);
   w.field("bytes_read", r.io.bytes_read);
-  w.field("bytes_from_cache", r.bytes_from_cache);
+  w.field("bytes_from_cache", r.chunk_stats.cache.bytes_hit);
   w.field("io_requests", r.io.requests);
   w.field("io_wait_seconds", r.io.wait_seconds);
   w.field("units_loaded", r.counters.units);
@@ -339,15 +331,15 @@ std::string report_json(const BatchReport& r) {
   w.field("edges_processed", r.counters.edges_processed);
   w.field("chunk_bytes", r.chunk_bytes);
   w.field("chunks", r.chunks);
-  w.field("chunks_loaded", r.chunks_loaded);
-  w.field("cache_hits", r.cache_hits);
-  w.field("cache_misses", r.cache_misses);
-  w.field("logical_partitions", r.logical_partitions);
+  w.field("chunks_loaded", r.chunk_stats.chunks_loaded);
+  w.field("cache_hits", r.chunk_stats.cache.hits);
+  w.field("cache_misses", r.chunk_stats.cache.misses);
+  w.field("logical_partitions", r.chunk_stats.logical_partitions);
   w.field("granularity", r.granularity);
-  w.field("chunks_by_pages", r.chunks_by_pages);
-  w.field("whole_chunk_bytes", r.whole_bytes);
-  w.field("page_bytes", r.page_bytes);
-  w.field("page_requests", r.page_requests);
+  w.field("chunks_by_pages", r.chunk_stats.chunks_by_pages);
+  w.field("whole_chunk_bytes", r.chunk_stats.whole_bytes);
+  w.field("page_bytes", r.chunk_stats.page_bytes);
+  w.field("page_requests", r.chunk_stats.page_requests);
   w.field("device_sequential_bytes_per_second", r.device.sequential_bytes_per_second);
   w.field("device_random_reads_per_second", r.device.random_reads_per_second);
   w.field("device_measure_seconds", r.device.seconds_spent);

@@ -23,6 +23,7 @@
 #include "engine/gridgraph/grid_engine.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "jobs/job.h"
+#include "middleware/graphso.h"
 #include "middleware/io/chunk_reader.h"
 #include "middleware/io/device_profile.h"
 #include "middleware/read_granularity.h"
@@ -85,21 +86,13 @@ struct BatchReport {
   double wall_seconds = 0;
   IoStats io;
   EngineCounters counters;
-  uint64_t bytes_from_cache = 0;
   uint64_t chunk_bytes = 0;
   uint64_t chunks = 0;
-  uint64_t chunks_loaded = 0;
-  uint64_t cache_hits = 0;
-  uint64_t cache_misses = 0;
   uint64_t cache_bytes = 0;
   uint64_t tchunk_bytes = 0;
-  uint64_t logical_partitions = 0;
   std::string granularity;
   DeviceProfile device;        // measured at start-up for granularity page/auto
-  uint64_t chunks_by_pages = 0;
-  uint64_t page_bytes = 0;     // aligned bytes asked for by page-granular reads
-  uint64_t whole_bytes = 0;    // aligned bytes asked for by whole-chunk reads
-  uint64_t page_requests = 0;
+  GraphSOStats chunk_stats;    // chunk mode: the middleware's counts (all zero in the other modes)
   uint64_t mem_bytes = 0;
   uint64_t vertex_state_bytes = 0;
   uint64_t graph_budget_bytes = 0;

@@ -99,14 +99,7 @@ const char* GraphSO::backend() const {
 }
 
 GraphSOStats GraphSO::stats() const {
-  GraphSOStats s;
-  s.logical_partitions = logical_partitions_;
-  s.chunks_loaded = chunks_loaded_;
-  s.bytes_requested = bytes_requested_;
-  s.chunks_by_pages = chunks_by_pages_;
-  s.page_bytes = page_bytes_;
-  s.whole_bytes = whole_bytes_;
-  s.page_requests = page_requests_;
+  GraphSOStats s = counts_;
   for (const auto& r : file_readers_)
     if (r) s.io += r->stats();
   s.cache = cache_.stats();
@@ -138,18 +131,18 @@ void GraphSO::submit(size_t lp, int slot, const ActiveChunks& active) {
     if (demand.page_runs.empty()) {
       ranges.push_back({c.file, c.offset, c.bytes});
       runs.back().push_back({0, c.edges, nullptr});
-      bytes_requested_ += c.bytes;
-      whole_bytes_ += aligned_span(ranges.back());
+      counts_.bytes_requested += c.bytes;
+      counts_.whole_bytes += aligned_span(ranges.back());
       continue;
     }
     for (const EdgeSpan& r : demand.page_runs) {
       ranges.push_back({c.file, c.offset + r.first * edge_size, r.count * edge_size});
       runs.back().push_back({r.first, r.count, nullptr});
-      bytes_requested_ += r.count * edge_size;
+      counts_.bytes_requested += r.count * edge_size;
     }
-    ++chunks_by_pages_;
-    page_bytes_ += demand.page_bytes;
-    page_requests_ += demand.page_runs.size();
+    ++counts_.chunks_by_pages;
+    counts_.page_bytes += demand.page_bytes;
+    counts_.page_requests += demand.page_runs.size();
   }
   ReadPlan reads = plan_reads(ranges, buffers_[slot].data(), partition_bytes_);
   if (reads.placed != ranges.size()) fail("logical partition {} does not fit its buffer", lp);
@@ -165,7 +158,7 @@ void GraphSO::submit(size_t lp, int slot, const ActiveChunks& active) {
     reader(f).submit(mine);
     flight.files.push_back(f);
   }
-  chunks_loaded_ += plan_[lp].demands.size();
+  counts_.chunks_loaded += plan_[lp].demands.size();
   in_flight_ = std::move(flight);
 }
 
@@ -197,7 +190,7 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
 
   const size_t lp_index = next_++;
   const LogicalPartition& lp = plan_[lp_index];
-  ++logical_partitions_;
+  ++counts_.logical_partitions;
   LoadedPartition loaded;
   if (lp.from_cache) {
     // Start reading the first device partition now, so it overlaps the cached chunks' processing.

@@ -125,13 +125,7 @@ class GraphSO {
   };
   std::optional<InFlight> in_flight_;
   std::optional<InFlight> last_served_;  // device partition handed out last; cached on the next call
-  uint64_t logical_partitions_ = 0;
-  uint64_t chunks_loaded_ = 0;
-  uint64_t bytes_requested_ = 0;
-  uint64_t chunks_by_pages_ = 0;
-  uint64_t page_bytes_ = 0;
-  uint64_t whole_bytes_ = 0;
-  uint64_t page_requests_ = 0;
+  GraphSOStats counts_;  // what this object counts itself; io and cache come from their owners
 };
 
 }  // namespace graphso

@@ -190,11 +190,11 @@ TEST_CASE("chunk mode reads fewer bytes than partition mode where ids have local
   check(partition, set);
   check(chunk, set);
   INFO("partition " << partition.report.io.bytes_read << " bytes, chunk " << chunk.report.io.bytes_read
-                    << " bytes + " << chunk.report.bytes_from_cache << " from cache");
+                    << " bytes + " << chunk.report.chunk_stats.cache.bytes_hit << " from cache");
   REQUIRE(chunk.report.io.bytes_read < partition.report.io.bytes_read / 2);
   REQUIRE(chunk.report.counters.active_edges_loaded * 1.0 / chunk.report.counters.edges_loaded >
           2 * partition.report.counters.active_edges_loaded * 1.0 / partition.report.counters.edges_loaded);
-  REQUIRE(chunk.report.cache_hits > 0);
+  REQUIRE(chunk.report.chunk_stats.cache.hits > 0);
 }
 
 TEST_CASE("job files: jobs, names, arrivals; every error names the file, the job and the key") {

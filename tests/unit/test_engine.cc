@@ -23,13 +23,13 @@ void check_batch(const std::string& graph, const EdgeSet& set, const std::vector
   const BatchReport& r = batch.report;
   REQUIRE(r.mode == sharing_name(sharing));
   // Every edge a job saw came from the device or the chunk cache.
-  REQUIRE(r.io.bytes_read + r.bytes_from_cache >= r.counters.edges_loaded * (set.weighted ? 12 : 8));
+  REQUIRE(r.io.bytes_read + r.chunk_stats.cache.bytes_hit >= r.counters.edges_loaded * (set.weighted ? 12 : 8));
   REQUIRE(r.counters.active_edges_loaded <= r.counters.edges_loaded);
   REQUIRE(r.vertex_state_bytes + r.graph_budget_bytes == mem);
   REQUIRE(2 * r.buffer_bytes + r.cache_bytes + r.tchunk_bytes <= r.graph_budget_bytes);
   if (sharing == Sharing::Chunk) {
-    REQUIRE(r.chunks_loaded + r.cache_hits == r.counters.units);  // every chunk processed came from one of the two
-    REQUIRE(r.cache_misses == r.chunks_loaded);
+    REQUIRE(r.chunk_stats.chunks_loaded + r.chunk_stats.cache.hits == r.counters.units);  // every chunk processed came from one of the two
+    REQUIRE(r.chunk_stats.cache.misses == r.chunk_stats.chunks_loaded);
   }
 }
 

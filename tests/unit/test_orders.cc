@@ -205,7 +205,7 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
         REQUIRE(batch.report.order == order_name(kind));
         for (size_t j = 0; j < batch.jobs.size(); ++j)
           graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], gr.set, &batch.order);
-        if (mode.granularity == Granularity::Page) REQUIRE(batch.report.chunks_by_pages > 0);
+        if (mode.granularity == Granularity::Page) REQUIRE(batch.report.chunk_stats.chunks_by_pages > 0);
       }
     }
   }
@@ -234,7 +234,7 @@ TEST_CASE("bfs order and page reads cut the bytes a traversal reads on a graph w
   INFO("natural order: " << chunk.report.io.bytes_read << " bytes by chunks, " << page.report.io.bytes_read
                          << " by pages; bfs order: " << ordered.report.io.bytes_read << " by chunks");
   REQUIRE(page.report.io.bytes_read < chunk.report.io.bytes_read / 2);
-  REQUIRE(page.report.page_bytes > 0);
+  REQUIRE(page.report.chunk_stats.page_bytes > 0);
   REQUIRE(page.report.io.requests > chunk.report.io.requests);  // the price: more, smaller reads
   REQUIRE(ordered.report.io.bytes_read < chunk.report.io.bytes_read / 4);
 }

@@ -31,15 +31,15 @@ void print_summary(const BatchReport& r) {
                                       : 0.0);
   if (r.mode == "chunk")
     std::printf("chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions\n",
-                human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunks_loaded),
-                static_cast<unsigned long long>(r.cache_hits), human_bytes(static_cast<double>(r.bytes_from_cache)).c_str(),
-                static_cast<unsigned long long>(r.logical_partitions));
+                human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_loaded),
+                static_cast<unsigned long long>(r.chunk_stats.cache.hits), human_bytes(static_cast<double>(r.chunk_stats.cache.bytes_hit)).c_str(),
+                static_cast<unsigned long long>(r.chunk_stats.logical_partitions));
   if (r.mode == "chunk" && r.granularity != "chunk")
     std::printf("granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
                 "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
-                r.granularity.c_str(), static_cast<unsigned long long>(r.chunks_by_pages),
-                human_bytes(static_cast<double>(r.page_bytes)).c_str(), static_cast<unsigned long long>(r.page_requests),
-                human_bytes(static_cast<double>(r.whole_bytes)).c_str(), r.device.sequential_bytes_per_second / 1e9,
+                r.granularity.c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_by_pages),
+                human_bytes(static_cast<double>(r.chunk_stats.page_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.page_requests),
+                human_bytes(static_cast<double>(r.chunk_stats.whole_bytes)).c_str(), r.device.sequential_bytes_per_second / 1e9,
                 r.device.random_reads_per_second, r.device.seconds_spent);
   for (const JobOutcome& j : r.jobs)
     std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
