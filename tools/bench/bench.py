@@ -219,19 +219,19 @@ class Context:
 
     def generated_road(self):
         side = QUICK_ROAD_SIDE
-        edges = self.bench.road_edges(side)
-        path = os.path.join(self.bench.work, f"road{side}")
-        self.bench.prep(edges, path)
-        return Graph(f"road grid {side}x{side}", path, self.bench.graph_info(path), 0)
+        return self.ordered(f"road grid {side}x{side}", f"road{side}", lambda: self.bench.road_edges(side))
 
     def dataset(self, file_name, symmetrize, order="natural", root=None):
-        key = (file_name, order, root)
+        name = file_name.split(".")[0]
+        return self.ordered(name, name, lambda: self.bench.dataset_edges(file_name, symmetrize), order, root)
+
+    def ordered(self, name, stem, edges, order="natural", root=None):
+        """The graph prepared from edges() in one vertex order, in <work>/<stem>[-<order><root>]."""
+        key = (stem, order, root)
         if key not in self._graphs:
-            name = file_name.split(".")[0]
-            edges = self.bench.dataset_edges(file_name, symmetrize)
             suffix = "" if order == "natural" else f"-{order}" + ("" if root is None else f"{root}")
-            path = os.path.join(self.bench.work, name + suffix)
-            cost = self.bench.prep(edges, path, order, root)
+            path = os.path.join(self.bench.work, stem + suffix)
+            cost = self.bench.prep(edges(), path, order, root)
             graph = Graph(name, path, self.bench.graph_info(path), 0)
             graph.order_cost = cost
             self._graphs[key] = graph
@@ -474,25 +474,16 @@ def order_chunk(ctx):
     return "16K" if ctx.args.quick else "64K"
 
 
+ORDERS = [("natural", "natural", None), ("degree", "degree", None), ("bfs", "bfs", None), ("bfs@source", "bfs", 0)]
+
+
 def order_graphs(ctx):
     """Per graph, its directory in each order: the real graphs, or in --quick a generated road grid."""
     if ctx.args.quick:
         side = QUICK_ROAD_SIDE
-        edges = ctx.bench.road_edges(side)
-        out = []
-        graphs = {}
-        for key, order, root in [("natural", "natural", None), ("degree", "degree", None), ("bfs", "bfs", None),
-                                 ("bfs@source", "bfs", 0)]:
-            path = os.path.join(ctx.bench.work, f"road{side}" + ("" if order == "natural" else f"-{key}"))
-            cost = ctx.bench.prep(edges, path, order, root)
-            g = Graph(f"road grid {side}x{side}", path, ctx.bench.graph_info(path), 0)
-            g.order_cost = cost
-            graphs[key] = g
-        out.append(graphs)
-        return out
-    return [{key: ctx.dataset(f, sym, order, root) for key, order, root in
-             [("natural", "natural", None), ("degree", "degree", None), ("bfs", "bfs", None), ("bfs@source", "bfs", 0)]}
-            for f, sym in ORDER_GRAPHS]
+        return [{key: ctx.ordered(f"road grid {side}x{side}", f"road{side}", lambda: ctx.bench.road_edges(side), order, root)
+                 for key, order, root in ORDERS}]
+    return [{key: ctx.dataset(f, sym, order, root) for key, order, root in ORDERS} for f, sym in ORDER_GRAPHS]
 
 
 def exp_orders(ctx):
