@@ -8,7 +8,7 @@
 #include "engine/common/error.h"
 #include "engine/common/json_writer.h"
 #include "engine/common/progress.h"
-#include "integrations/gridgraph_shim.h"
+#include "integrations/engine_driver.h"
 #include "middleware/graphso.h"
 
 namespace graphso {
@@ -18,65 +18,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// The grid's own order for a round: when every non-empty block is wanted the round is dense and
-// streams column by column (a destination range stays in cache, GridGraph's choice); otherwise
-// row by row, so a skipped source range is one skipped run of the row file.
-GridOrder order_for(const GridMeta& m, const std::vector<bool>& wanted) {
-  for (uint64_t b = 0; b < m.num_blocks(); ++b)
-    if (m.block_edges[b] > 0 && !wanted[b]) return GridOrder::Row;
-  return GridOrder::Column;
-}
-
-template <typename Visit>
-void for_each_block(const GridMeta& m, GridOrder order, Visit&& visit) {
-  for (uint32_t a = 0; a < m.partitions; ++a)
-    for (uint32_t b = 0; b < m.partitions; ++b) {
-      if (order == GridOrder::Row) visit(a, b);
-      else visit(b, a);
-    }
-}
-
-// Independent: every running job's wanted blocks, job after job, each read for that job alone.
-std::vector<LoadUnit> independent_units(const GridEngine& engine, std::span<Job* const> jobs,
-                                        const std::vector<uint32_t>& running) {
-  const GridMeta& m = engine.graph().meta();
-  std::vector<LoadUnit> units;
-  for (uint32_t j : running) {
-    const Job& job = *jobs[j];
-    std::vector<bool> wanted = engine.active_blocks(job);
-    Activity activity{&job.frontier(), job.direction() == Direction::Both ? &job.frontier() : nullptr};
-    GridOrder order = order_for(m, wanted);
-    for_each_block(m, order, [&](uint32_t i, uint32_t k) {
-      if (wanted[m.block_index(i, k)]) engine.add_block_units(i, k, order, {j}, activity, units);
-    });
-  }
-  return units;
-}
-
-// Partition (GraphM): every block some job wants, once, for all the jobs that want it.
-std::vector<LoadUnit> partition_units(const GridEngine& engine, std::span<Job* const> jobs,
-                                      const std::vector<uint32_t>& running, Activity accounting) {
-  const GridMeta& m = engine.graph().meta();
-  std::vector<std::vector<bool>> wanted;
-  std::vector<bool> any_wanted(m.num_blocks(), false);
-  for (uint32_t j : running) {
-    wanted.push_back(engine.active_blocks(*jobs[j]));
-    for (uint64_t b = 0; b < m.num_blocks(); ++b)
-      if (wanted.back()[b]) any_wanted[b] = true;
-  }
-  std::vector<LoadUnit> units;
-  GridOrder order = order_for(m, any_wanted);
-  for_each_block(m, order, [&](uint32_t i, uint32_t k) {
-    uint64_t b = m.block_index(i, k);
-    if (!any_wanted[b]) return;
-    std::vector<uint32_t> related;
-    for (size_t r = 0; r < running.size(); ++r)
-      if (wanted[r][b]) related.push_back(running[r]);
-    engine.add_block_units(i, k, order, std::move(related), accounting, units);
-  });
-  return units;
 }
 
 }  // namespace
@@ -143,16 +84,32 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   GraphInfo info{n, m.weighted, m.symmetric, &graph.out_degrees()};
   for (auto& job : jobs) job->init(info, threads);
 
-  // Graph data: the engine's two read buffers (no larger than the largest block needs), or the
-  // middleware's table, cache and partition buffers.
+  // Graph data: the engine's update budget first (an update-streaming engine), then its two read
+  // buffers (no larger than the largest partition needs), or the middleware's table, cache and
+  // partition buffers.
+  std::unique_ptr<EngineDriver> driver = make_engine_driver(config.engine, graph, readers);
+  const EngineLayout& layout = driver->layout();
+  report.engine = engine_name(config.engine);
+  uint64_t data_budget = report.graph_budget_bytes;
+  if (driver->has_updates()) {
+    // A budget the user gave is taken as given (the engine rejects one too small); the default
+    // is a quarter of the graph-data budget, but no less than the engine accepts.
+    report.update_budget_bytes = config.update_mem_bytes ? config.update_mem_bytes
+                                                         : std::max(data_budget / 4, XStreamEngine::kMinUpdateBytes);
+    if (report.update_budget_bytes + kMinGraphBudget > data_budget)
+      fail("the graph-data budget of {} leaves no room for edges after an update budget of {} (raise --mem or "
+           "--graph-mem, or lower --update-mem)",
+           human_bytes(static_cast<double>(data_budget)), human_bytes(static_cast<double>(report.update_budget_bytes)));
+    data_budget -= report.update_budget_bytes;
+  } else if (config.update_mem_bytes) {
+    fail("--update-mem applies to the xstream engine only");
+  }
   std::unique_ptr<GraphSO> middleware;
-  EngineLayout layout;
   uint64_t buffer = 0;
   if (config.sharing == Sharing::Chunk) {
-    layout = gridgraph_layout(graph);
     GraphSOConfig gc;
     gc.chunk_bytes = config.chunk_bytes;
-    gc.graph_budget_bytes = report.graph_budget_bytes;
+    gc.graph_budget_bytes = data_budget;
     gc.cache_ratio = config.cache_ratio;
     gc.threads = threads;
     gc.granularity = config.granularity;
@@ -164,19 +121,18 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.cache_bytes = middleware->cache_capacity();
   } else {
-    uint64_t largest_block = 0;
-    for (uint64_t b = 0; b < m.num_blocks(); ++b) largest_block = std::max(largest_block, m.block_edges[b]);
-    buffer = std::min(report.graph_budget_bytes / 2,
-                      std::max(align_up(largest_block * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
-                               kMinGraphBudget / 2));
+    uint64_t largest = 0;
+    for (const StaticPartition& p : layout.partitions) largest = std::max(largest, p.edges);
+    buffer = std::min(data_budget / 2, std::max(align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
+                                                kMinGraphBudget / 2));
     buffer = align_down(buffer, kDirectAlignment);
   }
   report.buffer_bytes = buffer;
-  // In chunk mode the middleware loads and the engine's own buffers are never allocated.
-  GridEngine engine(graph, readers, std::max(buffer, kMinGraphBudget / 2), threads);
 
   std::vector<Job*> job_ptrs;
   for (auto& job : jobs) job_ptrs.push_back(job.get());
+  // In chunk mode the middleware loads and the engine's own read buffers are never allocated.
+  driver->start(std::max(buffer, kMinGraphBudget / 2), report.update_budget_bytes, threads, job_ptrs);
   report.jobs.resize(jobs.size());
   std::vector<Clock::time_point> arrival(jobs.size());
   std::vector<bool> failed(jobs.size(), false);
@@ -185,7 +141,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     report.jobs[j].algo = jobs[j]->algo();
     report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
   }
-  auto io_bytes = [&]() { return middleware ? middleware->stats().io.bytes_read : engine.io_stats().bytes_read; };
+  auto io_bytes = [&]() { return middleware ? middleware->stats().io.bytes_read : driver->io_stats().bytes_read; };
 
   Bitmap union_sources(n), union_both(n);
   Progress progress("run", 0, "");
@@ -206,13 +162,14 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     if (config.max_rounds && round >= config.max_rounds) break;
 
     const auto round_start = Clock::now();
-    const EngineCounters before = engine.counters();
+    const EngineCounters before = driver->counters();
+    const UpdateCounters updates_before = driver->updates();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
     RoundRecord record;
     if (config.sharing == Sharing::Independent) {
       // Each unit carries its own job's frontier for the accounting; no unions needed.
-      engine.stream(independent_units(engine, job_ptrs, running), job_ptrs);
+      driver->independent_round(job_ptrs, running);
     } else {
       // Shared units are counted against the union of the running jobs' frontiers.
       union_sources.clear();
@@ -227,14 +184,14 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
       }
       Activity accounting{&union_sources, any_both ? &union_both : nullptr};
       if (config.sharing == Sharing::Partition) {
-        engine.stream(partition_units(engine, job_ptrs, running, accounting), job_ptrs);
+        driver->partition_round(job_ptrs, running, accounting);
       } else {
-        ChunkRoundStats chunk_round = run_chunk_round(*middleware, engine, job_ptrs, running, accounting);
+        ChunkRoundStats chunk_round = driver->chunk_round(*middleware, job_ptrs, running, accounting);
         record.active_chunks = chunk_round.active_chunks;
       }
     }
 
-    for (const auto& [j, message] : engine.failures())
+    for (const auto& [j, message] : driver->failures())
       if (!failed[j]) {
         failed[j] = true;
         report.jobs[j].failed = true;
@@ -255,7 +212,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
       if (failed[j] || jobs[j]->finished()) report.jobs[j].seconds = seconds_since(arrival[j]);
     }
 
-    const EngineCounters& after = engine.counters();
+    const EngineCounters after = driver->counters();
+    record.update_bytes_written = driver->updates().bytes_written - updates_before.bytes_written;
     record.round = round;
     record.active_jobs = static_cast<uint32_t>(running.size());
     record.units_loaded = after.units - before.units;
@@ -284,16 +242,17 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   progress.finish();
 
   report.wall_seconds = seconds_since(start);
-  report.counters = engine.counters();
+  report.counters = driver->counters();
+  report.updates = driver->updates();
   if (middleware) {
     GraphSOStats s = middleware->stats();
     report.io = s.io;
     report.chunk_stats = s;
     report.granularity = granularity_name(middleware->granularity());
   } else {
-    report.io = engine.io_stats();
+    report.io = driver->io_stats();
   }
-  report.io_backend = middleware ? middleware->backend() : engine.backend();
+  report.io_backend = middleware ? middleware->backend() : driver->backend();
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
@@ -308,7 +267,7 @@ std::string report_json(const BatchReport& r) {
   JsonWriter w;
   w.begin_object();
   w.field("mode", r.mode);
-  w.field("engine", "gridgraph");
+  w.field("engine", r.engine);
   w.field("graph", r.graph_dir);
   w.field("order", r.order);
   w.field("vertices", r.vertices);
@@ -349,6 +308,12 @@ std::string report_json(const BatchReport& r) {
   w.field("tchunk_bytes", r.tchunk_bytes);
   w.field("cache_bytes", r.cache_bytes);
   w.field("buffer_bytes", r.buffer_bytes);
+  w.field("update_budget_bytes", r.update_budget_bytes);
+  w.field("updates", r.updates.records);
+  w.field("update_bytes", r.updates.bytes);
+  w.field("update_bytes_written", r.updates.bytes_written);
+  w.field("update_bytes_read", r.updates.bytes_read);
+  w.field("update_spills", r.updates.spills);
   w.field("peak_rss_bytes", r.peak_rss_bytes);
   w.field("rounds_total", static_cast<uint64_t>(r.rounds.size()));
   w.begin_array("jobs");
@@ -379,6 +344,7 @@ std::string report_json(const BatchReport& r) {
     w.field("bytes_from_cache", rr.bytes_from_cache);
     w.field("edges_loaded", rr.edges_loaded);
     w.field("active_edges_loaded", rr.active_edges_loaded);
+    w.field("update_bytes_written", rr.update_bytes_written);
     w.field("seconds", rr.seconds);
     w.end_object();
   }

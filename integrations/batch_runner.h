@@ -1,14 +1,17 @@
 // One batch of concurrent jobs over one prepared graph: engine + sharing mode + jobs.
 //
-//   independent  each job loads the blocks it needs, on its own (N stock GridGraph runs)
-//   partition    each block some job needs is loaded once per round, whole, and every job that
-//                needs it processes it (GraphM-style sharing)
+// Engines (integrations/engine_driver.h): gridgraph (blocks of a 2-D grid) or xstream
+// (edge-centric scatter/gather over streaming partitions). Sharing modes, in either engine:
+//   independent  each job loads the partitions it needs, on its own (N stock engine runs)
+//   partition    each partition some job needs is loaded once per round, whole, and every job
+//                that needs it processes it (GraphM-style sharing)
 //   chunk        the GraphSO middleware: only active chunks, in priority order, as logical
-//                partitions, through a shared chunk cache (integrations/gridgraph_shim.h)
+//                partitions, through a shared chunk cache (integrations/*_shim.h)
 //
 // Memory: --mem is the whole budget. The jobs' vertex state is allocated first; what remains is
-// the graph-data budget: the engine's two read buffers, or in chunk mode the TChunk table, the
-// chunk cache (cache_ratio of it) and two logical-partition buffers.
+// the graph-data budget. The xstream engine takes its update budget from it first (update_mem,
+// default a quarter). The rest holds the engine's two read buffers, or in chunk mode the TChunk
+// table, the chunk cache (cache_ratio of it) and two logical-partition buffers.
 //
 // Rounds: every running job advances one round at a time. A job with arrive_after = k joins at
 // round k (staggered submission); its time is counted from its arrival. A job whose edge function
@@ -20,7 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/gridgraph/grid_engine.h"
+#include "engine/common/edge_processor.h"
+#include "engine/xstream/xstream_engine.h"
+#include "integrations/engine_driver.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "jobs/job.h"
 #include "middleware/graphso.h"
@@ -35,6 +40,7 @@ Sharing parse_sharing(const std::string& name);
 const char* sharing_name(Sharing sharing);
 
 struct BatchConfig {
+  EngineKind engine = EngineKind::GridGraph;
   Sharing sharing = Sharing::Independent;
   uint64_t mem_bytes = 256ull << 20;
   // When non-zero, the graph-data budget itself: mem_bytes becomes vertex state + this.
@@ -46,6 +52,7 @@ struct BatchConfig {
   double cache_ratio = 0.25;  // chunk mode: share of the graph budget for the chunk cache
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
+  uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
 };
 
 struct JobOutcome {
@@ -71,10 +78,12 @@ struct RoundRecord {
   uint64_t bytes_from_cache = 0;
   uint64_t edges_loaded = 0;
   uint64_t active_edges_loaded = 0;
+  uint64_t update_bytes_written = 0;  // xstream: updates spilled to disk
   double seconds = 0;
 };
 
 struct BatchReport {
+  std::string engine;
   std::string mode;
   std::string graph_dir;
   std::string order;  // the graph's vertex order
@@ -97,6 +106,8 @@ struct BatchReport {
   uint64_t vertex_state_bytes = 0;
   uint64_t graph_budget_bytes = 0;
   uint64_t buffer_bytes = 0;
+  uint64_t update_budget_bytes = 0;  // xstream
+  UpdateCounters updates;            // xstream: updates emitted, spilled and read back
   uint64_t peak_rss_bytes = 0;
   std::vector<JobOutcome> jobs;
   std::vector<RoundRecord> rounds;

@@ -1,13 +1,22 @@
 // The vertex-program interface every engine drives. A job owns its vertex state and a frontier:
 // the vertices whose out-edges (and, for Direction::Both, in-edges) must be processed this round.
-// Engines hand a job runs of edge records (sorted by source, from one block or chunk) with
-// process(), then call end_round(). A job never knows where the edges came from.
+// Engines hand a job runs of edge records (sorted by source, from one block, partition or chunk)
+// and call end_round() when a round's edges are done. A job never knows where the edges came from.
+// Two ways to drive the same edge function and apply step:
+//   process()                           apply each edge at once (GridGraph: destination state is
+//                                       in memory while its block streams)
+//   scatter_updates(), gather_updates()  turn edges into update records (destination, value),
+//                                       which the engine bins, may spill, and applies later
+//                                       (X-Stream's edge-centric scatter/gather)
+// Both have the same effect on the job's state; only when it happens differs.
 //
 // Processing order inside a round is free: every job here converges to the same answer whether
 // edges arrive synchronously, in any order, or chunk by chunk (see docs/jobs.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -57,6 +66,13 @@ class Job {
   // whose destination is, for Direction::Both). Safe to call for edges that are not active, and
   // from several threads at once on different runs: every vertex update is atomic.
   virtual void process(const EdgeRun& run) = 0;
+  // Bytes of one update record: the destination id and the value it carries. 0 for a job that
+  // applies edges directly in scatter_updates() and so emits none (union-find WCC).
+  virtual uint32_t update_bytes() const = 0;
+  // Appends to `out` one update record per edge process() would apply. Same threading rules.
+  virtual void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) = 0;
+  // Applies update records made by scatter_updates(), from several threads at once.
+  virtual void gather_updates(std::span<const std::byte> updates) = 0;
   // Closes a round: computes the next frontier; sets finished()/converged().
   virtual void end_round() = 0;
 

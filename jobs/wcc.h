@@ -39,6 +39,10 @@ class WccUnionFindJob final : public Job {
   uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;
+  // Edges unite their endpoints at once, so there is nothing to carry to a gather phase.
+  uint32_t update_bytes() const override { return 0; }
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
+  void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
   std::string format_results(OutFormat format, const VertexOrder& order) const override;
 

@@ -151,9 +151,7 @@ void GraphSO::submit(size_t lp, int slot, const ActiveChunks& active) {
     for (LoadedRun& r : chunk_runs) r.data = buffers_[slot].data() + reads.placement[k++];
   InFlight flight{lp, slot, std::move(runs), {}};
   for (uint32_t f = 0; f < layout_.files.size(); ++f) {
-    std::vector<ReadRequest> mine;
-    for (size_t r = 0; r < reads.reads.size(); ++r)
-      if (reads.read_file[r] == f) mine.push_back(reads.reads[r]);
+    std::vector<ReadRequest> mine = reads_of_file(reads, f);
     if (mine.empty()) continue;
     reader(f).submit(mine);
     flight.files.push_back(f);

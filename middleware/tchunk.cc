@@ -38,8 +38,10 @@ void put_varint(std::vector<uint8_t>& out, uint64_t value) {
 
 }  // namespace
 
-std::string TChunkTable::path(const std::string& dir, uint64_t chunk_bytes) {
-  return fmt::format("{}/tchunk.{}", dir, chunk_bytes);
+std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) {
+  // GridGraph's tables keep their first name; other layouts' carry the layout's.
+  if (layout.name == "gridgraph") return fmt::format("{}/tchunk.{}", layout.dir, chunk_bytes);
+  return fmt::format("{}/tchunk.{}.{}", layout.dir, layout.name, chunk_bytes);
 }
 
 uint64_t TChunkTable::memory_bytes() const {
@@ -145,7 +147,7 @@ void TChunkTable::save(const EngineLayout& layout) const {
   h.edges = layout.edges;
   h.vertices = layout.vertices;
   std::strncpy(h.layout, layout.name.c_str(), sizeof(h.layout) - 1);
-  AtomicOutputFile out(path(layout.dir, chunk_bytes_));
+  AtomicOutputFile out(path(layout, chunk_bytes_));
   uint32_t crc = crc32_of(as_bytes_of(h));
   auto records = std::as_bytes(std::span<const ChunkInfo>(chunks_));
   auto index = std::as_bytes(std::span<const uint8_t>(index_));
@@ -159,7 +161,7 @@ void TChunkTable::save(const EngineLayout& layout) const {
 }
 
 TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes) {
-  const std::string file = path(layout.dir, chunk_bytes);
+  const std::string file = path(layout, chunk_bytes);
   std::string bytes = read_small_file(file);
   Header h{};
   if (bytes.size() < sizeof(h) + sizeof(uint32_t)) fail("{}: too short to be a TChunk table (truncated?)", file);
@@ -198,7 +200,7 @@ TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes) 
 
 TChunkTable TChunkTable::load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built) {
   if (built) *built = false;
-  if (path_exists(path(layout.dir, chunk_bytes))) return load(layout, chunk_bytes);
+  if (path_exists(path(layout, chunk_bytes))) return load(layout, chunk_bytes);
   TChunkTable table = build(layout, chunk_bytes);
   table.save(layout);
   if (built) *built = true;

@@ -44,7 +44,7 @@ class TChunkTable {
   static TChunkTable load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built = nullptr);
   static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes);
   void save(const EngineLayout& layout) const;
-  static std::string path(const std::string& dir, uint64_t chunk_bytes);
+  static std::string path(const EngineLayout& layout, uint64_t chunk_bytes);
 
   uint64_t chunk_bytes() const { return chunk_bytes_; }
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }

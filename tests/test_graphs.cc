@@ -10,6 +10,7 @@
 #include "datasets/edge_list.h"
 #include "datasets/rmat.h"
 #include "engine/common/error.h"
+#include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
 #include "jobs/bfs.h"
@@ -77,11 +78,12 @@ std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrep
   write_edges(edges, set);
   std::string graph = dir.file(name);
   prepare_grid(edges, graph, options);
+  XStreamLayout::write(GridGraph::open(graph));
   return graph;
 }
 
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, ReaderFactory* readers, uint64_t chunk_bytes, Granularity granularity) {
+                   uint64_t mem_bytes, const RunOptions& options) {
   GridGraph graph = GridGraph::open(graph_dir);
   Batch batch;
   batch.order = graph.order();
@@ -89,14 +91,19 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   name_jobs(batch.specs);
   for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
   BatchConfig config;
+  config.engine = options.engine;
   config.sharing = sharing;
   config.mem_bytes = mem_bytes;
   config.threads = 2;
   config.show_progress = false;
-  config.chunk_bytes = chunk_bytes;
-  config.granularity = granularity;
+  config.chunk_bytes = options.chunk_bytes;
+  config.granularity = options.granularity;
+  if (options.engine == EngineKind::XStream) {
+    config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : XStreamEngine::kMinUpdateBytes;
+    config.mem_bytes += config.update_mem_bytes;
+  }
   ReaderFactory own{ReaderOptions{}};
-  batch.report = run_batch(config, graph, batch.jobs, readers ? *readers : own);
+  batch.report = run_batch(config, graph, batch.jobs, options.readers ? *options.readers : own);
   return batch;
 }
 

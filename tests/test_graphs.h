@@ -38,7 +38,7 @@ EdgeSet load_dataset(const std::string& file_name);
 EdgeSet rmat_edges(uint32_t scale, uint32_t edge_factor, bool weighted, uint64_t seed, const TempDir& dir);
 
 void write_edges(const std::string& path, const EdgeSet& set);
-// Writes the edges and prepares a graph directory in dir; returns its path.
+// Writes the edges and prepares a graph directory in dir, in both engines' layouts; returns its path.
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions = 0,
                           const std::string& name = "graph");
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrepOptions& options, const std::string& name);
@@ -50,11 +50,22 @@ struct Batch {
   VertexOrder order;  // the graph's, for checking results in original ids
 };
 
+struct RunOptions {
+  ReaderFactory* readers = nullptr;  // null: the default readers
+  uint64_t chunk_bytes = 16384;      // chunk mode: small, so small graphs have many chunks
+  Granularity granularity = Granularity::Chunk;
+  EngineKind engine = EngineKind::GridGraph;
+  // xstream: the update budget, given on top of mem_bytes so a test's budget means the same in
+  // both engines. The default is the smallest accepted, so most runs spill updates to disk.
+  uint64_t update_mem_bytes = 0;
+};
+
+// The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).
+inline const std::vector<EngineKind> kEngines = {EngineKind::GridGraph, EngineKind::XStream};
+
 // Runs `--job` style arguments through the library (as `graphso run` does).
-// Chunk mode uses 16 KiB chunks unless chunk_bytes says otherwise, so small graphs have many.
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, ReaderFactory* readers = nullptr, uint64_t chunk_bytes = 16384,
-                   Granularity granularity = Granularity::Chunk);
+                   uint64_t mem_bytes, const RunOptions& options = {});
 
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.

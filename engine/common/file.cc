@@ -26,6 +26,7 @@ File::File(const std::string& path, Mode mode) : path_(path) {
     case Mode::Read: flags |= O_RDONLY; break;
     case Mode::ReadDirect: flags |= O_RDONLY | O_DIRECT; break;
     case Mode::Write: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
+    case Mode::WriteDirect: flags |= O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT; break;
     case Mode::ReadWrite: flags |= O_RDWR | O_CREAT; break;
   }
   fd_ = ::open(path.c_str(), flags, 0644);

@@ -17,7 +17,7 @@ inline constexpr uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) 
 
 class File {
  public:
-  enum class Mode { Read, ReadDirect, Write, ReadWrite };
+  enum class Mode { Read, ReadDirect, Write, WriteDirect, ReadWrite };
 
   File() = default;
   File(const std::string& path, Mode mode);

@@ -41,6 +41,15 @@ GridGraph GridGraph::open(const std::string& dir) {
   return g;
 }
 
+uint32_t GridGraph::identity() const {
+  // The meta's own checksum (its last 4 bytes). A crc32 over the whole file would not do: over
+  // data followed by its own crc32 it is the same constant for every file.
+  std::string meta = meta_.serialize();
+  uint32_t crc;
+  std::memcpy(&crc, meta.data() + meta.size() - sizeof(crc), sizeof(crc));
+  return crc;
+}
+
 void GridGraph::verify_blocks() const {
   const GridMeta& m = meta_;
   File row(row_path(), File::Mode::Read), col(col_path(), File::Mode::Read);

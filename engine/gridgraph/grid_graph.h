@@ -21,6 +21,8 @@ class GridGraph {
   const VertexOrder& order() const { return order_; }
   std::string row_path() const { return dir_ + "/grid.row"; }
   std::string col_path() const { return dir_ + "/grid.col"; }
+  // Changes whenever the prepared graph does (crc32 of the meta); ties derived files to it.
+  uint32_t identity() const;
 
   // Reads every block of both edge files and checks its crc32 and vertex ranges (inspect --verify).
   void verify_blocks() const;

@@ -4,6 +4,13 @@
 
 namespace graphso {
 
+std::vector<ReadRequest> reads_of_file(const ReadPlan& plan, uint32_t file) {
+  std::vector<ReadRequest> mine;
+  for (size_t r = 0; r < plan.reads.size(); ++r)
+    if (plan.read_file[r] == file) mine.push_back(plan.reads[r]);
+  return mine;
+}
+
 uint64_t aligned_span(const FileRange& r) {
   return align_up(r.offset + r.length, kDirectAlignment) - align_down(r.offset, kDirectAlignment);
 }

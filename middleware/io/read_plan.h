@@ -29,6 +29,9 @@ struct ReadPlan {
 // Places ranges from the first on until one does not fit in capacity bytes.
 ReadPlan plan_reads(std::span<const FileRange> ranges, std::byte* buffer, uint64_t capacity);
 
+// The plan's reads of one file, to submit to that file's reader.
+std::vector<ReadRequest> reads_of_file(const ReadPlan& plan, uint32_t file);
+
 // Bytes a range takes when placed alone (from its page start to the end of its last page).
 uint64_t aligned_span(const FileRange& range);
 

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -34,6 +34,12 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    assert g['min_bytes'] > 0\n"
                                 "    for run in g['modes'].values(): assert run['bytes_read'] > 0 and run['wall_seconds'] > 0\n"
                                 "assert len(r['experiments']['workloads']['data']) == 8\n"
+                                "for g in r['experiments']['engines']['data'].values():\n"
+                                "    assert set(g['engines']) == {'gridgraph', 'xstream'}\n"
+                                "    for e, runs in g['engines'].items():\n"
+                                "        assert set(runs) == {'independent', 'partition', 'chunk'}\n"
+                                "        for run in runs.values(): assert run['engine'] == e and run['bytes_read'] > 0\n"
+                                "    assert g['engines']['xstream']['partition']['updates'] > 0\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
@@ -42,9 +48,10 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
-  for (const char* figure : {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders"}) {
+  for (const char* figure :
+       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines"}) {
     INFO("figure " << figure);
     std::string png = read_small_file(out + "/" + figure + ".png");
     REQUIRE(png.size() > 10000);

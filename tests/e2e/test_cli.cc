@@ -303,3 +303,62 @@ TEST_CASE("cli: generate is deterministic; help and unknown commands") {
   REQUIRE_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'"));
   require_one_line_error(graphso_cli({"generate", "kronecker", "-o", dir.file("k.bin")}), "unknown generator 'kronecker'");
 }
+
+TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's results in every mode; bad options") {
+  auto p = prepare_through_cli();
+  // Prepared for GridGraph only: the X-Stream engine says what to run.
+  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--job", "wcc"}),
+                         "the graph has no X-Stream layout (run `graphso prep --engine xstream` or `--engine both`)");
+  CliResult prep = graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--partitions", "5", "--engine", "both",
+                                "--chunk-size", "4K"});
+  INFO(prep.err);
+  REQUIRE(prep.status == 0);
+  REQUIRE_THAT(prep.out, Catch::Contains("X-Stream layout, 5 streaming partitions"));
+  REQUIRE(path_exists(p->graph + "/tchunk.4096"));
+  REQUIRE(path_exists(p->graph + "/tchunk.xstream.4096"));
+  CliResult inspect = graphso_cli({"inspect", p->graph, "--verify"});
+  REQUIRE(inspect.status == 0);
+  REQUIRE_THAT(inspect.out, Catch::Contains("xstream layout:   5 streaming partitions"));
+
+  const std::vector<std::string> jobs = {"--job", "bfs:source=0", "--job", "sssp:source=3", "--job", "wcc",
+                                         "--job", "wcc:method=label", "--job", "pagerank:iterations=5"};
+  auto run = [&](const std::string& engine, const std::string& mode, const std::string& name) {
+    std::vector<std::string> args = {"run", p->graph, "--engine", engine, "--sharing", mode, "--graph-mem", "1M",
+                                     "--chunk-size", "4K", "--out", p->dir.file(name), "--report", p->dir.file(name + ".json")};
+    if (engine == "xstream") args.insert(args.end(), {"--update-mem", "256K"});
+    args.insert(args.end(), jobs.begin(), jobs.end());
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  };
+  run("gridgraph", "partition", "grid");
+  for (const std::string mode : {"independent", "partition", "chunk"}) {
+    INFO("mode " << mode);
+    CliResult r = run("xstream", mode, "xs-" + mode);
+    REQUIRE_THAT(r.out, Catch::Contains("engine xstream, mode " + mode));
+    REQUIRE_THAT(r.out, Catch::Contains("updates: "));
+    for (const std::string& file : files_in(p->dir.file("grid")))
+      REQUIRE(read_small_file(p->dir.file("xs-" + mode) + "/" + file) == read_small_file(p->dir.file("grid") + "/" + file));
+    std::string json = read_small_file(p->dir.file("xs-" + mode + ".json"));
+    for (const char* key : {"\"engine\": \"xstream\"", "\"update_budget_bytes\": 262144", "\"update_bytes_written\"",
+                            "\"update_bytes_read\"", "\"update_spills\""})
+      REQUIRE_THAT(json, Catch::Contains(key));
+  }
+  REQUIRE(files_in(p->dir.file("grid")).size() == 5);
+  // Spill files live beside the graph only while a run lasts.
+  for (const std::string& file : files_in(p->graph)) REQUIRE(file.rfind("xstream.updates.", 0) == std::string::npos);
+
+  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "graphchi", "--job", "wcc"}),
+                         "unknown engine 'graphchi' (expected gridgraph or xstream)");
+  require_one_line_error(graphso_cli({"run", p->graph, "--update-mem", "1M", "--job", "wcc"}),
+                         "--update-mem applies to --engine xstream only");
+  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--update-mem", "64K", "--job", "wcc"}),
+                         "an update budget of 65536 bytes is too small");
+  require_one_line_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--engine", "graphchi"}),
+                         "unknown engine layout 'graphchi' (expected gridgraph, xstream or both)");
+  // Prepared again for GridGraph alone: the X-Stream files go too.
+  REQUIRE(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--no-chunks"}).status == 0);
+  REQUIRE_FALSE(path_exists(p->graph + "/xstream.meta"));
+  REQUIRE_FALSE(path_exists(p->graph + "/tchunk.xstream.4096"));
+}

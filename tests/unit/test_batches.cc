@@ -1,6 +1,6 @@
 // Batches as users submit them: the paper's workloads W1-W8 as 8-job batches in every sharing
 // mode, staggered arrivals, a failing job beside healthy ones, job files, and chunk mode saving
-// I/O where vertex ids have locality.
+// I/O where vertex ids have locality. Each batch test runs once per engine (GENERATE).
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -12,6 +12,7 @@
 #include "tests/test_graphs.h"
 
 using namespace graphso;
+using graphso::testing::kEngines;
 using graphso::testing::TempDir;
 
 namespace {
@@ -71,6 +72,7 @@ EdgeSet lattice(uint32_t width, uint32_t height) {
 }  // namespace
 
 TEST_CASE("W1-W8 as 8-job batches: every mode equals the reference, on a generated and a real graph") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet rmat = graphso::testing::rmat_edges(12, 8, true, 31, dir);
   std::string rmat_graph = graphso::testing::prepare_graph(dir, rmat, 4, "rmat");
@@ -83,31 +85,35 @@ TEST_CASE("W1-W8 as 8-job batches: every mode equals the reference, on a generat
     for (Sharing mode : kModes) {
       // Graph data budget: 1/4 of the edge bytes in chunk mode, 1/10 in the others.
       double fraction = mode == Sharing::Chunk ? 0.4 : 0.1;
-      check(graphso::testing::run_batch_on(rmat_graph, rmat_jobs, mode, graphso::testing::budget_for(rmat_graph, rmat_jobs, fraction)), rmat);
+      check(graphso::testing::run_batch_on(rmat_graph, rmat_jobs, mode, graphso::testing::budget_for(rmat_graph, rmat_jobs, fraction),
+                                           {.engine = engine}),
+            rmat);
       if (w == 1 || w == 5)  // the real graph: the most and the least heterogeneous workloads
-        check(graphso::testing::run_batch_on(enron_graph, enron_jobs, mode,
-                                             graphso::testing::budget_for(enron_graph, enron_jobs, 0.25), nullptr, 65536),
+        check(graphso::testing::run_batch_on(enron_graph, enron_jobs, mode, graphso::testing::budget_for(enron_graph, enron_jobs, 0.25),
+                                             {.chunk_bytes = 65536, .engine = engine}),
               enron);
     }
   }
 }
 
 TEST_CASE("staggered arrivals: late jobs join mid-run and still equal the reference") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(12, 8, true, 37, dir);
   std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
   GridGraph graph = GridGraph::open(graph_dir);
   std::vector<std::string> args = {"pagerank-delta:tolerance=0.001", "wcc", "sssp:source=3", "bfs:source=3"};
   for (Sharing mode : kModes) {
-    INFO("mode " << sharing_name(mode));
+    INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode));
     std::vector<JobSpec> specs;
     std::vector<std::unique_ptr<Job>> jobs;
     for (size_t i = 0; i < args.size(); ++i) specs.push_back(parse_job_argument(args[i], i));
     name_jobs(specs);
     for (const auto& s : specs) jobs.push_back(make_job(s, set.vertices));
     BatchConfig config;
+    config.engine = engine;
     config.sharing = mode;
-    config.graph_mem_bytes = set.edges.size() * 12 / 2;
+    config.graph_mem_bytes = set.edges.size() * 12 / 2 + (engine == EngineKind::XStream ? XStreamEngine::kMinUpdateBytes : 0);
     config.threads = 2;
     config.show_progress = false;
     config.chunk_bytes = 16384;
@@ -149,20 +155,22 @@ class ExplodingJob final : public EdgeJob<ExplodingJob, Direction::Out> {
 }  // namespace
 
 TEST_CASE("a failing job beside healthy ones: it is reported failed, the others finish correctly") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 41, dir);
   std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
   GridGraph graph = GridGraph::open(graph_dir);
   for (Sharing mode : kModes) {
-    INFO("mode " << sharing_name(mode));
+    INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode));
     std::vector<JobSpec> specs = {parse_job_argument("bfs:source=1", 0), parse_job_argument("wcc", 1)};
     name_jobs(specs);
     std::vector<std::unique_ptr<Job>> jobs;
     for (const auto& s : specs) jobs.push_back(make_job(s, set.vertices));
     jobs.push_back(std::make_unique<ExplodingJob>());
     BatchConfig config;
+    config.engine = engine;
     config.sharing = mode;
-    config.graph_mem_bytes = 64 * 1024;
+    config.graph_mem_bytes = 64 * 1024 + (engine == EngineKind::XStream ? XStreamEngine::kMinUpdateBytes : 0);
     config.threads = 2;
     config.show_progress = false;
     config.chunk_bytes = 8192;
@@ -179,14 +187,15 @@ TEST_CASE("a failing job beside healthy ones: it is reported failed, the others 
 }
 
 TEST_CASE("chunk mode reads fewer bytes than partition mode where ids have locality, with the same results") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   // Long and narrow: a traversal's wavefront stays inside a window of ids, as on a road network.
   EdgeSet set = lattice(16, 1500);
   std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
   std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=0", "bfs:source=23999"};
   uint64_t mem = graphso::testing::budget_for(graph_dir, jobs, 0.25);
-  auto partition = graphso::testing::run_batch_on(graph_dir, jobs, Sharing::Partition, mem);
-  auto chunk = graphso::testing::run_batch_on(graph_dir, jobs, Sharing::Chunk, mem, nullptr, 16384);
+  auto partition = graphso::testing::run_batch_on(graph_dir, jobs, Sharing::Partition, mem, {.engine = engine});
+  auto chunk = graphso::testing::run_batch_on(graph_dir, jobs, Sharing::Chunk, mem, {.engine = engine});
   check(partition, set);
   check(chunk, set);
   INFO("partition " << partition.report.io.bytes_read << " bytes, chunk " << chunk.report.io.bytes_read

@@ -1,5 +1,6 @@
-// The GridGraph engine end to end through the library: every job equals the in-memory reference
-// in every sharing mode, with the graph out of core and in memory; I/O faults stop the run.
+// Both engines end to end through the library: every job equals the in-memory reference in every
+// sharing mode, with the graph out of core and in memory (and, in the X-Stream engine, updates
+// spilled to disk); I/O faults stop the run. Each test runs once per engine (GENERATE).
 #include <catch2/catch.hpp>
 
 #include "engine/common/error.h"
@@ -14,19 +15,30 @@ namespace {
 
 const std::vector<Sharing> kModes = {Sharing::Independent, Sharing::Partition, Sharing::Chunk};
 
+using graphso::testing::kEngines;
+
 void check_batch(const std::string& graph, const EdgeSet& set, const std::vector<std::string>& jobs,
-                 Sharing sharing, uint64_t mem) {
-  INFO("mode " << sharing_name(sharing) << ", --mem " << mem);
-  auto batch = graphso::testing::run_batch_on(graph, jobs, sharing, mem);
+                 Sharing sharing, uint64_t mem, EngineKind engine) {
+  INFO("engine " << engine_name(engine) << ", mode " << sharing_name(sharing) << ", --mem " << mem);
+  auto batch = graphso::testing::run_batch_on(graph, jobs, sharing, mem, {.engine = engine});
   for (size_t j = 0; j < batch.jobs.size(); ++j)
     graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], set);
   const BatchReport& r = batch.report;
   REQUIRE(r.mode == sharing_name(sharing));
+  REQUIRE(r.engine == engine_name(engine));
   // Every edge a job saw came from the device or the chunk cache.
   REQUIRE(r.io.bytes_read + r.chunk_stats.cache.bytes_hit >= r.counters.edges_loaded * (set.weighted ? 12 : 8));
   REQUIRE(r.counters.active_edges_loaded <= r.counters.edges_loaded);
-  REQUIRE(r.vertex_state_bytes + r.graph_budget_bytes == mem);
-  REQUIRE(2 * r.buffer_bytes + r.cache_bytes + r.tchunk_bytes <= r.graph_budget_bytes);
+  // The test's budget, plus the update budget the X-Stream runs are given on top of it.
+  REQUIRE(r.vertex_state_bytes + r.graph_budget_bytes == mem + r.update_budget_bytes);
+  REQUIRE(2 * r.buffer_bytes + r.cache_bytes + r.tchunk_bytes + r.update_budget_bytes <= r.graph_budget_bytes);
+  if (engine == EngineKind::XStream) {
+    // Every update spilled is read back once; nothing is spilled that was not emitted.
+    REQUIRE(r.updates.bytes_read == r.updates.bytes_written);
+    REQUIRE(r.updates.bytes_written <= r.updates.bytes + r.updates.spills * 4096);
+  } else {
+    REQUIRE(r.updates.records == 0);
+  }
   if (sharing == Sharing::Chunk) {
     REQUIRE(r.chunk_stats.chunks_loaded + r.chunk_stats.cache.hits == r.counters.units);  // every chunk processed came from one of the two
     REQUIRE(r.chunk_stats.cache.misses == r.chunk_stats.chunks_loaded);
@@ -36,6 +48,7 @@ void check_batch(const std::string& graph, const EdgeSet& set, const std::vector
 }  // namespace
 
 TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of core and in memory") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   for (bool weighted : {false, true}) {
     EdgeSet set = graphso::testing::rmat_edges(12, 8, weighted, weighted ? 11 : 12, dir);
@@ -46,13 +59,14 @@ TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of 
     for (Sharing mode : kModes) {
       // Out of core: buffers hold 1/40 of the graph; chunk mode also keeps its TChunk table and
       // cache in the budget, so it gets 2/5.
-      check_batch(graph, set, jobs, mode, graphso::testing::budget_for(graph, jobs, mode == Sharing::Chunk ? 0.4 : 0.05));
-      check_batch(graph, set, jobs, mode, large);
+      check_batch(graph, set, jobs, mode, graphso::testing::budget_for(graph, jobs, mode == Sharing::Chunk ? 0.4 : 0.05), engine);
+      check_batch(graph, set, jobs, mode, large, engine);
     }
   }
 }
 
 TEST_CASE("a graph with isolated vertices, sinks and a single partition") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set;
   set.vertices = 200;
@@ -62,33 +76,41 @@ TEST_CASE("a graph with isolated vertices, sinks and a single partition") {
     std::string graph = graphso::testing::prepare_graph(dir, set, p, "p" + std::to_string(p));
     std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=0", "wcc", "pagerank:iterations=30",
                                      "pagerank-delta:tolerance=1e-9", "sssp:source=150"};
-    for (Sharing mode : kModes) check_batch(graph, set, jobs, mode, 1 << 20);
+    for (Sharing mode : kModes) check_batch(graph, set, jobs, mode, 1 << 20, engine);
   }
 }
 
 TEST_CASE("WCC is right on directed input (labels flow against edge direction too)") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set;
   set.vertices = 6;
   // 5 -> 0 and 3 -> 1: a one-way label push from sources would leave 3 and 5 unlabelled by 0/1.
   set.edges = {{5, 0, 1}, {3, 1, 1}, {1, 4, 1}, {2, 2, 1}};
   std::string graph = graphso::testing::prepare_graph(dir, set, 2);
-  for (Sharing mode : kModes) check_batch(graph, set, {"wcc"}, mode, 1 << 20);
+  for (Sharing mode : kModes) {
+    check_batch(graph, set, {"wcc"}, mode, 1 << 20, engine);
+    check_batch(graph, set, {"wcc:method=label"}, mode, 1 << 20, engine);
+  }
 }
 
 TEST_CASE("sharing: partition mode reads each wanted block once per round, independent once per job") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(12, 8, false, 21, dir);
   std::string graph = graphso::testing::prepare_graph(dir, set, 4);
   std::vector<std::string> jobs = {"pagerank:iterations=5", "pagerank:iterations=5", "pagerank:iterations=5"};
   uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.1);
-  auto independent = graphso::testing::run_batch_on(graph, jobs, Sharing::Independent, mem);
-  auto partition = graphso::testing::run_batch_on(graph, jobs, Sharing::Partition, mem);
+  auto independent = graphso::testing::run_batch_on(graph, jobs, Sharing::Independent, mem, {.engine = engine});
+  auto partition = graphso::testing::run_batch_on(graph, jobs, Sharing::Partition, mem, {.engine = engine});
   // All-active jobs want every block every round: three jobs read three times as much alone.
   REQUIRE(independent.report.counters.edges_loaded == 3 * 5 * set.edges.size());
   REQUIRE(partition.report.counters.edges_loaded == 5 * set.edges.size());
   REQUIRE(partition.report.counters.edges_processed == independent.report.counters.edges_processed);
   REQUIRE(partition.report.io.bytes_read * 2 < independent.report.io.bytes_read);
+  // X-Stream: the same updates either way (one per edge per round per job), and no more spilled.
+  REQUIRE(partition.report.updates.records == independent.report.updates.records);
+  if (engine == EngineKind::XStream) REQUIRE(partition.report.updates.records == 3 * 5 * set.edges.size());
 }
 
 TEST_CASE("a budget too small for the vertex state is a clear error") {
@@ -145,6 +167,7 @@ class FaultyReaders : public ReaderFactory {
 }  // namespace
 
 TEST_CASE("short reads and I/O errors from the reader stop the run with the reader's message") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 4, dir);
   std::string graph = graphso::testing::prepare_graph(dir, set, 4);
@@ -152,25 +175,26 @@ TEST_CASE("short reads and I/O errors from the reader stop the run with the read
   uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.05);
   for (Sharing mode : kModes)
     for (uint64_t fail_at : {1u, 7u}) {
-      INFO("mode " << sharing_name(mode) << ", failing batch " << fail_at);
+      INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", failing batch " << fail_at);
       FaultyReaders short_reads(FaultyReaders::Fault::ShortRead, fail_at);
-      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, &short_reads),
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, {.readers = &short_reads, .engine = engine}),
                           Catch::Contains("injected: short read"));
       FaultyReaders io_errors(FaultyReaders::Fault::IoError, fail_at);
-      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, &io_errors),
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, {.readers = &io_errors, .engine = engine}),
                           Catch::Contains("Input/output error"));
     }
 }
 
 TEST_CASE("an edge outside its block (corrupt file that passed open) stops the run") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(10, 8, false, 6, dir);
   std::string graph = graphso::testing::prepare_graph(dir, set, 4);
-  for (const char* file : {"/grid.row", "/grid.col"}) {
+  for (const char* file : {"/grid.row", "/grid.col", "/xstream.part.0"}) {
     File f(graph + file, File::Mode::ReadWrite);
-    uint32_t far_away = 1000;  // block (0, 0) only holds sources below 256
+    uint32_t far_away = 1000;  // block (0, 0) and streaming partition 0 only hold sources below 256
     f.pwrite_all(as_bytes_of(far_away), 0);
   }
-  REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, {"wcc"}, Sharing::Partition, 1 << 20),
+  REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, {"wcc"}, Sharing::Partition, 1 << 20, {.engine = engine}),
                       Catch::Contains("holds 1 edges outside its vertex ranges"));
 }

@@ -93,7 +93,6 @@ TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source
 
 TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are errors") {
   Prepared g(11, false, 3);
-  const std::string& graph_dir = g.graph_dir;
   const EngineLayout& layout = g.layout;
   bool built = false;
   TChunkTable first = TChunkTable::load_or_build(layout, 8192, &built);
@@ -104,7 +103,7 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   REQUIRE(std::memcmp(again.chunks().data(), first.chunks().data(), first.chunks().size() * sizeof(ChunkInfo)) == 0);
   REQUIRE(again.memory_bytes() == first.memory_bytes());
 
-  std::string path = TChunkTable::path(graph_dir, 8192);
+  std::string path = TChunkTable::path(layout, 8192);
   {
     File f(path, File::Mode::ReadWrite);
     std::byte x{0x33};
@@ -118,6 +117,9 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   EngineLayout other = layout;
   other.identity ^= 1;  // the graph was prepared again
   REQUIRE_THROWS_WITH(TChunkTable::load(other, 8192), Catch::Contains("belongs to another graph"));
+  // And a graph really prepared from other edges has another identity.
+  Prepared h(11, false, 4);
+  REQUIRE(h.layout.identity != layout.identity);
 }
 
 TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {

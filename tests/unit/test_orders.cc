@@ -201,7 +201,7 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
                         Mode{Sharing::Chunk, Granularity::Auto}}) {
         INFO(gr.name << ", order " << order_name(kind) << ", " << sharing_name(mode.sharing) << ", granularity "
                      << granularity_name(mode.granularity));
-        auto batch = graphso::testing::run_batch_on(g, jobs, mode.sharing, mem, nullptr, 16384, mode.granularity);
+        auto batch = graphso::testing::run_batch_on(g, jobs, mode.sharing, mem, {.granularity = mode.granularity});
         REQUIRE(batch.report.order == order_name(kind));
         for (size_t j = 0; j < batch.jobs.size(); ++j)
           graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], gr.set, &batch.order);
@@ -225,9 +225,9 @@ TEST_CASE("bfs order and page reads cut the bytes a traversal reads on a graph w
   options.order_root = corner;
   std::string bfs = graphso::testing::prepare_graph(dir, set, options, "bfs");
   uint64_t mem = graphso::testing::budget_for(natural, jobs, 0.5);
-  auto chunk = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, nullptr, 65536);
-  auto page = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, nullptr, 65536, Granularity::Page);
-  auto ordered = graphso::testing::run_batch_on(bfs, jobs, Sharing::Chunk, mem, nullptr, 65536);
+  auto chunk = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, {.chunk_bytes = 65536});
+  auto page = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, {.chunk_bytes = 65536, .granularity = Granularity::Page});
+  auto ordered = graphso::testing::run_batch_on(bfs, jobs, Sharing::Chunk, mem, {.chunk_bytes = 65536});
   for (auto* b : {&chunk, &page, &ordered})
     for (size_t j = 0; j < b->jobs.size(); ++j)
       graphso::testing::check_against_reference(b->specs[j], *b->jobs[j], set, &b->order);

@@ -33,7 +33,8 @@ import plots  # noqa: E402
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
-EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders"]
+EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
+               "engines"]
 
 
 def log(message):
@@ -72,8 +73,8 @@ class Bench:
         return result.stdout
 
     def prepared(self, graph):
-        """A graph directory this build can open (an older format is prepared again)."""
-        if not os.path.exists(os.path.join(graph, "meta")):
+        """A graph directory this build can open, in both engines' layouts (else prepared again)."""
+        if not os.path.exists(os.path.join(graph, "meta")) or not os.path.exists(os.path.join(graph, "xstream.meta")):
             return False
         return subprocess.run([self.graphso, "inspect", graph], capture_output=True).returncode == 0
 
@@ -83,7 +84,7 @@ class Bench:
         if not self.prepared(graph) or not os.path.exists(cost_file):
             log(f"preparing {os.path.basename(graph)} ({order} order)")
             started = time.time()
-            out = self.cli("prep", edges, "-o", graph, "--order", order, "--no-chunks",
+            out = self.cli("prep", edges, "-o", graph, "--engine", "both", "--order", order, "--no-chunks",
                            *(["--order-root", root] if root is not None else []))
             cost = {"prep_seconds": time.time() - started, "order_seconds": 0.0, "order_memory": "0 B"}
             for line in out.splitlines():
@@ -549,14 +550,44 @@ def exp_orders(ctx):
     return raw, md, lambda path: plots.orders(plot_rows, setting, path)
 
 
+def exp_engines(ctx):
+    """W1 in both engines and all three modes: the middleware plugged into a second engine."""
+    graphs = [ctx.rmat(), ctx.road()] + ([] if ctx.args.quick else [ctx.dataset("soc-slashdot0902-d.el.gz", False)])
+    rows, raw, plot_rows = [], {}, []
+    for g in graphs:
+        raw[g.name] = {"graph": g.info, "jobs": w1(g.source), "budget": quarter(g), "engines": {}}
+        for engine in ["gridgraph", "xstream"]:
+            runs = {mode: ctx.batch(g, w1(g.source), mode, quarter(g), f"{engine} {mode}", ("--engine", engine))
+                    for mode in ["independent", "partition", "chunk"]}
+            raw[g.name]["engines"][engine] = runs
+            plot_rows.append({"group": f"{g.name}\n{engine}",
+                              "modes": {m: {"seconds": r["wall_seconds"], "bytes": r["bytes_read"],
+                                            "update_bytes_written": r["update_bytes_written"]} for m, r in runs.items()}})
+            p = runs["partition"]
+            for mode, r in runs.items():
+                rows.append([g.name, engine, mode, f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]),
+                             f"{r['bytes_read'] / p['bytes_read']:.3f}", f"{r['wall_seconds'] / p['wall_seconds']:.3f}",
+                             f"{r['active_edge_ratio']:.3f}", fmt_bytes(r["update_bytes"]),
+                             fmt_bytes(r["update_bytes_written"]), fmt_bytes(r["update_bytes_read"]),
+                             fmt_bytes(r["update_budget_bytes"]), r["rounds_total"]])
+    md = table(["graph", "engine", "mode", "seconds", "bytes read", "bytes / partition", "time / partition",
+                "active-edge ratio", "updates emitted", "updates written", "updates read back", "update budget",
+                "rounds"], rows)
+    md += ("\n\nRatios are against partition mode of the same engine. The X-Stream engine takes its update budget "
+           "(a quarter) out of the same graph-data budget, so it has less for edges.")
+    setting = (f"W1; each graph's budget 1/4 of its edge bytes; chunk size Formula (1) capped by the budget; "
+               f"{ctx.threads} threads; commit {ctx.commit}")
+    return raw, md, lambda path: plots.engines(plot_rows, setting, path)
+
+
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
-           "budgets": exp_budgets, "orders": exp_orders}
+           "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
           "arrivals": "6. Staggered arrivals", "budgets": "7. Memory budgets",
-          "orders": "8. Vertex orders and read granularity"}
+          "orders": "8. Vertex orders and read granularity", "engines": "9. Both engines: GridGraph and X-Stream"}
 
 
 def main():

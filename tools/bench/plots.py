@@ -108,3 +108,15 @@ def orders(rows, setting, path):
           "bytes read / partition mode in natural order", log=True)
     ax.legend(fontsize=7, ncol=3, loc="upper left")
     _finish(fig, "Vertex orders and read granularity (prep --order, run --granularity)", setting, path)
+
+
+def engines(rows, setting, path):
+    """rows: [{group, modes: {mode: {seconds, bytes, update_bytes_written}}}]: one group per graph and engine."""
+    groups = [r["group"] for r in rows]
+    series = ["independent", "partition", "chunk"]
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.5))
+    get = lambda key, scale=1: [[r["modes"][s][key] / scale for r in rows] for s in series]
+    _bars(axes[0], groups, series, get("seconds"), "wall time (s)", MODE_COLOURS, log=True)
+    _bars(axes[1], groups, series, get("bytes", GIB), "edge bytes read from the device (GiB)", MODE_COLOURS, log=True)
+    _bars(axes[2], groups, series, get("update_bytes_written", GIB), "update bytes spilled to disk (GiB)", MODE_COLOURS)
+    _finish(fig, "Batch W1 in both engines and the three sharing modes", setting, path)

@@ -2,10 +2,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "engine/xstream/xstream_layout.h"
 #include "integrations/gridgraph_shim.h"
+#include "integrations/xstream_shim.h"
 #include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
@@ -55,34 +58,58 @@ int cmd_inspect(const Args& args) {
               static_cast<unsigned long long>(max_degree),
               hub == deg.end() ? -1LL : static_cast<long long>(graph.order().to_original(static_cast<VertexId>(hub - deg.begin()))),
               static_cast<unsigned long long>(sinks));
-  // TChunk tables, one per chunk size built so far (each is validated as it is loaded).
-  std::vector<uint64_t> sizes;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    std::string name = entry.path().filename();
-    if (name.rfind("tchunk.", 0) == 0 && name.find_first_not_of("0123456789", 7) == std::string::npos)
-      sizes.push_back(std::stoull(name.substr(7)));
+  std::optional<XStreamLayout> streaming;
+  if (XStreamLayout::exists(dir)) {
+    streaming = XStreamLayout::open(graph);
+    uint64_t largest = 0;
+    for (uint32_t k = 0; k < streaming->partitions(); ++k) largest = std::max(largest, streaming->edges(k));
+    std::printf("xstream layout:   %u streaming partitions (xstream.part.*), largest %llu edges (%s)\n",
+                streaming->partitions(), static_cast<unsigned long long>(largest),
+                human_bytes(static_cast<double>(largest * m.edge_size())).c_str());
+  } else {
+    std::printf("xstream layout:   none (prep --engine xstream|both writes it)\n");
   }
-  std::sort(sizes.begin(), sizes.end());
-  EngineLayout layout = gridgraph_layout(graph);
-  for (uint64_t size : sizes) {
-    TChunkTable table = TChunkTable::load(layout, size);
-    uint64_t sources = 0, width = 0, edges = 0;
-    for (const ChunkInfo& c : table.chunks()) {
-      sources += c.distinct_sources;
-      width += uint64_t{c.last_src} - c.first_src + 1;
-      edges += c.edges;
+  // TChunk tables, one per layout and chunk size built so far (each is validated as it is loaded).
+  std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
+  if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
+  bool any = false;
+  for (const EngineLayout& layout : layouts) {
+    const std::string prefix = TChunkTable::path(layout, 0);  // ".../tchunk.[xstream.]0"
+    const std::string stem = prefix.substr(dir.size() + 1, prefix.size() - dir.size() - 2);
+    std::vector<uint64_t> sizes;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      std::string name = entry.path().filename();
+      if (name.rfind(stem, 0) == 0 && name.size() > stem.size() &&
+          name.find_first_not_of("0123456789", stem.size()) == std::string::npos)
+        sizes.push_back(std::stoull(name.substr(stem.size())));
     }
-    double count = static_cast<double>(std::max<size_t>(1, table.chunks().size()));
-    std::printf("tchunk.%-9llu %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
-                "%s in memory\n",
-                static_cast<unsigned long long>(size), table.chunks().size(), human_bytes(static_cast<double>(size)).c_str(),
-                static_cast<double>(edges) / count, static_cast<double>(sources) / count, static_cast<double>(width) / count,
-                human_bytes(static_cast<double>(table.memory_bytes())).c_str());
+    std::sort(sizes.begin(), sizes.end());
+    for (uint64_t size : sizes) {
+      TChunkTable table = TChunkTable::load(layout, size);
+      uint64_t sources = 0, width = 0, edges = 0;
+      for (const ChunkInfo& c : table.chunks()) {
+        sources += c.distinct_sources;
+        width += uint64_t{c.last_src} - c.first_src + 1;
+        edges += c.edges;
+      }
+      double count = static_cast<double>(std::max<size_t>(1, table.chunks().size()));
+      std::printf("%s%-9llu %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
+                  "%s in memory\n",
+                  stem.c_str(), static_cast<unsigned long long>(size), table.chunks().size(),
+                  human_bytes(static_cast<double>(size)).c_str(), static_cast<double>(edges) / count,
+                  static_cast<double>(sources) / count, static_cast<double>(width) / count,
+                  human_bytes(static_cast<double>(table.memory_bytes())).c_str());
+      any = true;
+    }
   }
-  if (sizes.empty()) std::printf("tchunk:           none yet (built by prep, or by the first chunk-mode run)\n");
+  if (!any) std::printf("tchunk:           none yet (built by prep, or by the first chunk-mode run)\n");
   if (vm["verify"].as<bool>()) {
     graph.verify_blocks();
     std::printf("verify:           ok (every block's checksum and vertex ranges, both files)\n");
+    if (streaming) {
+      streaming->verify(graph);
+      std::printf("verify:           ok (every X-Stream partition's checksum, source range and order)\n");
+    }
   }
   return 0;
 }

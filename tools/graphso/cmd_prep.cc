@@ -1,14 +1,17 @@
-// graphso prep EDGES.bin -o GRAPH_DIR [--engine gridgraph] [--partitions P] [--order natural|degree|bfs]
+// graphso prep EDGES.bin -o GRAPH_DIR [--engine gridgraph|xstream|both] [--partitions P] [--order natural|degree|bfs]
 #include <omp.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
+#include "engine/xstream/xstream_layout.h"
 #include "integrations/gridgraph_shim.h"
+#include "integrations/xstream_shim.h"
 #include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
@@ -21,7 +24,8 @@ int cmd_prep(const Args& args) {
   options.add_options()
       ("input", po::value(&input)->required(), "graphso edge list (from convert or generate)")
       ("output,o", po::value(&output)->required(), "graph directory to write")
-      ("engine", po::value(&engine)->default_value("gridgraph"), "layout: gridgraph")
+      ("engine", po::value(&engine)->default_value("gridgraph"),
+       "layouts to write: gridgraph|xstream|both (the grid is always written: xstream derives from it)")
       ("partitions,p", po::value(&prep.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
       ("order", po::value(&order)->default_value("natural"), "relabel vertices first: natural|degree|bfs (see docs/middleware.md)")
       ("order-root", po::value<uint64_t>(), "bfs order: start from this vertex (original id), e.g. where traversals start")
@@ -32,7 +36,9 @@ int cmd_prep(const Args& args) {
   positional.add("input", 1);
   po::variables_map vm;
   if (!parse_options("prep", "EDGES.bin -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  if (engine != "gridgraph") fail("prep: unknown engine layout '{}' (this build has: gridgraph)", engine);
+  if (engine != "gridgraph" && engine != "xstream" && engine != "both")
+    fail("prep: unknown engine layout '{}' (expected gridgraph, xstream or both)", engine);
+  const bool xstream = engine != "gridgraph";
   if (prep.partitions > 4096) fail("prep: --partitions {} is above the maximum of 4096", prep.partitions);
   prep.staging_bytes = parse_size(staging, "--staging");
   prep.order = parse_order(order);
@@ -43,9 +49,10 @@ int cmd_prep(const Args& args) {
     prep.order_root = static_cast<VertexId>(root);
   }
   OrderCost cost = prepare_grid(input, output, prep);
-  // TChunk tables of an earlier prep into this directory describe other files.
+  // TChunk tables and an X-Stream layout of an earlier prep into this directory describe other files.
   for (const auto& entry : std::filesystem::directory_iterator(output))
     if (entry.path().filename().string().rfind("tchunk.", 0) == 0) ::unlink(entry.path().c_str());
+  XStreamLayout::remove(output);
   GridGraph graph = GridGraph::open(output);
   const GridMeta& m = graph.meta();
   std::printf("%s: %llu vertices, %llu edges, %u x %u grid\n", output.c_str(),
@@ -54,15 +61,24 @@ int cmd_prep(const Args& args) {
   if (prep.order != OrderKind::Natural)
     std::printf("%s: vertex order %s computed in %.2f s with %s of memory\n", output.c_str(), order_name(prep.order),
                 cost.seconds, human_bytes(static_cast<double>(cost.memory_bytes)).c_str());
+  std::optional<XStreamLayout> streaming;
+  if (xstream) {
+    XStreamLayout::write(graph);
+    streaming = XStreamLayout::open(graph);
+    std::printf("%s: X-Stream layout, %u streaming partitions\n", output.c_str(), streaming->partitions());
+  }
   if (!vm["no-chunks"].as<bool>()) {
-    EngineLayout layout = gridgraph_layout(graph);
     uint64_t chunk_bytes = chunk_size.empty() ? default_chunk_bytes(m.edges * m.edge_size(), m.vertices, omp_get_num_procs())
                                               : parse_size(chunk_size, "--chunk-size");
     if (chunk_bytes < m.edge_size()) fail("prep: --chunk-size {} is smaller than one edge", chunk_bytes);
-    TChunkTable table = TChunkTable::build(layout, chunk_bytes);
-    table.save(layout);
-    std::printf("%s: %zu chunks of %s\n", TChunkTable::path(output, chunk_bytes).c_str(), table.chunks().size(),
-                human_bytes(static_cast<double>(chunk_bytes)).c_str());
+    std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
+    if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
+    for (const EngineLayout& layout : layouts) {
+      TChunkTable table = TChunkTable::build(layout, chunk_bytes);
+      table.save(layout);
+      std::printf("%s: %zu chunks of %s\n", TChunkTable::path(layout, chunk_bytes).c_str(), table.chunks().size(),
+                  human_bytes(static_cast<double>(chunk_bytes)).c_str());
+    }
   }
   return 0;
 }

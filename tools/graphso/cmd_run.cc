@@ -1,4 +1,4 @@
-// graphso run GRAPH_DIR --job ALGO[:KEY=VALUE]... --sharing MODE --mem SIZE --out DIR --report FILE
+// graphso run GRAPH_DIR --job ALGO[:KEY=VALUE]... [--engine gridgraph|xstream] --sharing MODE --mem SIZE --out DIR --report FILE
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -6,6 +6,7 @@
 #include "engine/common/file.h"
 #include "engine/common/progress.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
 #include "jobs/job_file.h"
 #include "jobs/job_spec.h"
@@ -22,8 +23,8 @@ void ensure_directory(const std::string& dir) {
 }
 
 void print_summary(const BatchReport& r) {
-  std::printf("mode %s, %d threads, %s I/O: %.3f s, %s read in %llu requests, active-edge ratio %.3f\n",
-              r.mode.c_str(), r.threads, r.io_backend.c_str(), r.wall_seconds,
+  std::printf("engine %s, mode %s, %d threads, %s I/O: %.3f s, %s read in %llu requests, active-edge ratio %.3f\n",
+              r.engine.c_str(), r.mode.c_str(), r.threads, r.io_backend.c_str(), r.wall_seconds,
               human_bytes(static_cast<double>(r.io.bytes_read)).c_str(),
               static_cast<unsigned long long>(r.io.requests),
               r.counters.edges_loaded ? static_cast<double>(r.counters.active_edges_loaded) /
@@ -41,6 +42,12 @@ void print_summary(const BatchReport& r) {
                 human_bytes(static_cast<double>(r.chunk_stats.page_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.page_requests),
                 human_bytes(static_cast<double>(r.chunk_stats.whole_bytes)).c_str(), r.device.sequential_bytes_per_second / 1e9,
                 r.device.random_reads_per_second, r.device.seconds_spent);
+  if (r.engine == "xstream")
+    std::printf("updates: %llu records (%s), %s written to disk in %llu spills and %s read back; update budget %s\n",
+                static_cast<unsigned long long>(r.updates.records), human_bytes(static_cast<double>(r.updates.bytes)).c_str(),
+                human_bytes(static_cast<double>(r.updates.bytes_written)).c_str(), static_cast<unsigned long long>(r.updates.spills),
+                human_bytes(static_cast<double>(r.updates.bytes_read)).c_str(),
+                human_bytes(static_cast<double>(r.update_budget_bytes)).c_str());
   for (const JobOutcome& j : r.jobs)
     std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
@@ -50,7 +57,7 @@ void print_summary(const BatchReport& r) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
+  std::string dir, engine, update_mem, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -58,7 +65,9 @@ int cmd_run(const Args& args) {
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); ALGO: bfs sssp wcc pagerank pagerank-delta")
       ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md)")
+      ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
       ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")
+      ("update-mem", po::value(&update_mem), "xstream: update buffer budget, out of the graph-data budget (default: a quarter)")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
       ("threads", po::value(&config.threads)->default_value(0), "worker threads (0: all cores)")
@@ -82,7 +91,13 @@ int cmd_run(const Args& args) {
   if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
   if (config.threads < 0) fail("run: --threads must be >= 0");
 
+  config.engine = parse_engine(engine);
   config.sharing = parse_sharing(sharing);
+  if (!update_mem.empty()) {
+    if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
+    config.update_mem_bytes = parse_size(update_mem, "--update-mem");
+    if (config.update_mem_bytes == 0) fail("run: --update-mem must be positive");
+  }
   config.mem_bytes = parse_size(mem, "--mem");
   if (!graph_mem.empty()) {
     if (!vm["mem"].defaulted()) fail("run: give --mem or --graph-mem, not both");
@@ -102,6 +117,7 @@ int cmd_run(const Args& args) {
 
   // Everything the user gave is checked before any work starts.
   GridGraph graph = GridGraph::open(dir);
+  if (config.engine == EngineKind::XStream) XStreamLayout::open(graph);
   std::vector<JobSpec> specs;
   if (!job_file.empty()) {
     JobFile parsed = parse_job_file(job_file);
