@@ -1,7 +1,5 @@
 #include "engine/xstream/update_bins.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -14,14 +12,7 @@ namespace graphso {
 UpdateBins::UpdateBins(const GridMeta& meta, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
                        uint64_t spill_piece, std::string spill_path)
     : meta_(meta), partitions_(meta.partitions), record_bytes_(std::move(record_bytes)), budget_(memory_bytes),
-      piece_(align_down(spill_piece, kDirectAlignment)), spill_path_(std::move(spill_path)),
-      bins_(record_bytes_.size() * partitions_) {
-  if (piece_ == 0) fail("update spill pieces of {} bytes are too small (need at least {})", spill_piece, kDirectAlignment);
-}
-
-UpdateBins::~UpdateBins() {
-  if (spill_file_.fd() >= 0) ::unlink(spill_path_.c_str());
-}
+      bins_(record_bytes_.size() * partitions_), spill_(std::move(spill_path), spill_piece) {}
 
 void UpdateBins::add(uint32_t job, std::span<const std::byte> updates) {
   const uint32_t record = record_bytes_[job];
@@ -68,20 +59,14 @@ void UpdateBins::spill_until(uint64_t target) {
 
 void UpdateBins::spill(uint32_t job, uint32_t partition) {
   std::vector<std::byte>& b = bin(job, partition);
-  if (spill_file_.fd() < 0) spill_file_ = File(spill_path_, File::Mode::WriteDirect);
-  if (!staging_.data()) staging_ = AlignedBuffer(piece_);
-  const uint64_t piece_bytes = piece_ / record_bytes_[job] * record_bytes_[job];  // whole records
+  const uint64_t piece_bytes = spill_.piece_bytes() / record_bytes_[job] * record_bytes_[job];  // whole records
   for (uint64_t at = 0; at < b.size(); at += piece_bytes) {
     const uint64_t bytes = std::min<uint64_t>(piece_bytes, b.size() - at);
-    const uint64_t padded = align_up(bytes, kDirectAlignment);
-    std::memcpy(staging_.data(), b.data() + at, bytes);
-    std::memset(staging_.data() + bytes, 0, padded - bytes);
-    spill_file_.pwrite_all(std::span<const std::byte>(staging_.data(), padded), spill_end_);
-    segments_.push_back({job, partition, spill_end_, bytes});
-    spill_end_ += padded;
-    counters_.bytes_written += padded;
-    ++counters_.spills;
+    const uint64_t offset = spill_.append(std::span<const std::byte>(b.data() + at, bytes));
+    segments_.push_back({job, partition, offset, bytes});
   }
+  counters_.bytes_written = spill_.bytes_written();
+  counters_.spills = spill_.writes();
   memory_ -= b.capacity();
   std::vector<std::byte>().swap(b);
 }
@@ -93,7 +78,8 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
   std::stable_sort(mine.begin(), mine.end(), [](const Segment& a, const Segment& b) { return a.partition < b.partition; });
   // A reader opened now sees the whole spill file (a PMEM mapping is sized at open).
   std::optional<LoadStreamer> streamer;
-  if (!mine.empty()) streamer.emplace(readers, std::vector<std::string>{spill_path_}, piece_ + 2 * kDirectAlignment);
+  if (!mine.empty())
+    streamer.emplace(readers, std::vector<std::string>{spill_.path()}, spill_.piece_bytes() + 2 * kDirectAlignment);
   size_t s = 0;
   for (uint32_t q = 0; q < partitions_; ++q) {
     // Partition q's spilled pieces, then what is still in memory: its vertex state stays hot.
@@ -118,10 +104,7 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
     counters_.bytes_read += io.bytes_read;
   }
   segments_ = std::move(rest);
-  if (segments_.empty() && spill_end_ > 0) {
-    spill_end_ = 0;
-    spill_file_.truncate(0);
-  }
+  if (segments_.empty()) spill_.clear();
 }
 
 }  // namespace graphso

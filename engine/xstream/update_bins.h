@@ -4,8 +4,8 @@
 //
 // Scatter threads add() runs of update records; a run is shuffled into the job's bins under one
 // lock (counted first, then copied, so a bin grows once per run). When the bins' memory passes
-// the budget, the largest bins are written to the spill file, in pieces of whole records, with
-// O_DIRECT from one aligned staging buffer, until they take half the budget. The gather phase
+// the budget, the largest bins are written to the spill file (middleware/io/spill_file.h), in
+// pieces of whole records, until they take half the budget. The gather phase
 // drains a job's updates partition by partition: its spilled pieces read back through the I/O
 // layer (LoadStreamer, every byte counted), then those still in memory.
 #pragma once
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/file.h"
 #include "engine/gridgraph/grid_meta.h"
 #include "middleware/io/chunk_reader.h"
+#include "middleware/io/spill_file.h"
 
 namespace graphso {
 
@@ -47,7 +47,6 @@ class UpdateBins {
   // spill, removed with the bins.
   UpdateBins(const GridMeta& meta, std::vector<uint32_t> record_bytes, uint64_t memory_bytes, uint64_t spill_piece,
              std::string spill_path);
-  ~UpdateBins();
   UpdateBins(const UpdateBins&) = delete;
   UpdateBins& operator=(const UpdateBins&) = delete;
 
@@ -76,14 +75,10 @@ class UpdateBins {
   uint32_t partitions_ = 0;
   std::vector<uint32_t> record_bytes_;
   uint64_t budget_ = 0;
-  uint64_t piece_ = 0;
-  std::string spill_path_;
   std::mutex mutex_;
   std::vector<std::vector<std::byte>> bins_;  // job * partitions + partition
   uint64_t memory_ = 0;                       // bins' capacity in bytes
-  File spill_file_;
-  AlignedBuffer staging_;
-  uint64_t spill_end_ = 0;
+  SpillFile spill_;
   std::vector<Segment> segments_;
   UpdateCounters counters_;
   IoStats spill_io_;

@@ -560,7 +560,8 @@ def exp_engines(ctx):
             runs = {mode: ctx.batch(g, w1(g.source), mode, quarter(g), f"{engine} {mode}", ("--engine", engine))
                     for mode in ["independent", "partition", "chunk"]}
             raw[g.name]["engines"][engine] = runs
-            plot_rows.append({"group": f"{g.name}\n{engine}",
+            short = g.name.replace("soc-slashdot0902-d", "slashdot").replace("-u", "")
+            plot_rows.append({"group": f"{short}\n{engine}",
                               "modes": {m: {"seconds": r["wall_seconds"], "bytes": r["bytes_read"],
                                             "update_bytes_written": r["update_bytes_written"]} for m, r in runs.items()}})
             p = runs["partition"]
