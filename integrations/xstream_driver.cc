@@ -1,5 +1,6 @@
 // The X-Stream-style engine's batch driver: the stock modes choose streaming partitions, chunk
 // mode goes through the shim (xstream_shim.h). Every mode ends its round with the gather phase.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <optional>
@@ -18,8 +19,9 @@ class XStreamDriver final : public EngineDriver {
   const EngineLayout& layout() const override { return layout_; }
   bool has_updates() const override { return true; }
   void start(uint64_t buffer_bytes, uint64_t update_bytes, int threads, std::span<Job* const> jobs) override {
-    // Spilled updates live beside the graph (a file system that takes O_DIRECT), one file per run.
-    std::string spill = graph_.dir() + "/xstream.updates." + std::to_string(::getpid());
+    // Spilled updates live beside the graph (a file system that takes O_DIRECT), one file per
+    // engine: named by process and by this driver, so two runs never share one.
+    std::string spill = fmt::format("{}/xstream.updates.{}.{}", graph_.dir(), ::getpid(), static_cast<const void*>(this));
     engine_.emplace(graph_, xstream_, readers_, XStreamConfig{buffer_bytes, update_bytes, threads, spill}, jobs);
   }
 

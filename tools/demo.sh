@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make demo`: a road-like graph with id locality (512 x 512 intersections, Z-order ids), the
 # paper's batch W1 = {delta-PageRank (tolerance 0.01), WCC, SSSP, BFS} from the centre of the
-# map, a graph-data budget of a quarter of the graph's edge bytes, in every sharing mode, then
-# the comparison. About a minute on a 2-core machine.
+# map, a graph-data budget of a quarter of the graph's edge bytes, in every sharing mode of the
+# GridGraph engine and the two shared modes of the X-Stream engine, then the comparison. About a
+# minute on a 2-core machine.
 set -euo pipefail
 build=${1:-build}
 graphso="$build/graphso"
@@ -12,8 +13,8 @@ mkdir -p "$out"
 echo "== generating a 512 x 512 road grid"
 center=$("$graphso" generate road --width 512 --height 512 --weighted --seed 1 -o "$out/road.bin" |
          sed -n 's/.*centre intersection: vertex \([0-9]*\).*/\1/p')
-echo "== preparing it (GridGraph layout + TChunk table of 16 KiB chunks)"
-"$graphso" prep "$out/road.bin" -o "$out/road" --chunk-size 16K
+echo "== preparing it (GridGraph and X-Stream layouts + TChunk tables of 16 KiB chunks)"
+"$graphso" prep "$out/road.bin" -o "$out/road" --engine both --chunk-size 16K
 edges=$("$graphso" inspect "$out/road" | sed -n 's/^edges: *//p')
 budget=$((edges * 12 / 4))
 jobs=(--job pagerank-delta:tolerance=0.01 --job wcc --job "sssp:source=$center" --job "bfs:source=$center")
@@ -22,11 +23,19 @@ for mode in independent partition chunk; do
   "$graphso" run "$out/road" "${jobs[@]}" --sharing "$mode" --graph-mem "$budget" --chunk-size 16K \
     --out "$out/results-$mode" --report "$out/report-$mode.json"
 done
+for mode in partition chunk; do
+  echo "== W1 in $mode mode, X-Stream engine"
+  "$graphso" run "$out/road" "${jobs[@]}" --engine xstream --sharing "$mode" --graph-mem "$budget" --chunk-size 16K \
+    --out "$out/results-xstream-$mode" --report "$out/report-xstream-$mode.json"
+done
 for job in 0-pagerank-delta 1-wcc 2-sssp 3-bfs; do
-  cmp -s "$out/results-partition/$job.txt" "$out/results-chunk/$job.txt" && cmp -s "$out/results-independent/$job.txt" "$out/results-chunk/$job.txt" ||
-    [ "$job" = 0-pagerank-delta ] || { echo "demo: $job differs between modes" >&2; exit 1; }
+  for other in partition independent xstream-partition xstream-chunk; do
+    cmp -s "$out/results-$other/$job.txt" "$out/results-chunk/$job.txt" ||
+      [ "$job" = 0-pagerank-delta ] || { echo "demo: $job differs between chunk and $other" >&2; exit 1; }
+  done
 done
 echo
-echo "== W1 on a 512 x 512 road grid, graph budget $((budget / 1024)) KiB (a quarter of the edges); BFS/SSSP/WCC results identical in all modes"
-/usr/bin/python3 tools/plot_report.py --table "$out/report-independent.json" "$out/report-partition.json" "$out/report-chunk.json"
+echo "== W1 on a 512 x 512 road grid, graph budget $((budget / 1024)) KiB (a quarter of the edges); BFS/SSSP/WCC results identical in all runs"
+/usr/bin/python3 tools/plot_report.py --table "$out/report-independent.json" "$out/report-partition.json" "$out/report-chunk.json" \
+  "$out/report-xstream-partition.json" "$out/report-xstream-chunk.json"
 /usr/bin/python3 tools/plot_report.py --png "$out/rounds.png" "$out/report-independent.json" "$out/report-partition.json" "$out/report-chunk.json" >/dev/null

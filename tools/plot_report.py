@@ -25,12 +25,14 @@ def load(path):
     with open(path) as f:
         report = json.load(f)
     report["_label"] = report.get("mode", os.path.basename(path))
+    if report.get("engine", "gridgraph") != "gridgraph":
+        report["_label"] = f"{report['engine']} {report['_label']}"
     return report
 
 
 def table(reports):
     base = reports[0]
-    headers = ["mode", "seconds", "bytes read", "from cache", "cache hits", "active-edge ratio",
+    headers = ["engine/mode", "seconds", "bytes read", "from cache", "cache hits", "active-edge ratio",
                f"bytes vs {base['_label']}", f"speedup vs {base['_label']}"]
     rows = []
     for r in reports:
