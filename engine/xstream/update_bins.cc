@@ -9,65 +9,85 @@
 
 namespace graphso {
 
-UpdateBins::UpdateBins(const GridMeta& meta, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
+UpdateBins::UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
                        uint64_t spill_piece, std::string spill_path)
     : meta_(meta), partitions_(meta.partitions), record_bytes_(std::move(record_bytes)), budget_(memory_bytes),
-      bins_(record_bytes_.size() * partitions_), spill_(std::move(spill_path), spill_piece) {}
+      shards_(std::max(1, threads)), spill_(std::move(spill_path), spill_piece) {
+  for (Shard& shard : shards_) {
+    shard.bins.resize(record_bytes_.size() * partitions_);
+    shard.per_partition.resize(partitions_);
+  }
+}
 
-void UpdateBins::add(uint32_t job, std::span<const std::byte> updates) {
+UpdateCounters UpdateBins::counters() const {
+  UpdateCounters c;
+  for (const Shard& shard : shards_) {
+    c.records += shard.records;
+    c.bytes += shard.bytes;
+  }
+  c.bytes_written = spill_.bytes_written();
+  c.spills = spill_.writes();
+  c.bytes_read = bytes_read_;
+  return c;
+}
+
+void UpdateBins::add(int thread, uint32_t job, std::span<const std::byte> updates) {
   const uint32_t record = record_bytes_[job];
   if (updates.empty() || record == 0) return;
+  Shard& shard = shards_[thread];
   const uint64_t count = updates.size() / record;
   // Counted per destination partition first, so each bin grows once.
-  std::vector<uint32_t> partition(count);
-  std::vector<uint64_t> per_partition(partitions_, 0);
+  shard.partition_of.resize(count);
+  std::fill(shard.per_partition.begin(), shard.per_partition.end(), 0);
   for (uint64_t r = 0; r < count; ++r) {
     VertexId dst;
     std::memcpy(&dst, updates.data() + r * record, sizeof(dst));
-    partition[r] = meta_.range_of(dst);
-    ++per_partition[partition[r]];
+    shard.partition_of[r] = meta_.range_of(dst);
+    ++shard.per_partition[shard.partition_of[r]];
   }
-  std::lock_guard lock(mutex_);
-  std::vector<std::byte*> next(partitions_, nullptr);
+  uint64_t grown = 0;
   for (uint32_t q = 0; q < partitions_; ++q) {
-    if (!per_partition[q]) continue;
-    std::vector<std::byte>& b = bin(job, q);
+    if (!shard.per_partition[q]) continue;
+    std::vector<std::byte>& b = shard.bins[job * partitions_ + q];
     const uint64_t before = b.capacity();
-    const size_t at = b.size();
-    b.resize(at + per_partition[q] * record);
-    memory_ += b.capacity() - before;
-    next[q] = b.data() + at;
+    b.resize(b.size() + shard.per_partition[q] * record);
+    grown += b.capacity() - before;
+    // From here per_partition[q] is where the next record of partition q goes.
+    shard.per_partition[q] = b.size() - shard.per_partition[q] * record;
   }
   for (uint64_t r = 0; r < count; ++r) {
-    std::memcpy(next[partition[r]], updates.data() + r * record, record);
-    next[partition[r]] += record;
+    const uint32_t q = shard.partition_of[r];
+    std::memcpy(shard.bins[job * partitions_ + q].data() + shard.per_partition[q], updates.data() + r * record, record);
+    shard.per_partition[q] += record;
   }
-  counters_.records += count;
-  counters_.bytes += count * record;
-  if (memory_ > budget_) spill_until(budget_ / 2);
+  shard.records += count;
+  shard.bytes += count * record;
+  if (memory_.fetch_add(grown) + grown > budget_) spill_own(shard);
 }
 
-void UpdateBins::spill_until(uint64_t target) {
-  while (memory_ > target) {
+void UpdateBins::spill_own(Shard& shard) {
+  while (memory_.load() > budget_ / 2) {
     size_t largest = 0;
-    for (size_t b = 1; b < bins_.size(); ++b)
-      if (bins_[b].capacity() > bins_[largest].capacity()) largest = b;
-    if (bins_[largest].capacity() == 0) return;
-    spill(static_cast<uint32_t>(largest / partitions_), static_cast<uint32_t>(largest % partitions_));
+    for (size_t b = 1; b < shard.bins.size(); ++b)
+      if (shard.bins[b].capacity() > shard.bins[largest].capacity()) largest = b;
+    if (shard.bins[largest].capacity() == 0) return;  // the other threads spill theirs
+    spill(shard, largest);
   }
 }
 
-void UpdateBins::spill(uint32_t job, uint32_t partition) {
-  std::vector<std::byte>& b = bin(job, partition);
+void UpdateBins::spill(Shard& shard, size_t index) {
+  std::vector<std::byte>& b = shard.bins[index];
+  const uint32_t job = static_cast<uint32_t>(index / partitions_), partition = static_cast<uint32_t>(index % partitions_);
   const uint64_t piece_bytes = spill_.piece_bytes() / record_bytes_[job] * record_bytes_[job];  // whole records
-  for (uint64_t at = 0; at < b.size(); at += piece_bytes) {
-    const uint64_t bytes = std::min<uint64_t>(piece_bytes, b.size() - at);
-    const uint64_t offset = spill_.append(std::span<const std::byte>(b.data() + at, bytes));
-    segments_.push_back({job, partition, offset, bytes});
+  {
+    std::lock_guard lock(spill_mutex_);
+    for (uint64_t at = 0; at < b.size(); at += piece_bytes) {
+      const uint64_t bytes = std::min<uint64_t>(piece_bytes, b.size() - at);
+      const uint64_t offset = spill_.append(std::span<const std::byte>(b.data() + at, bytes));
+      segments_.push_back({job, partition, offset, bytes});
+    }
   }
-  counters_.bytes_written = spill_.bytes_written();
-  counters_.spills = spill_.writes();
-  memory_ -= b.capacity();
+  memory_.fetch_sub(b.capacity());
   std::vector<std::byte>().swap(b);
 }
 
@@ -90,19 +110,16 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
       streamer->stream(ranges, [&](size_t a, size_t b, std::span<const std::byte* const> data) {
         for (size_t k = a; k < b; ++k) apply(mine[first + k].job, std::span<const std::byte>(data[k - a], mine[first + k].bytes));
       });
-    for (uint32_t job : jobs) {
-      std::vector<std::byte>& b = bin(job, q);
-      if (b.empty()) continue;
-      apply(job, b);
-      memory_ -= b.capacity();
-      std::vector<std::byte>().swap(b);
-    }
+    for (uint32_t job : jobs)
+      for (Shard& shard : shards_) {
+        std::vector<std::byte>& b = shard.bins[job * partitions_ + q];
+        if (b.empty()) continue;
+        apply(job, b);
+        memory_.fetch_sub(b.capacity());
+        std::vector<std::byte>().swap(b);
+      }
   }
-  if (streamer) {
-    IoStats io = streamer->io_stats();
-    spill_io_ += io;
-    counters_.bytes_read += io.bytes_read;
-  }
+  if (streamer) bytes_read_ += streamer->io_stats().bytes_read;
   segments_ = std::move(rest);
   if (segments_.empty()) spill_.clear();
 }

@@ -2,14 +2,17 @@
 // job, held in memory up to a budget and spilled to disk beyond it, until the gather phase
 // drains them.
 //
-// Scatter threads add() runs of update records; a run is shuffled into the job's bins under one
-// lock (counted first, then copied, so a bin grows once per run). When the bins' memory passes
-// the budget, the largest bins are written to the spill file (middleware/io/spill_file.h), in
-// pieces of whole records, until they take half the budget. The gather phase
+// Each scatter thread has bins of its own: add() shuffles a run of update records into the
+// calling thread's bins (counted first, then copied, so a bin grows once per run) without a
+// lock; only the bins' total memory is one shared atomic count. When it passes the budget, the
+// thread writes its own largest bins to the spill file (middleware/io/spill_file.h; the one
+// lock is around the file), in pieces of whole records, until the total is down to half the
+// budget or its bins are empty. So the budget can be passed by at most one run per thread. The gather phase
 // drains a job's updates partition by partition: its spilled pieces read back through the I/O
 // layer (LoadStreamer, every byte counted), then those still in memory.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -41,47 +44,52 @@ struct UpdateCounters {
 
 class UpdateBins {
  public:
-  // record_bytes: per job index, the size of its update records (0: the job emits none).
+  // threads: how many threads call add() (each passes its index). record_bytes: per job index,
+  // the size of its update records (0: the job emits none).
   // memory_bytes: the bins' budget. spill_piece: bytes per spill write (a multiple of 4096);
   // the staging buffer and each read buffer are this size. spill_path: created on the first
   // spill, removed with the bins.
-  UpdateBins(const GridMeta& meta, std::vector<uint32_t> record_bytes, uint64_t memory_bytes, uint64_t spill_piece,
-             std::string spill_path);
+  UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
+             uint64_t spill_piece, std::string spill_path);
   UpdateBins(const UpdateBins&) = delete;
   UpdateBins& operator=(const UpdateBins&) = delete;
 
-  // Thread-safe. updates: whole records of the job.
-  void add(uint32_t job, std::span<const std::byte> updates);
+  // updates: whole records of the job. Threads call it at once, each with its own index.
+  void add(int thread, uint32_t job, std::span<const std::byte> updates);
 
   // Hands every update of the jobs to apply(job, records), destination partition by destination
-  // partition, and empties their bins.
+  // partition, and empties their bins. Not while add() runs.
   using Apply = std::function<void(uint32_t job, std::span<const std::byte> records)>;
   void drain(std::span<const uint32_t> jobs, ReaderFactory& readers, const Apply& apply);
 
-  const UpdateCounters& counters() const { return counters_; }
-  IoStats spill_io() const { return spill_io_; }
-  uint64_t memory_bytes() const { return memory_; }
+  UpdateCounters counters() const;
+  uint64_t memory_bytes() const { return memory_.load(); }
 
  private:
   struct Segment {  // one spill write
     uint32_t job = 0, partition = 0;
     uint64_t offset = 0, bytes = 0;
   };
-  std::vector<std::byte>& bin(uint32_t job, uint32_t partition) { return bins_[job * partitions_ + partition]; }
-  void spill_until(uint64_t target);
-  void spill(uint32_t job, uint32_t partition);
+  // One thread's bins and scratch; only that thread touches it during scatter.
+  struct Shard {
+    std::vector<std::vector<std::byte>> bins;  // job * partitions + partition
+    std::vector<uint32_t> partition_of;        // scratch: each record's destination partition
+    std::vector<uint64_t> per_partition;       // scratch: records per destination partition
+    uint64_t records = 0, bytes = 0;
+  };
+  void spill_own(Shard& shard);
+  void spill(Shard& shard, size_t bin);
 
   const GridMeta& meta_;
   uint32_t partitions_ = 0;
   std::vector<uint32_t> record_bytes_;
   uint64_t budget_ = 0;
-  std::mutex mutex_;
-  std::vector<std::vector<std::byte>> bins_;  // job * partitions + partition
-  uint64_t memory_ = 0;                       // bins' capacity in bytes
+  std::vector<Shard> shards_;
+  std::atomic<uint64_t> memory_{0};  // all bins' capacity in bytes
+  std::mutex spill_mutex_;           // the spill file and segments_
   SpillFile spill_;
   std::vector<Segment> segments_;
-  UpdateCounters counters_;
-  IoStats spill_io_;
+  uint64_t bytes_read_ = 0;
 };
 
 }  // namespace graphso

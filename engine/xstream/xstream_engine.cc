@@ -47,7 +47,7 @@ XStreamEngine::XStreamEngine(const GridGraph& graph, const XStreamLayout& layout
     : graph_(graph), layout_(layout), readers_(readers), jobs_(jobs), threads_(std::max(1, config.threads)),
       streamer_(readers, layout.paths(), config.buffer_bytes),
       processor_(threads_, graph.meta().weighted, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); }),
-      bins_(graph.meta(), record_sizes(jobs), bin_budget(config), spill_piece_for(config.update_bytes),
+      bins_(graph.meta(), threads_, record_sizes(jobs), bin_budget(config), spill_piece_for(config.update_bytes),
             config.spill_path) {
   max_unit_edges_ = streamer_.max_range_bytes() / graph.meta().edge_size();
 }
@@ -72,13 +72,14 @@ void XStreamEngine::add_partition_units(uint32_t k, std::vector<uint32_t> jobs, 
 void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {
   Job& j = *jobs_[job];
   const uint32_t record = edge_bytes(run.weighted);
+  const int thread = omp_get_thread_num();  // the EdgeProcessor's threads, 0 outside its parallel regions
   std::vector<std::byte> staged;
   staged.reserve(kScatterStagingBytes);
   for (uint64_t first = 0; first < run.count; first += kScatterPieceEdges) {
     EdgeRun piece{run.data + first * record, std::min(kScatterPieceEdges, run.count - first), run.weighted};
     staged.clear();
     j.scatter_updates(piece, staged);
-    bins_.add(job, staged);
+    bins_.add(thread, job, staged);
   }
 }
 

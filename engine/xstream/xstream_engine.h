@@ -73,7 +73,7 @@ class XStreamEngine {
   const EngineCounters& counters() const { return processor_.counters(); }
   IoStats io_stats() const { return streamer_.io_stats(); }  // edge reads only
   const char* backend() const { return streamer_.backend(); }
-  const UpdateCounters& updates() const { return bins_.counters(); }
+  UpdateCounters updates() const { return bins_.counters(); }
 
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);

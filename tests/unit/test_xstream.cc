@@ -163,7 +163,7 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
   };
   std::map<std::pair<uint32_t, Record>, int> sent, received;
   {
-    UpdateBins bins(meta, {8, 12, 0}, budget, 16 << 10, spill);
+    UpdateBins bins(meta, 2, {8, 12, 0}, budget, 16 << 10, spill);
     std::mt19937_64 rng(7);
     for (int batch = 0; batch < 300; ++batch) {
       const uint32_t job = batch % 2;
@@ -176,7 +176,7 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
         std::memcpy(run.data() + at + 4, &value, record - 4);
         ++sent[{job, record_at(run.data() + at, record)}];
       }
-      bins.add(job, run);
+      bins.add(batch % 3 == 0 ? 1 : 0, job, run);  // two threads' bins, taking turns
       REQUIRE(bins.memory_bytes() <= budget);
     }
     REQUIRE(bins.counters().spills > 0);
@@ -199,7 +199,7 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
       });
     }
     REQUIRE(bins.memory_bytes() == 0);
-    const UpdateCounters& c = bins.counters();
+    const UpdateCounters c = bins.counters();
     REQUIRE(c.bytes_read == c.bytes_written);
     REQUIRE(c.bytes_written % 4096 == 0);
     uint64_t records = 0;
