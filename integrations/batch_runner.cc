@@ -91,11 +91,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   const EngineLayout& layout = driver->layout();
   report.engine = engine_name(config.engine);
   uint64_t data_budget = report.graph_budget_bytes;
-  if (driver->has_updates()) {
+  if (driver->min_update_bytes()) {
     // A budget the user gave is taken as given (the engine rejects one too small); the default
     // is a quarter of the graph-data budget, but no less than the engine accepts.
     report.update_budget_bytes = config.update_mem_bytes ? config.update_mem_bytes
-                                                         : std::max(data_budget / 4, XStreamEngine::kMinUpdateBytes);
+                                                         : std::max(data_budget / 4, driver->min_update_bytes());
     if (report.update_budget_bytes + kMinGraphBudget > data_budget)
       fail("the graph-data budget of {} leaves no room for edges after an update budget of {} (raise --mem or "
            "--graph-mem, or lower --update-mem)",

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "engine/common/edge_processor.h"
-#include "engine/xstream/xstream_engine.h"
+#include "engine/xstream/update_bins.h"
 #include "integrations/engine_driver.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "jobs/job.h"

@@ -52,8 +52,8 @@ class EngineDriver {
   virtual IoStats io_stats() const = 0;  // edge data the engine read itself (not the middleware)
   virtual const char* backend() const = 0;
   virtual UpdateCounters updates() const { return {}; }
-  // Whether the engine streams updates (and so takes an update budget).
-  virtual bool has_updates() const { return false; }
+  // The smallest update budget the engine takes; 0 for an engine without update buffers.
+  virtual uint64_t min_update_bytes() const { return 0; }
 };
 
 // Opens the engine's view of the graph (the X-Stream layout must have been prepared).

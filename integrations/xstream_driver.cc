@@ -17,7 +17,7 @@ class XStreamDriver final : public EngineDriver {
       : graph_(graph), readers_(readers), xstream_(XStreamLayout::open(graph)), layout_(xstream_layout(graph, xstream_)) {}
 
   const EngineLayout& layout() const override { return layout_; }
-  bool has_updates() const override { return true; }
+  uint64_t min_update_bytes() const override { return XStreamEngine::kMinUpdateBytes; }
   void start(uint64_t buffer_bytes, uint64_t update_bytes, int threads, std::span<Job* const> jobs) override {
     // Spilled updates live beside the graph (a file system that takes O_DIRECT), one file per
     // engine: named by process and by this driver, so two runs never share one.

@@ -38,10 +38,13 @@ void put_varint(std::vector<uint8_t>& out, uint64_t value) {
 
 }  // namespace
 
-std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) {
+std::string TChunkTable::file_prefix(const EngineLayout& layout) {
   // GridGraph's tables keep their first name; other layouts' carry the layout's.
-  if (layout.name == "gridgraph") return fmt::format("{}/tchunk.{}", layout.dir, chunk_bytes);
-  return fmt::format("{}/tchunk.{}.{}", layout.dir, layout.name, chunk_bytes);
+  return layout.name == "gridgraph" ? "tchunk." : fmt::format("tchunk.{}.", layout.name);
+}
+
+std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) {
+  return fmt::format("{}/{}{}", layout.dir, file_prefix(layout), chunk_bytes);
 }
 
 uint64_t TChunkTable::memory_bytes() const {

@@ -45,6 +45,8 @@ class TChunkTable {
   static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes);
   void save(const EngineLayout& layout) const;
   static std::string path(const EngineLayout& layout, uint64_t chunk_bytes);
+  // The file name before the chunk size: "tchunk." (GridGraph) or "tchunk.<layout>." (others).
+  static std::string file_prefix(const EngineLayout& layout);
 
   uint64_t chunk_bytes() const { return chunk_bytes_; }
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }

@@ -10,6 +10,7 @@
 #include "datasets/edge_list.h"
 #include "datasets/rmat.h"
 #include "engine/common/error.h"
+#include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"

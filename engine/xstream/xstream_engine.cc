@@ -110,9 +110,14 @@ std::vector<std::pair<uint32_t, std::string>> XStreamEngine::failures() const {
   return all;
 }
 
+bool XStreamEngine::failed(uint32_t job) const {
+  auto is_job = [job](const auto& f) { return f.first == job; };
+  return std::any_of(processor_.failures().begin(), processor_.failures().end(), is_job) ||
+         std::any_of(gather_failures_.begin(), gather_failures_.end(), is_job);
+}
+
 void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
-  for (const auto& f : failures())
-    if (f.first == job) return;
+  if (failed(job)) return;
   Job& j = *jobs_[job];
   const uint64_t record = j.update_bytes();
   const uint64_t count = records.size() / record;

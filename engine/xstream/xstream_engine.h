@@ -78,6 +78,7 @@ class XStreamEngine {
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);
   void apply(uint32_t job, std::span<const std::byte> records);
+  bool failed(uint32_t job) const;
 
   const GridGraph& graph_;
   const XStreamLayout& layout_;

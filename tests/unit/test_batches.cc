@@ -7,6 +7,7 @@
 
 #include "engine/common/error.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "engine/xstream/xstream_engine.h"
 #include "jobs/edge_job.h"
 #include "jobs/job_file.h"
 #include "tests/test_graphs.h"

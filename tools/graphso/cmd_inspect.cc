@@ -74,8 +74,7 @@ int cmd_inspect(const Args& args) {
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
   bool any = false;
   for (const EngineLayout& layout : layouts) {
-    const std::string prefix = TChunkTable::path(layout, 0);  // ".../tchunk.[xstream.]0"
-    const std::string stem = prefix.substr(dir.size() + 1, prefix.size() - dir.size() - 2);
+    const std::string stem = TChunkTable::file_prefix(layout);
     std::vector<uint64_t> sizes;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       std::string name = entry.path().filename();
