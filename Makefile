@@ -19,11 +19,11 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
             catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib
 
-LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc engine/xstream/*.cc middleware/*.cc middleware/io/*.cc \
+LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc engine/xstream/*.cc middleware/*.cc middleware/io/*.cc middleware/store/*.cc \
                         jobs/*.cc datasets/*.cc integrations/*.cc)
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
-UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/test_graphs.cc tests/catch_main.cc
-E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/reference.cc tests/test_graphs.cc tests/catch_main.cc
+UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
+E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 
 LIB_OBJS  := $(LIB_SRCS:%.cc=$(BUILD)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.cc=$(BUILD)/%.o)

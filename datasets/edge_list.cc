@@ -111,4 +111,9 @@ bool EdgeListReader::next_batch(std::vector<WeightedEdge>& out, uint64_t max_edg
   return true;
 }
 
+void EdgeListReader::seek(uint64_t edge) {
+  if (edge > info_.edges) fail("{}: cannot seek to edge {} of {}", file_.path(), edge, info_.edges);
+  next_edge_ = edge;
+}
+
 }  // namespace graphso

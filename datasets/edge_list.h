@@ -47,6 +47,8 @@ class EdgeListReader {
   // Fills out with up to max_edges records (weight 1 when unweighted); returns false at the end.
   bool next_batch(std::vector<WeightedEdge>& out, uint64_t max_edges);
   void rewind() { next_edge_ = 0; }
+  // Continue from edge `edge` (at most the edge count).
+  void seek(uint64_t edge);
 
  private:
   File file_;

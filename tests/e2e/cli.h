@@ -23,4 +23,7 @@ std::string graphso_binary();
 
 std::vector<std::string> files_in(const std::string& dir);
 
+// REQUIREs exit status 1 and exactly one stderr line, "graphso: error: ..." containing `contains`.
+void require_one_line_error(const CliResult& r, const std::string& contains);
+
 }  // namespace graphso::testing

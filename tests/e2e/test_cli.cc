@@ -37,13 +37,6 @@ std::vector<std::string> read_values(const std::string& path, uint64_t vertices)
   return values;
 }
 
-void require_one_line_error(const CliResult& r, const std::string& contains) {
-  INFO("stderr: " << r.err);
-  REQUIRE(r.status == 1);
-  REQUIRE(r.err_lines().size() == 1);
-  REQUIRE_THAT(r.err, Catch::StartsWith("graphso: error: ") && Catch::Contains(contains));
-}
-
 struct Prepared {
   TempDir dir;
   EdgeSet set;

@@ -14,5 +14,8 @@ int cmd_prep(const Args& args);
 int cmd_inspect(const Args& args);
 int cmd_run(const Args& args);
 int cmd_disk_bandwidth(const Args& args);
+int cmd_ingest(const Args& args);
+int cmd_store_stat(const Args& args);
+int cmd_snapshot(const Args& args);
 
 }  // namespace graphso

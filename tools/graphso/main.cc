@@ -16,7 +16,10 @@ const char* kUsage =
     "  prep EDGES.bin -o GRAPH_DIR     prepare the on-disk grid (GridGraph layout)\n"
     "  inspect GRAPH_DIR               describe (and with --verify, check) a prepared graph\n"
     "  run GRAPH_DIR --job ALGO[:K=V]  run concurrent jobs out of core, write results + report\n"
-    "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n";
+    "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n"
+    "  ingest STORE --input EDGES.bin  append edges to the evolving-graph store (PMEM, crash-safe)\n"
+    "  store-stat STORE                what the store holds, one key: value per line\n"
+    "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n";
 
 }  // namespace
 
@@ -34,6 +37,9 @@ int main(int argc, char** argv) {
     if (command == "inspect") return graphso::cmd_inspect(args);
     if (command == "run") return graphso::cmd_run(args);
     if (command == "disk-bandwidth") return graphso::cmd_disk_bandwidth(args);
+    if (command == "ingest") return graphso::cmd_ingest(args);
+    if (command == "store-stat") return graphso::cmd_store_stat(args);
+    if (command == "snapshot") return graphso::cmd_snapshot(args);
     std::fprintf(stderr, "graphso: error: unknown command '%s'\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const graphso::Error& e) {

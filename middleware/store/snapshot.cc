@@ -1,0 +1,146 @@
+#include "middleware/store/snapshot.h"
+
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "datasets/edge_list.h"
+#include "engine/common/error.h"
+#include "middleware/store/adjacency_blocks.h"
+#include "middleware/store/edge_log.h"
+#include "middleware/store/pmem_file.h"
+#include "middleware/store/store_meta.h"
+
+namespace graphso::store {
+namespace {
+
+constexpr uint32_t kMaxAttempts = 64;
+
+struct Position {
+  Checkpoint checkpoint;
+  uint64_t head = 0;
+};
+
+// The checkpoint in force and the persisted head, read in that order (the head never falls behind F).
+Position read_position(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout) {
+  Position p{read_checkpoint(file, layout), read_log_head(file, layout)};
+  if (header.mode == StoreMode::Naive && p.head != 0 && !p.checkpoint.clean)
+    fail("{}: the naive store is open for writing (or was not closed cleanly); snapshot it after ingest ends",
+         file.path());
+  return p;
+}
+
+// One attempt: false when a checkpoint committed while reading (the log range may be overwritten).
+bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout,
+                  const SnapshotConsumer& consumer, SnapshotInfo& info) {
+  Position at = read_position(file, header, layout);
+  const Checkpoint& c = at.checkpoint;
+  const uint64_t vertices = header.geometry.vertices;
+  if (at.head < c.flushed || at.head - c.flushed > header.geometry.log_slots) return false;
+  if (c.high_water < 1 || c.high_water > header.geometry.block_capacity)
+    fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} blocks", file.path(), c.high_water,
+         header.geometry.block_capacity);
+
+  // The log records since the checkpoint, grouped by source in log order (a counting sort).
+  std::vector<uint64_t> begin(vertices + 1, 0);
+  std::vector<LoggedEdge> logged;
+  logged.reserve(at.head - c.flushed);
+  for (uint64_t p = c.flushed; p < at.head; ++p) {
+    LoggedEdge e = read_log_record(file, layout, p);
+    if (e.src >= vertices || e.dst >= vertices) fail("{}: corrupt store: log record {} names vertex ids past {}", file.path(), p, vertices);
+    logged.push_back(e);
+    ++begin[e.src + 1];
+  }
+  for (uint64_t v = 0; v < vertices; ++v) begin[v + 1] += begin[v];
+  std::vector<LoggedEdge> by_source(logged.size());
+  {
+    std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
+    for (const LoggedEdge& e : logged) by_source[next[e.src]++] = e;
+  }
+  logged = {};
+
+  const auto* table = file.at<uint32_t>(layout.tables[c.slot]);
+  consumer.begin();
+  std::vector<Edge> pending;
+  std::vector<const AdjacencyBlock*> chain;
+  std::unordered_map<uint32_t, uint64_t> count;
+  uint64_t edges = 0, blocks = 0;
+  for (uint64_t v = 0; v < vertices; ++v) {
+    chain.clear();
+    count.clear();
+    walk_chain(file, layout, c.high_water, Direction::Out, static_cast<VertexId>(v), table[v],
+               [&](const AdjacencyBlock& block) { chain.push_back(&block); });
+    auto apply = [&](uint32_t n, bool deleted) {
+      if (!deleted) ++count[n];
+      else if (auto it = count.find(n); it != count.end() && it->second > 0) --it->second;
+    };
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+      for (uint32_t i = 0; i < (*it)->header.count; ++i)
+        apply((*it)->entries[i] & ~kFlagBit, ((*it)->entries[i] & kFlagBit) != 0);
+    for (uint64_t i = begin[v]; i < begin[v + 1]; ++i) apply(by_source[i].dst, by_source[i].deleted);
+    for (const auto& [n, k] : count)
+      for (uint64_t j = 0; j < k; ++j) pending.push_back(Edge{static_cast<VertexId>(v), n});
+    blocks += chain.size();
+    if (consumer.count_in_chains)
+      walk_chain(file, layout, c.high_water, Direction::In, static_cast<VertexId>(v), table[vertices + v],
+                 [&](const AdjacencyBlock&) { ++blocks; });
+    if (pending.size() >= (1u << 20)) {
+      consumer.edges(pending);
+      edges += pending.size();
+      pending.clear();
+    }
+  }
+  consumer.edges(pending);
+  edges += pending.size();
+  // Blocks below H never change; the log range stays until the next checkpoint commits.
+  if (read_checkpoint(file, layout).seq != c.seq) return false;
+  info.blocks = blocks;
+  info.store_id = header.store_id;
+  info.position = at.head;
+  info.vertices = vertices;
+  info.edges = edges;
+  return true;
+}
+
+}  // namespace
+
+SnapshotInfo peek_snapshot_position(const std::string& store_path) {
+  if (!path_exists(store_path)) fail("{}: no such store", store_path);
+  PmemFile file = PmemFile::open(store_path);
+  StoreHeader header = read_superblock(file);
+  StoreLayout layout(header.geometry);
+  Position at = read_position(file, header, layout);
+  SnapshotInfo info;
+  info.store_id = header.store_id;
+  info.position = at.head;
+  info.vertices = header.geometry.vertices;
+  return info;
+}
+
+SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer& consumer) {
+  if (!path_exists(store_path)) fail("{}: no such store", store_path);
+  PmemFile file = PmemFile::open(store_path);
+  StoreHeader header = read_superblock(file);
+  StoreLayout layout(header.geometry);
+  SnapshotInfo info;
+  for (info.attempts = 1; info.attempts <= kMaxAttempts; ++info.attempts)
+    if (try_snapshot(file, header, layout, consumer, info)) return info;
+  fail("{}: checkpoints kept moving during {} snapshot attempts", store_path, kMaxAttempts);
+}
+
+SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::string& edge_list_path) {
+  std::optional<EdgeListWriter> writer;
+  std::vector<WeightedEdge> weighted;
+  SnapshotConsumer consumer{
+      [&] { writer.emplace(edge_list_path, false); },  // a dropped writer leaves no file
+      [&](std::span<const Edge> edges) {
+        weighted.clear();
+        for (const Edge& e : edges) weighted.push_back(WeightedEdge{e.src, e.dst, 1});
+        writer->append(weighted);
+      }};
+  SnapshotInfo info = scan_snapshot(store_path, consumer);
+  writer->finish(info.vertices);
+  return info;
+}
+
+}  // namespace graphso::store

@@ -1,0 +1,62 @@
+// XPGraph's hierarchical DRAM vertex buffers: each vertex has an out- and an in-buffer that starts
+// at 16 bytes and doubles as it fills, up to the maximum (default 256 bytes); a full top buffer
+// is flushed to PMEM as one adjacency block. Vertices are split into contiguous shards, one per
+// ingest thread; a shard's buffers come from its thread's pool and only that thread touches them,
+// so appending takes no lock and no atomic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/common/types.h"
+#include "middleware/store/buffer_pool.h"
+#include "middleware/store/store_format.h"
+
+namespace graphso::store {
+
+// Shard k of n over [0, vertices): the vertices [shard_begin(k), shard_begin(k + 1)).
+inline VertexId shard_begin(uint32_t shard, uint32_t shards, uint64_t vertices) {
+  return static_cast<VertexId>((uint64_t{shard} * vertices + shards - 1) / shards);
+}
+
+class VertexBuffers {
+ public:
+  // max_buffer_bytes: a power of two in [16, 256].
+  VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes);
+
+  uint32_t threads() const { return threads_; }
+  // Entries a full top buffer holds: what one flushed block carries.
+  uint32_t flush_entries() const { return flush_entries_; }
+  // By v's shard thread only. Returns true when the buffer is now full: flush, then empty it.
+  bool append(uint32_t shard, Direction d, VertexId v, uint32_t entry);
+  void prefetch(Direction d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
+  std::span<const uint32_t> entries(Direction d, VertexId v) const {
+    const Slot& s = slot(d, v);
+    return {s.entries, s.count};
+  }
+  // After a flush during buffering: the vertex keeps its (top) buffer, it is busy.
+  void empty(Direction d, VertexId v) { slot(d, v).count = 0; }
+  // Returns v's buffer to its shard's pool (flushing everything).
+  void clear(uint32_t shard, Direction d, VertexId v);
+  uint64_t reserved_bytes() const;
+
+ private:
+  struct Slot {
+    uint32_t* entries = nullptr;
+    uint32_t count = 0;
+    uint32_t size_class = 0;
+  };
+  Slot& slot(Direction d, VertexId v) { return slots_[static_cast<size_t>(d)][v]; }
+  const Slot& slot(Direction d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
+  uint32_t capacity(uint32_t size_class) const;
+
+  uint64_t vertices_;
+  uint32_t threads_;
+  uint32_t classes_;
+  uint32_t flush_entries_;
+  std::vector<Slot> slots_[2];
+  std::vector<BufferPool> pools_;
+};
+
+}  // namespace graphso::store

@@ -1,0 +1,264 @@
+// The store through the CLI: ingest, store-stat, resume, deletions and snapshots that `run` takes;
+// the one-line errors; and the crash tests: >= 100 kill -9 at random moments, and power cuts at
+// every named crash point recovered from the shadow image (only what was persisted).
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "datasets/edge_list.h"
+#include "engine/common/file.h"
+#include "middleware/store/persister.h"
+#include "tests/e2e/cli.h"
+#include "tests/store_checks.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+
+extern char** environ;
+
+namespace {
+
+struct Input {
+  TempDir dir;
+  EdgeSet set;
+  std::vector<Edge> edges;
+  std::string path;
+};
+
+std::unique_ptr<Input> rmat_input(uint32_t scale, uint32_t edge_factor, uint64_t seed) {
+  auto in = std::make_unique<Input>();
+  in->set = rmat_edges(scale, edge_factor, false, seed, in->dir);
+  for (const WeightedEdge& e : in->set.edges) in->edges.push_back({e.src, e.dst});
+  in->path = in->dir.file("edges.bin");
+  write_edges(in->path, in->set);
+  return in;
+}
+
+std::map<std::string, std::string> store_stat(const std::string& store) {
+  CliResult r = graphso_cli({"store-stat", store});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::map<std::string, std::string> keys;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    size_t colon = line.find(": ");
+    REQUIRE(colon != std::string::npos);
+    REQUIRE(colon > 0);
+    keys[line.substr(0, colon)] = line.substr(colon + 2);
+  }
+  return keys;
+}
+
+// The largest acknowledged count in the ack log (complete lines only).
+uint64_t last_ack(const std::string& path) {
+  std::ifstream in(path);
+  std::string all((std::istreambuf_iterator<char>(in)), {});
+  uint64_t best = 0;
+  std::istringstream lines(all.substr(0, all.rfind('\n') + 1));
+  for (std::string line; std::getline(lines, line);) best = std::max<uint64_t>(best, std::stoull(line));
+  return best;
+}
+
+// The ingest command the crash tests run: a small log (wraps, checkpoints constantly), small
+// batches, two threads, archiving after every other batch.
+std::vector<std::string> crash_ingest(const std::string& store, const Input& in, const std::string& acks) {
+  return {graphso_binary(), "ingest", store, "--input", in.path, "--threads", "2", "--batch", "97",
+          "--log-slots", "512", "--archive-threshold", "150", "--ack-log", acks};
+}
+
+}  // namespace
+
+TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") {
+  auto in = rmat_input(12, 8, 3);
+  const std::string store = in->dir.file("store.pm");
+  const std::string report = in->dir.file("ingest.json");
+  CliResult first = graphso_cli({"ingest", store, "--input", in->path, "--threads", "2", "--batch", "1000",
+                                 "--log-slots", "4096", "--report", report});
+  INFO(first.err);
+  REQUIRE(first.status == 0);
+  REQUIRE_THAT(first.out, Catch::Contains("created (xpgraph, 4096 vertices, 4096 log slots"));
+  REQUIRE_THAT(first.out, Catch::Contains("ingest: 32768 edges in") && Catch::Contains("edges/s (xpgraph, 2 threads, batch 1000"));
+  std::string json = read_small_file(report);
+  for (const char* key : {"\"edges\": 32768", "\"edges_per_second\"", "\"persisted_line_bytes\"", "\"device_write_bytes\"", "\"checkpoints\""})
+    REQUIRE_THAT(json, Catch::Contains(key));
+
+  auto stat = store_stat(store);
+  CHECK(stat["mode"] == "xpgraph");
+  CHECK(stat["vertices"] == "4096");
+  CHECK(stat["edges"] == "32768");
+  CHECK(stat["log_head"] == "32768");
+  CHECK(stat["log_unflushed"] == "0");  // ingest ends with a checkpoint
+  CHECK(std::stoull(stat["checkpoint_seq"]) >= 8);  // the log wrapped 8 times
+  CHECK(stat["input_acknowledged"] == "32768");
+  CHECK(stat["input_edges"] == "32768");
+  CHECK(std::stoull(stat["blocks_used"]) >= std::stoull(stat["blocks_live"]));
+  CHECK(std::stoull(stat["blocks_live"]) >= 2 * 32768 / 60);
+
+  CliResult again = graphso_cli({"ingest", store, "--input", in->path});
+  REQUIRE(again.status == 0);
+  REQUIRE_THAT(again.out, Catch::Contains("is already ingested (32768 edges)"));
+  REQUIRE(store_stat(store)["log_head"] == "32768");
+
+  // The snapshot runs like the same edges prepared directly.
+  const std::string snapshot = in->dir.file("snap");
+  CliResult snap = graphso_cli({"snapshot", store, "-o", snapshot});
+  INFO(snap.err);
+  REQUIRE(snap.status == 0);
+  REQUIRE_THAT(snap.out, Catch::Contains("at log position 32768: 4096 vertices, 32768 edges"));
+  REQUIRE_THAT(graphso_cli({"snapshot", store, "-o", snapshot}).out, Catch::Contains("not rebuilt"));
+  REQUIRE(graphso_cli({"prep", in->path, "-o", in->dir.file("direct")}).status == 0);
+  for (const std::string& graph : {snapshot, in->dir.file("direct")}) {
+    CliResult run = graphso_cli({"run", graph, "--job", "bfs:source=1", "--job", "wcc", "--job", "pagerank:iterations=5",
+                                 "--sharing", "chunk", "--out", graph + ".out"});
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+  }
+  for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
+    REQUIRE(read_small_file(snapshot + ".out/" + result) == read_small_file(in->dir.file("direct.out/") + result));
+
+  // Deletions of the first thousand edges (duplicates in R-MAT: each removes one occurrence).
+  EdgeSet deletions;
+  deletions.vertices = in->set.vertices;
+  deletions.edges.assign(in->set.edges.begin(), in->set.edges.begin() + 1000);
+  write_edges(in->dir.file("deletions.bin"), deletions);
+  CliResult del = graphso_cli({"ingest", store, "--input", in->dir.file("deletions.bin"), "--delete"});
+  INFO(del.err);
+  REQUIRE(del.status == 0);
+  REQUIRE(store_stat(store)["edges"] == "31768");
+  REQUIRE_THAT(graphso_cli({"snapshot", store, "-o", snapshot}).out, Catch::Contains("at log position 33768: 4096 vertices, 31768 edges"));
+}
+
+TEST_CASE("store cli: bad input, bad options and damaged stores are one-line errors") {
+  auto in = rmat_input(8, 4, 1);
+  const std::string store = in->dir.file("store.pm");
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->path}).status == 0);
+
+  std::ofstream(in->dir.file("junk.bin")) << "not an edge list";
+  require_one_line_error(graphso_cli({"ingest", store, "--input", in->dir.file("junk.bin")}), "junk.bin");
+  // Ids past the store's 256 vertices: refused before anything is logged.
+  auto wide = rmat_input(10, 2, 2);
+  require_one_line_error(graphso_cli({"ingest", store, "--input", wide->path}), "names a vertex outside the store's 256 vertices");
+  REQUIRE(store_stat(store)["log_head"] == "1024");
+  require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--log-slots", "64"}),
+                         "--log-slots is fixed when a store is created; " + store + " has 16777216");
+  require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--store-mode", "naive"}),
+                         "is a xpgraph store, not naive");
+  require_one_line_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--store-mode", "fast"}),
+                         "unknown store mode 'fast'");
+  REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
+  require_one_line_error(graphso_cli({"ingest", in->dir.file("other.pm"), "--input", in->path, "--delete"}), "no such store to delete from");
+  require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--shadow", in->dir.file("s"), "--crash-at", "nowhere"}),
+                         "unknown crash point 'nowhere'");
+  require_one_line_error(graphso_cli({"store-stat", in->dir.file("missing.pm")}), "missing.pm: no such store");
+
+  // A directory that is not a snapshot is never replaced.
+  std::filesystem::create_directories(in->dir.file("mine"));
+  std::ofstream(in->dir.file("mine/notes.txt")) << "keep";
+  require_one_line_error(graphso_cli({"snapshot", store, "-o", in->dir.file("mine")}), "exists and is not a store snapshot");
+  REQUIRE(files_in(in->dir.file("mine")) == std::vector<std::string>{"notes.txt"});
+
+  File(store, File::Mode::ReadWrite).truncate(File(store, File::Mode::Read).size() - 4096);
+  require_one_line_error(graphso_cli({"store-stat", store}), "truncated or damaged store");
+  require_one_line_error(graphso_cli({"ingest", store, "--input", in->path}), "truncated or damaged store");
+  require_one_line_error(graphso_cli({"snapshot", store, "-o", in->dir.file("snap")}), "truncated or damaged store");
+  REQUIRE_FALSE(path_exists(in->dir.file("snap")));
+}
+
+TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest") {
+  auto in = rmat_input(11, 16, 7);
+  const std::string store = in->dir.file("store.pm");
+  const std::string acks = in->dir.file("acks");
+  std::mt19937_64 random(20261122);
+  uint64_t kills = 0, completions = 0, recovered_mid_lap = 0;
+  std::map<uint64_t, int> prefixes;
+  while (kills < 100) {
+    std::vector<std::string> argv = crash_ingest(store, *in, acks);
+    std::vector<char*> raw;
+    for (std::string& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    REQUIRE(posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ) == 0);
+    posix_spawn_file_actions_destroy(&actions);
+    std::this_thread::sleep_for(std::chrono::microseconds(random() % 60000));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    if (WIFEXITED(status)) {
+      // Finished before the kill: everything is there; start over on a new store.
+      REQUIRE(WEXITSTATUS(status) == 0);
+      REQUIRE(require_store_holds_prefix(store, in->edges, in->edges.size(), 2) == in->edges.size());
+      ++completions;
+      std::filesystem::remove(store);
+      std::filesystem::remove(acks);
+      continue;
+    }
+    REQUIRE(WTERMSIG(status) == SIGKILL);
+    ++kills;
+    const uint64_t acknowledged = last_ack(acks);
+    uint64_t k = path_exists(store) ? require_store_holds_prefix(store, in->edges, acknowledged, 2) : 0;
+    ++prefixes[k];
+    if (k % 512 != 0) ++recovered_mid_lap;
+  }
+  INFO(completions << " ingests completed; " << prefixes.size() << " distinct recovered prefixes");
+  // The kills landed at many moments, not all at start-up or after the end.
+  REQUIRE(prefixes.size() >= 50);
+  REQUIRE(recovered_mid_lap >= 30);
+  // And the last store still finishes.
+  CliResult finish = run_program(crash_ingest(store, *in, acks));
+  INFO(finish.err);
+  REQUIRE(finish.status == 0);
+  REQUIRE(require_store_holds_prefix(store, in->edges, in->edges.size(), 2) == in->edges.size());
+}
+
+TEST_CASE("store crash: power cut at every named crash point, recovered from the shadow image") {
+  auto in = rmat_input(10, 16, 11);
+  struct Cut {
+    const char* point;
+    uint64_t pass;
+  };
+  const std::vector<Cut> cuts = {{"input-record", 1},      {"log-records", 1},       {"log-records", 40},
+                                 {"log-head", 1},          {"log-head", 57},         {"checkpoint-blocks", 1},
+                                 {"checkpoint-blocks", 9}, {"checkpoint-table", 3},  {"checkpoint-table", 12},
+                                 {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
+  for (const Cut& cut : cuts) {
+    INFO("crash point " << cut.point << ", pass " << cut.pass);
+    TempDir dir;
+    const std::string store = dir.file("store.pm"), shadow = dir.file("shadow.pm"), acks = dir.file("acks");
+    std::vector<std::string> argv = crash_ingest(store, *in, acks);
+    argv.insert(argv.end(), {"--shadow", shadow, "--crash-at", std::string(cut.point) + ":" + std::to_string(cut.pass)});
+    CliResult crashed = run_program(argv);
+    INFO(crashed.err);
+    REQUIRE(crashed.status == store::kCrashExitCode);
+    REQUIRE_THAT(crashed.err, Catch::Contains(std::string("power cut at crash point ") + cut.point));
+    // Recovery sees only what was persisted.
+    uint64_t k = require_store_holds_prefix(shadow, in->edges, last_ack(acks), 2);
+    // The image is a store: ingest resumes on it, once more through a cut, then to the end.
+    std::vector<std::string> resume = crash_ingest(shadow, *in, acks);
+    resume.insert(resume.end(), {"--shadow", dir.file("shadow2.pm"), "--crash-at", "checkpoint-table:2"});
+    CliResult second = run_program(resume);
+    INFO(second.out << second.err);
+    REQUIRE(second.status == store::kCrashExitCode);
+    if (k > 0) REQUIRE_THAT(second.out, Catch::Contains("resuming"));
+    uint64_t k2 = require_store_holds_prefix(dir.file("shadow2.pm"), in->edges, std::max(k, last_ack(acks)), 2);
+    CliResult done = run_program(crash_ingest(dir.file("shadow2.pm"), *in, acks));
+    INFO(done.err);
+    REQUIRE(done.status == 0);
+    if (k2 > 0) REQUIRE_THAT(done.out, Catch::Contains("resuming"));
+    REQUIRE(require_store_holds_prefix(dir.file("shadow2.pm"), in->edges, in->edges.size(), 2) == in->edges.size());
+  }
+}

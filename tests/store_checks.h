@@ -1,0 +1,39 @@
+// Checks for the evolving-graph store: the adjacency an operation sequence should leave (an
+// independent in-memory model), and the comparison of a store's neighbour queries against it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/common/types.h"
+#include "middleware/store/graph_store.h"
+
+namespace graphso::testing {
+
+struct EdgeOp {
+  VertexId src;
+  VertexId dst;
+  bool deleted = false;
+};
+
+// Per vertex, the sorted out- and in-neighbour multisets after ops in order (a deletion removes
+// one earlier occurrence, or nothing).
+struct Adjacency {
+  std::vector<std::vector<VertexId>> out, in;
+  uint64_t edges = 0;
+};
+Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices);
+std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
+
+// REQUIREs get_nebrs_out/in of every vertex to equal the model (degree and multiset).
+void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
+
+// Opens the store file (recovering as after a crash), and REQUIREs it to hold exactly the first
+// K input edges, K = what the store says it acknowledged of the input, with K >= at_least; every
+// chain is walked and checked by a snapshot scan too. Returns K.
+uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const Edge> input, uint64_t at_least,
+                                    uint32_t threads = 1);
+
+}  // namespace graphso::testing

@@ -1,0 +1,260 @@
+// The evolving-graph store (middleware/store): neighbour queries against an in-memory model after
+// ingest, deletions, compaction and recovery, with 1 and 2 threads, in both modes; the log
+// wrapping under constant checkpoints; snapshots through every job against the reference; and
+// damaged stores.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "middleware/store/buffer_pool.h"
+#include "middleware/store/graph_store.h"
+#include "middleware/store/snapshot.h"
+#include "integrations/store_snapshot.h"
+#include "tests/store_checks.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::store;
+using graphso::testing::Adjacency;
+using graphso::testing::adjacency_of;
+using graphso::testing::EdgeOp;
+using graphso::testing::require_store_equals;
+using graphso::testing::TempDir;
+
+namespace {
+
+std::vector<Edge> plain_edges(const EdgeSet& set) {
+  std::vector<Edge> edges;
+  for (const WeightedEdge& e : set.edges) edges.push_back({e.src, e.dst});
+  return edges;
+}
+
+// Deletions of a third of the edges (some twice) and of edges that were never added.
+std::vector<Edge> deletions_for(const std::vector<Edge>& edges, uint64_t vertices, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<Edge> deletes;
+  for (size_t i = 0; i < edges.size(); i += 3) {
+    deletes.push_back(edges[i]);
+    if (i % 7 == 0) deletes.push_back(edges[i]);
+  }
+  for (int i = 0; i < 200; ++i)
+    deletes.push_back({static_cast<VertexId>(random() % vertices), static_cast<VertexId>(random() % vertices)});
+  std::shuffle(deletes.begin(), deletes.end(), random);
+  return deletes;
+}
+
+void add_in_batches(GraphStore& s, std::span<const Edge> edges, size_t batch, bool deletes = false) {
+  for (size_t at = 0; at < edges.size(); at += batch) {
+    auto part = edges.subspan(at, std::min(batch, edges.size() - at));
+    deletes ? s.del_edges(part) : s.add_edges(part);
+  }
+}
+
+std::vector<EdgeOp> ops_of(std::span<const Edge> adds, std::span<const Edge> deletes) {
+  std::vector<EdgeOp> ops = graphso::testing::adds_of(adds);
+  for (const Edge& e : deletes) ops.push_back({e.src, e.dst, true});
+  return ops;
+}
+
+}  // namespace
+
+TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compaction and recovery") {
+  const uint32_t threads = GENERATE(1u, 2u);
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive);
+  const uint32_t max_buffer = mode == StoreMode::XPGraph ? GENERATE(256u, 64u) : 256u;
+  INFO(store_mode_name(mode) << ", " << threads << " threads, buffers up to " << max_buffer << " bytes");
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 5, dir);
+  std::vector<Edge> adds = plain_edges(set);
+  std::vector<Edge> deletes = deletions_for(adds, set.vertices, 9);
+  const std::string path = dir.file("store.pm");
+  // A log of 1000 slots under 16K edges: it wraps and forces a checkpoint every few batches.
+  StoreGeometry geometry = default_geometry(set.vertices, adds.size() + deletes.size(), 1000);
+  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300};
+  {
+    auto s = GraphStore::create(path, geometry, mode, options);
+    add_in_batches(*s, adds, 257);
+    require_store_equals(*s, adjacency_of(graphso::testing::adds_of(adds), set.vertices));
+    if (mode == StoreMode::XPGraph) REQUIRE(s->status().checkpoints >= adds.size() / 1000 - 1);
+    add_in_batches(*s, deletes, 111, true);
+    require_store_equals(*s, adjacency_of(ops_of(adds, deletes), set.vertices));
+    if (mode == StoreMode::Naive) s->close();
+    // Destroyed without a checkpoint (XPGraph): like a crash that keeps the page cache.
+  }
+  Adjacency expected = adjacency_of(ops_of(adds, deletes), set.vertices);
+  auto s = GraphStore::open(path, options);
+  if (mode == StoreMode::XPGraph) REQUIRE(s->status().replayed > 0);
+  require_store_equals(*s, expected);
+  if (mode == StoreMode::XPGraph) {
+    s->compact();
+    require_store_equals(*s, expected);
+    StoreStatus after = s->status();
+    REQUIRE(after.flushed == after.head);
+    s.reset();
+    s = GraphStore::open(path, options);
+    REQUIRE(s->status().replayed == 0);
+    require_store_equals(*s, expected);
+    // After compaction every chain is a run of full blocks but the last.
+    SnapshotInfo info = scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true});
+    REQUIRE(info.edges == expected.edges);
+    REQUIRE(info.blocks <= 2 * (expected.edges / kBlockEntries) + 2 * set.vertices);
+  } else {
+    s->close();
+  }
+}
+
+TEST_CASE("store: single-edge API, buffer_all_edges and flush_all_vbufs") {
+  TempDir dir;
+  const std::string path = dir.file("store.pm");
+  auto s = GraphStore::create(path, default_geometry(100, 1000, 64), StoreMode::XPGraph, {.threads = 2});
+  std::vector<EdgeOp> ops;
+  for (VertexId i = 0; i < 300; ++i) {
+    s->add_edge(i % 7, (i * 13) % 100);
+    ops.push_back({i % 7, (i * 13) % 100});
+  }
+  s->del_edge(3, 39);
+  ops.push_back({3, 39, true});
+  s->del_edge(99, 98);  // absent: nothing happens
+  ops.push_back({99, 98, true});
+  require_store_equals(*s, adjacency_of(ops, 100));
+  s->buffer_all_edges();
+  REQUIRE(s->status().buffered == s->status().head);
+  require_store_equals(*s, adjacency_of(ops, 100));
+  s->flush_all_vbufs();
+  REQUIRE(s->status().flushed == s->status().head);
+  REQUIRE(s->status().buffer_bytes > 0);  // pools keep their slabs for reuse
+  require_store_equals(*s, adjacency_of(ops, 100));
+}
+
+TEST_CASE("store: bad edges and bad vertices are errors that change nothing") {
+  TempDir dir;
+  const std::string path = dir.file("store.pm");
+  auto s = GraphStore::create(path, default_geometry(10, 100, 64), StoreMode::XPGraph, {});
+  s->add_edge(1, 2);
+  std::vector<Edge> bad = {{3, 4}, {5, 10}};
+  REQUIRE(graphso::testing::error_of([&] { s->add_edges(bad); }) ==
+          path + ": edge 5 -> 10 is outside the store's 10 vertices");
+  REQUIRE(s->status().head == 1);
+  REQUIRE(graphso::testing::error_of([&] { s->get_nebrs_out(10); }) == path + ": vertex 10 is outside the store's 10 vertices");
+  REQUIRE(graphso::testing::error_of([&] { GraphStore::create(path, default_geometry(10, 100, 64), StoreMode::XPGraph, {}); })
+              .find("cannot create the store") != std::string::npos);
+  REQUIRE(graphso::testing::error_of([&] { GraphStore::open(dir.file("none.pm"), {}); }) == dir.file("none.pm") + ": no such store");
+}
+
+TEST_CASE("store: damaged store files are one-line errors") {
+  TempDir dir;
+  const std::string path = dir.file("store.pm");
+  std::vector<Edge> edges;
+  for (VertexId i = 0; i < 500; ++i) edges.push_back({i % 50, (i * 7) % 50});
+  {
+    auto s = GraphStore::create(path, default_geometry(50, 1000, 256), StoreMode::XPGraph, {});
+    s->add_edges(edges);
+    s->flush_all_vbufs();
+    s->add_edges(std::span<const Edge>(edges).first(100));  // in the log only
+  }
+  const uint64_t size = File(path, File::Mode::Read).size();
+  StoreLayout layout(read_superblock(PmemFile::open(path)).geometry);
+
+  SECTION("truncated") {
+    File(path, File::Mode::ReadWrite).truncate(size - 4096);
+    REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }).find("truncated or damaged store") != std::string::npos);
+  }
+  SECTION("not a store") {
+    File(path, File::Mode::ReadWrite).pwrite_all(as_bytes_of(uint64_t{42}), 0);
+    REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }) == path + ": not a graphso store (bad magic)");
+  }
+  SECTION("a block's entries damaged") {
+    // Block 1 was the first flushed; flip an entry bit.
+    File f(path, File::Mode::ReadWrite);
+    uint32_t entry = 0;
+    f.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&entry, 1)), layout.block_offset(1) + 16);
+    entry ^= 1;
+    f.pwrite_all(as_bytes_of(entry), layout.block_offset(1) + 16);
+    auto s = GraphStore::open(path, {});
+    std::string error;
+    for (VertexId v = 0; v < 50 && error.empty(); ++v) {
+      error = graphso::testing::error_of([&] { s->get_nebrs_out(v); });
+      if (error == "(no error)") error = graphso::testing::error_of([&] { s->get_nebrs_in(v); });
+      if (error == "(no error)") error.clear();
+    }
+    REQUIRE(error.find("corrupt store: block 1 in the") != std::string::npos);
+    REQUIRE(error.find("fails its checksum") != std::string::npos);
+    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true}); })
+                .find("fails its checksum") != std::string::npos);
+  }
+  SECTION("a logged record from another lap") {
+    // The last record (position 599, lap 2 of 256 slots) loses its phase: replay must refuse it.
+    File f(path, File::Mode::ReadWrite);
+    const uint64_t offset = layout.record_offset(599) + 4;
+    uint32_t dst = 0;
+    f.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&dst, 1)), offset);
+    dst ^= kFlagBit;
+    f.pwrite_all(as_bytes_of(dst), offset);
+    REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }) ==
+            path + ": corrupt store: log record at position 599 was not written in its lap or names no vertex");
+  }
+}
+
+TEST_CASE("store: a naive store that was not closed cleanly is refused") {
+  TempDir dir;
+  const std::string path = dir.file("naive.pm");
+  {
+    auto s = GraphStore::create(path, default_geometry(10, 100, 64), StoreMode::Naive, {});
+    s->add_edge(1, 2);
+  }
+  REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }) ==
+          path + ": the naive store was not closed cleanly, and the naive baseline has no crash recovery");
+}
+
+TEST_CASE("store: buffer pool reuses released buffers by size class") {
+  BufferPool pool(5);
+  uint32_t* a = pool.allocate(0);
+  uint32_t* b = pool.allocate(4);
+  REQUIRE(a != b);
+  pool.release(a, 0);
+  REQUIRE(pool.allocate(0) == a);
+  pool.release(b, 4);
+  REQUIRE(pool.allocate(3) != b);  // another class never gets it
+  REQUIRE(pool.allocate(4) == b);
+  REQUIRE(pool.reserved_bytes() == BufferPool::kSlabBytes);
+}
+
+TEST_CASE("store: a snapshot runs BFS, SSSP, PageRank and WCC equal to the reference") {
+  TempDir dir;
+  // A real graph, ingested while deletions arrive, then snapshotted and run out of core.
+  EdgeSet set = graphso::testing::load_dataset("email-enron-u.el.gz");
+  std::vector<Edge> adds = plain_edges(set);
+  std::vector<Edge> deletes(adds.begin(), adds.begin() + adds.size() / 10);
+  const std::string path = dir.file("store.pm");
+  {
+    auto s = GraphStore::create(path, default_geometry(set.vertices, adds.size() * 2, 1 << 16), StoreMode::XPGraph,
+                                {.threads = 2});
+    add_in_batches(*s, adds, 65536);
+    add_in_batches(*s, deletes, 4096, true);
+  }
+  // The graph the store should hold: every edge after the first tenth (the multiset is a set here).
+  EdgeSet live;
+  live.vertices = set.vertices;
+  live.edges.assign(set.edges.begin() + static_cast<long>(deletes.size()), set.edges.end());
+  const std::string graph = dir.file("snapshot");
+  StoreSnapshotResult first = snapshot_store(path, graph, {});
+  REQUIRE(first.rebuilt);
+  REQUIRE(first.info.edges == live.edges.size());
+  REQUIRE_FALSE(snapshot_store(path, graph, {}).rebuilt);  // unchanged store: not rebuilt
+  const std::vector<std::string> jobs = {"bfs:source=100", "sssp:source=100", "pagerank:iterations=10", "wcc"};
+  for (Sharing mode : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
+    INFO("mode " << sharing_name(mode));
+    auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, 0.25));
+    for (size_t j = 0; j < batch.jobs.size(); ++j)
+      graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], live);
+  }
+  // More edges: the next snapshot is rebuilt at the new position.
+  {
+    auto s = GraphStore::open(path, {});
+    s->add_edges(deletes);
+  }
+  StoreSnapshotResult second = snapshot_store(path, graph, {});
+  REQUIRE(second.rebuilt);
+  REQUIRE(second.info.position == first.info.position + deletes.size());
+  REQUIRE(second.info.edges == adds.size());
+}

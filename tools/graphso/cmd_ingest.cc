@@ -1,0 +1,243 @@
+// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive]
+// Appends an edge list to the evolving-graph store (created on first use), durably, batch by
+// batch. Resumable: the store records the input and how many of its edges are acknowledged.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "datasets/edge_list.h"
+#include "engine/common/checksum.h"
+#include "engine/common/json_writer.h"
+#include "engine/common/progress.h"
+#include "middleware/store/graph_store.h"
+#include "tools/graphso/options.h"
+
+namespace graphso {
+namespace {
+
+using namespace store;
+
+// Bytes this process has caused to be written to storage (msync writeback included).
+uint64_t device_write_bytes() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  uint64_t value = 0;
+  while (io >> key >> value)
+    if (key == "write_bytes:") return value;
+  return 0;
+}
+
+InputProgress identify_input(const std::string& path, const EdgeListInfo& info, bool deletes) {
+  InputProgress id;
+  id.path = std::filesystem::absolute(path).lexically_normal().string();
+  File file(path, File::Mode::Read);
+  id.size = file.size();
+  std::vector<std::byte> head(std::min<uint64_t>(id.size, 4096));
+  file.pread_exact(head, 0);
+  id.head_crc = crc32_of(head);
+  id.edges = info.edges;
+  id.deletes = deletes;
+  return id;
+}
+
+// Every id below `vertices`, checked before anything is logged: bad input changes nothing.
+void check_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path) {
+  std::vector<WeightedEdge> batch;
+  uint64_t at = 0;
+  reader.rewind();
+  while (reader.next_batch(batch, 1 << 20)) {
+    for (const WeightedEdge& e : batch) {
+      if (e.src >= vertices || e.dst >= vertices)
+        fail("{}: edge {} ({} -> {}) names a vertex outside the store's {} vertices", path, at, e.src, e.dst, vertices);
+      ++at;
+    }
+  }
+}
+
+// Appends the running total of acknowledged edges, one line per batch (the crash tests' witness).
+class AckLog {
+ public:
+  explicit AckLog(const std::string& path) {
+    if (path.empty()) return;
+    file_.reset(std::fopen(path.c_str(), "a"));
+    if (!file_) fail("{}: cannot open the acknowledgement log", path);
+  }
+  void acknowledged(uint64_t edges) {
+    if (!file_) return;
+    std::fprintf(file_.get(), "%llu\n", static_cast<unsigned long long>(edges));
+    std::fflush(file_.get());
+  }
+
+ private:
+  struct Close {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, Close> file_;
+};
+
+}  // namespace
+
+int cmd_ingest(const Args& args) {
+  po::options_description options("ingest options");
+  std::string store_path, input_path, mode_name, log_slots, buffer_mem, report_path, ack_log, crash_at;
+  uint64_t batch = 0, blocks = 0, vertices = 0;
+  StoreOptions store_options;
+  options.add_options()
+      ("store", po::value(&store_path)->required(), "store file (created when missing)")
+      ("input", po::value(&input_path)->required(), "graphso edge list to append")
+      ("threads", po::value(&store_options.threads)->default_value(2), "buffering threads (one shard of vertices each)")
+      ("batch", po::value(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
+      ("delete", po::bool_switch(), "the input's edges are deletions")
+      ("store-mode", po::value(&mode_name), "new store: xpgraph (default) or naive (GraphOne on PMEM, the baseline)")
+      ("vertices", po::value(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
+      ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
+      ("blocks", po::value(&blocks)->default_value(0), "new store: adjacency blocks (default: sized from the input)")
+      ("max-buffer", po::value(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
+      ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer memory that triggers a checkpoint")
+      ("archive-threshold", po::value(&store_options.archive_threshold)->default_value(65536),
+       "logged edges that start buffering (XPGraph's archiving threshold)")
+      ("report", po::value(&report_path), "write a JSON report here");
+  po::options_description testing("crash testing");
+  testing.add_options()
+      ("ack-log", po::value(&ack_log), "append the acknowledged edge count after every batch")
+      ("shadow", po::value(&store_options.power_cut.shadow_path), "power-cut mode: copy every persisted range here")
+      ("crash-at", po::value(&crash_at), "power-cut mode: stop at crash point NAME[:PASS]");
+  options.add(testing);
+  po::positional_options_description positional;
+  positional.add("store", 1);
+  po::variables_map vm;
+  if (!parse_options("ingest", "STORE --input EDGES.bin [options]", args, options, positional, vm)) return 0;
+  if (batch == 0) fail("ingest: --batch must be at least 1");
+  store_options.buffer_memory = parse_size(buffer_mem, "--buffer-mem");
+  if (!crash_at.empty()) {
+    size_t colon = crash_at.find(':');
+    store_options.power_cut.crash_point = crash_at.substr(0, colon);
+    if (colon != std::string::npos) store_options.power_cut.crash_after = parse_size(crash_at.substr(colon + 1), "--crash-at pass");
+  }
+  const bool deletes = vm["delete"].as<bool>();
+
+  EdgeListReader reader(input_path);
+  const EdgeListInfo& info = reader.info();
+  std::unique_ptr<GraphStore> graph_store;
+  if (!path_exists(store_path)) {
+    if (deletes) fail("ingest: {}: no such store to delete from", store_path);
+    StoreMode mode = mode_name.empty() ? StoreMode::XPGraph : parse_store_mode(mode_name);
+    uint64_t capacity = std::max(vertices, info.vertices);
+    if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
+    check_ids(reader, capacity, input_path);
+    StoreGeometry geometry = default_geometry(capacity, info.edges, parse_size(log_slots, "--log-slots"));
+    if (blocks) geometry.block_capacity = blocks;
+    graph_store = GraphStore::create(store_path, geometry, mode, store_options);
+    std::printf("%s: created (%s, %llu vertices, %llu log slots, %llu blocks)\n", store_path.c_str(),
+                store_mode_name(mode), static_cast<unsigned long long>(geometry.vertices),
+                static_cast<unsigned long long>(geometry.log_slots), static_cast<unsigned long long>(geometry.block_capacity));
+  } else {
+    graph_store = GraphStore::open(store_path, store_options);
+    StoreStatus s = graph_store->status();
+    // Geometry is fixed at creation: repeating it (a resumed command) is fine, changing it is not.
+    const StoreGeometry& g = s.header.geometry;
+    auto same = [&](const char* option, uint64_t given, uint64_t actual) {
+      if (!vm[option].defaulted() && given != actual)
+        fail("ingest: --{} is fixed when a store is created; {} has {}", option, store_path, actual);
+    };
+    same("vertices", vertices, g.vertices);
+    same("log-slots", parse_size(log_slots, "--log-slots"), g.log_slots);
+    same("blocks", blocks, g.block_capacity);
+    if (!mode_name.empty() && parse_store_mode(mode_name) != s.header.mode)
+      fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
+    check_ids(reader, s.header.geometry.vertices, input_path);
+    std::printf("%s: opened at log position %llu (checkpoint %llu at %llu, %llu records replayed)\n",
+                store_path.c_str(), static_cast<unsigned long long>(s.head),
+                static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
+                static_cast<unsigned long long>(s.replayed));
+  }
+  GraphStore& gs = *graph_store;
+  if (info.weighted) std::printf("%s: weighted input: the store keeps the edges, not the weights\n", input_path.c_str());
+
+  // Resume after the acknowledged edges of the same input, or start it at the log head.
+  InputProgress id = identify_input(input_path, info, deletes);
+  uint64_t done = 0;
+  std::optional<InputProgress> current = gs.input();
+  if (current && current->same_input(id)) {
+    done = gs.status().head - current->start;
+    if (done > id.edges)
+      fail("ingest: {}: the store logged {} edges since {} started, more than its {}", store_path, done, input_path, id.edges);
+    if (done == id.edges) std::printf("%s: %s is already ingested (%llu edges)\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done));
+    else if (done > 0) std::printf("%s: resuming %s after %llu of %llu edges\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(id.edges));
+  } else {
+    gs.begin_input(id);
+  }
+
+  std::fflush(stdout);  // where it starts is known even if the process dies mid-ingest
+  AckLog acks(ack_log);
+  const uint64_t first = done;
+  const uint64_t write_bytes_before = device_write_bytes();
+  const PersistStats persisted_before = gs.status().persisted;
+  auto start = std::chrono::steady_clock::now();
+  Progress progress("ingest", id.edges, "edges");
+  std::vector<WeightedEdge> raw;
+  std::vector<Edge> edges;
+  reader.seek(done);
+  while (reader.next_batch(raw, batch)) {
+    edges.resize(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i) edges[i] = Edge{raw[i].src, raw[i].dst};
+    if (deletes) gs.del_edges(edges);
+    else gs.add_edges(edges);
+    done += edges.size();
+    acks.acknowledged(done);
+    progress.update(done);
+  }
+  const auto flush_start = std::chrono::steady_clock::now();
+  gs.flush_all_vbufs();  // everything into adjacency blocks: the log is free again
+  gs.close();
+  progress.finish();
+  const auto end = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(end - start).count();
+  const double flush_seconds = std::chrono::duration<double>(end - flush_start).count();
+  StoreStatus s = gs.status();
+  const uint64_t ingested = done - first;
+  PersistStats p = s.persisted;
+  p.calls -= persisted_before.calls;
+  p.bytes -= persisted_before.bytes;
+  p.line_bytes -= persisted_before.line_bytes;
+  const uint64_t device_bytes = device_write_bytes() - write_bytes_before;
+  const double per_edge = ingested ? static_cast<double>(p.line_bytes) / static_cast<double>(ingested) : 0.0;
+  std::printf("ingest: %llu edges in %.3f s: %.0f edges/s (%s, %u threads, batch %llu; final flush %.3f s)\n",
+              static_cast<unsigned long long>(ingested), seconds, ingested / std::max(seconds, 1e-9),
+              store_mode_name(s.header.mode), store_options.threads, static_cast<unsigned long long>(batch),
+              flush_seconds);
+  std::printf("ingest: persisted %s in %llu persists (%.1f bytes/edge in 256-byte lines); device writes %s\n",
+              human_bytes(static_cast<double>(p.line_bytes)).c_str(), static_cast<unsigned long long>(p.calls), per_edge,
+              human_bytes(static_cast<double>(device_bytes)).c_str());
+  if (!report_path.empty()) {
+    JsonWriter json;
+    json.begin_object()
+        .field("store", store_path)
+        .field("mode", store_mode_name(s.header.mode))
+        .field("threads", store_options.threads)
+        .field("batch", batch)
+        .field("edges", ingested)
+        .field("resumed_from", first)
+        .field("seconds", seconds)
+        .field("edges_per_second", ingested / std::max(seconds, 1e-9))
+        .field("final_flush_seconds", flush_seconds)
+        .field("persists", p.calls)
+        .field("persisted_bytes", p.bytes)
+        .field("persisted_line_bytes", p.line_bytes)
+        .field("line_bytes_per_edge", per_edge)
+        .field("device_write_bytes", device_bytes)
+        .field("checkpoints", s.checkpoints)
+        .field("log_head", s.head)
+        .field("blocks_used", s.high_water - 1)
+        .end_object();
+    AtomicOutputFile out(report_path);
+    out.append(json.text() + "\n");
+    out.commit();
+  }
+  return 0;
+}
+
+}  // namespace graphso
