@@ -48,12 +48,13 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
   StoreGeometry g;
   g.vertices = vertices;
   g.log_slots = log_slots;
-  // Full blocks for both directions, twice over (compaction writes the live ones again), plus at
-  // every checkpoint the log forces a partly filled block per vertex and direction and the unused
-  // part of each thread's reservation.
-  uint64_t full = 2 * (2 * edges / kBlockEntries + 1);
-  uint64_t checkpoints = edges / log_slots + 2;
-  g.block_capacity = std::min<uint64_t>(full + checkpoints * (2 * vertices + 64 * 64) + 4096, uint64_t{1} << 32);
+  // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
+  // live ones again), plus at every checkpoint the log forces a partly filled block per vertex
+  // and direction (mostly 64 bytes; 2 units on average allowed) and the unused part of each
+  // thread's reservations.
+  const uint64_t full = 2 * 4 * (2 * edges / kBlockEntries + 1);
+  const uint64_t checkpoints = edges / log_slots + 2;
+  g.block_units = std::min<uint64_t>(full + checkpoints * (2 * 2 * vertices + 64 * 3 * 256) + 4096, uint64_t{1} << 32);
   return g;
 }
 
@@ -131,9 +132,8 @@ class GraphStore::Impl {
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
         for (Direction d : {Direction::Out, Direction::In}) {
           live.clear();
-          uint64_t chain_blocks = merged(d, v, false, live);
-          bool buffered = !buffers_->entries(d, v).empty();
-          if (chain_blocks <= 1 && !buffered) continue;  // nothing to merge
+          merged(d, v, false, live);
+          if (already_compact(d, v, live.size())) continue;
           // A fresh run: the vertex's new chain starts empty and takes full blocks.
           blocks_.heads(d)[v] = 0;
           for (size_t at = 0; at < live.size(); at += kBlockEntries) {
@@ -198,9 +198,9 @@ class GraphStore::Impl {
   void recover() {
     const uint64_t head = log_.head();
     const Checkpoint& c = checkpoint_;
-    if (c.high_water < 1 || c.high_water > header_.geometry.block_capacity)
-      fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} blocks", file_.path(), c.high_water,
-           header_.geometry.block_capacity);
+    if (c.high_water < 1 || c.high_water > header_.geometry.block_units)
+      fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file_.path(),
+           c.high_water, header_.geometry.block_units);
     if (c.flushed > head || head - c.flushed > log_.slots())
       fail("{}: corrupt store: log head {} and checkpoint position {} are inconsistent", file_.path(), head,
            c.flushed);
@@ -241,7 +241,7 @@ class GraphStore::Impl {
     blocks_.end_reservations();
     const uint64_t high_water = blocks_.high_water();
     const uint64_t first = checkpoint_.high_water;
-    persister_.persist(layout_.block_offset(first), (high_water - first) * kBlockBytes);
+    persister_.persist(layout_.block_offset(first), (high_water - first) * kBlockUnitBytes);
     persister_.crash_point(CrashPoint::CheckpointBlocks);
     const uint32_t slot = 1 - checkpoint_.slot;
     write_table_copy(slot);
@@ -311,7 +311,8 @@ class GraphStore::Impl {
   // lines persisted (one bit per block marks them).
   void archive_in_place(std::span<const Edge> batch, bool deletes) {
     const uint32_t tombstone = deletes ? kFlagBit : 0;
-    if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_capacity + 63) / 64);
+    const uint64_t line_units = block_units(kBlockClasses - 1);
+    if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_units / line_units + 63) / 64);
     for_each_shard(options_.threads, [&](uint32_t shard) {
       const VertexId lo = shard_begin(shard);
       const uint32_t span = shard_begin(shard + 1) - lo;
@@ -324,23 +325,31 @@ class GraphStore::Impl {
     for (uint64_t word = 0; word < dirty_.size(); ++word) {
       uint64_t bits = dirty_[word].exchange(0, std::memory_order_relaxed);
       while (bits) {
-        uint64_t block = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+        uint64_t line = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
         bits &= bits - 1;
-        uint64_t offset = layout_.block_offset(block);
+        uint64_t offset = layout_.block_offset(line * line_units);
         if (!ranges_.empty() && ranges_.back().offset + ranges_.back().length == offset)
-          ranges_.back().length += kBlockBytes;
+          ranges_.back().length += kXPLineBytes;
         else
-          ranges_.push_back({offset, kBlockBytes});
+          ranges_.push_back({offset, kXPLineBytes});
       }
     }
     persister_.persist(ranges_);
     buffered_ = log_.head();
   }
 
+  // v's d-chain is one smallest-fitting block holding exactly its `live` entries, none buffered.
+  bool already_compact(Direction d, VertexId v, uint64_t live) const {
+    if (!buffers_->entries(d, v).empty()) return false;
+    const uint32_t head = blocks_.head(d, v);
+    if (head == 0) return live == 0;
+    const BlockHeader& h = checked_block(file_, layout_, head, blocks_.high_water(), d, v).header;
+    return h.previous == 0 && h.count == live && h.size_class == block_class_for(h.count);
+  }
+
   // v's live d-neighbours in `live` (tombstones applied in log order): its chain, oldest block
-  // first, then its DRAM buffer, then (with_log) the logged edges not yet buffered. Returns the
-  // chain's block count.
-  uint64_t merged(Direction d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
+  // first, then its DRAM buffer, then (with_log) the logged edges not yet buffered.
+  void merged(Direction d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
     std::vector<const AdjacencyBlock*> chain;
     walk_chain(file_, layout_, blocks_.high_water(), d, v, blocks_.head(d, v),
                [&](const AdjacencyBlock& block) { chain.push_back(&block); });
@@ -362,7 +371,6 @@ class GraphStore::Impl {
         if (d == Direction::In && e.dst == v) apply(e.src | tombstone);
       }
     for (const auto& [n, c] : count) live.insert(live.end(), c, n);
-    return chain.size();
   }
 
   PmemFile file_;
@@ -391,8 +399,8 @@ std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const St
   if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
     fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
   if (geometry.log_slots < 1) fail("{}: the log needs at least one slot", path);
-  if (geometry.block_capacity < 2 || geometry.block_capacity > (uint64_t{1} << 32))
-    fail("{}: block capacity {} is out of range", path, geometry.block_capacity);
+  if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
+    fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
   StoreHeader header{geometry, mode, std::random_device{}() * uint64_t{0x9E3779B97F4A7C15ull} ^ static_cast<uint64_t>(::getpid())};
   if (path_exists(path)) fail("{}: cannot create the store: it exists", path);
   // Written under another name and renamed into place once its superblock is persisted: a crash

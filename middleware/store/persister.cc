@@ -67,7 +67,7 @@ void Persister::account(uint64_t offset, uint64_t length) {
   if (offset > file_.size() || length > file_.size() - offset)
     fail("{}: persist of {} bytes at {} is outside the store", file_.path(), length, offset);
   stats_.bytes += length;
-  stats_.line_bytes += align_up(offset + length, kBlockBytes) - align_down(offset, kBlockBytes);
+  stats_.line_bytes += align_up(offset + length, kXPLineBytes) - align_down(offset, kXPLineBytes);
   if (shadow_.fd() >= 0) shadow_.pwrite_all(std::span<const std::byte>(file_.base() + offset, length), offset);
 }
 

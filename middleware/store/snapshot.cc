@@ -37,9 +37,9 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
   const Checkpoint& c = at.checkpoint;
   const uint64_t vertices = header.geometry.vertices;
   if (at.head < c.flushed || at.head - c.flushed > header.geometry.log_slots) return false;
-  if (c.high_water < 1 || c.high_water > header.geometry.block_capacity)
-    fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} blocks", file.path(), c.high_water,
-         header.geometry.block_capacity);
+  if (c.high_water < 1 || c.high_water > header.geometry.block_units)
+    fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file.path(), c.high_water,
+         header.geometry.block_units);
 
   // The log records since the checkpoint, grouped by source in log order (a counting sort).
   std::vector<uint64_t> begin(vertices + 1, 0);
@@ -64,12 +64,19 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
   std::vector<Edge> pending;
   std::vector<const AdjacencyBlock*> chain;
   std::unordered_map<uint32_t, uint64_t> count;
-  uint64_t edges = 0, blocks = 0;
+  uint64_t edges = 0, blocks = 0, block_units_live = 0;
+  auto count_block = [&](const AdjacencyBlock& block) {
+    ++blocks;
+    block_units_live += store::block_units(block.header.size_class);
+  };
   for (uint64_t v = 0; v < vertices; ++v) {
     chain.clear();
     count.clear();
     walk_chain(file, layout, c.high_water, Direction::Out, static_cast<VertexId>(v), table[v],
-               [&](const AdjacencyBlock& block) { chain.push_back(&block); });
+               [&](const AdjacencyBlock& block) {
+                 chain.push_back(&block);
+                 count_block(block);
+               });
     auto apply = [&](uint32_t n, bool deleted) {
       if (!deleted) ++count[n];
       else if (auto it = count.find(n); it != count.end() && it->second > 0) --it->second;
@@ -80,10 +87,8 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
     for (uint64_t i = begin[v]; i < begin[v + 1]; ++i) apply(by_source[i].dst, by_source[i].deleted);
     for (const auto& [n, k] : count)
       for (uint64_t j = 0; j < k; ++j) pending.push_back(Edge{static_cast<VertexId>(v), n});
-    blocks += chain.size();
     if (consumer.count_in_chains)
-      walk_chain(file, layout, c.high_water, Direction::In, static_cast<VertexId>(v), table[vertices + v],
-                 [&](const AdjacencyBlock&) { ++blocks; });
+      walk_chain(file, layout, c.high_water, Direction::In, static_cast<VertexId>(v), table[vertices + v], count_block);
     if (pending.size() >= (1u << 20)) {
       consumer.edges(pending);
       edges += pending.size();
@@ -95,6 +100,7 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
   // Blocks below H never change; the log range stays until the next checkpoint commits.
   if (read_checkpoint(file, layout).seq != c.seq) return false;
   info.blocks = blocks;
+  info.block_bytes = block_units_live * kBlockUnitBytes;
   info.store_id = header.store_id;
   info.position = at.head;
   info.vertices = vertices;

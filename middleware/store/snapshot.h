@@ -18,6 +18,7 @@ struct SnapshotInfo {
   uint64_t vertices = 0;
   uint64_t edges = 0;     // live edges written
   uint64_t blocks = 0;    // adjacency blocks the snapshot's chains reach (in-chains: count_in_chains)
+  uint64_t block_bytes = 0;  // and their size
   uint32_t attempts = 0;  // reads started again because a checkpoint moved underneath
 };
 

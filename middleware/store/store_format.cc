@@ -37,7 +37,7 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   log = region(g.log_slots * sizeof(LogRecord));
   tables[0] = region(table_bytes());
   tables[1] = region(table_bytes());
-  blocks = region(g.block_capacity * kBlockBytes);
+  blocks = region(g.block_units * kBlockUnitBytes);
   file_bytes = at;
 }
 

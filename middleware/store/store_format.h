@@ -13,8 +13,18 @@ namespace graphso::store {
 inline constexpr uint64_t kStoreMagic = 0x45524F5453534750ull;  // "PGSSTORE"
 inline constexpr uint32_t kStoreVersion = 1;
 inline constexpr uint64_t kRegionAlignment = 4096;
-inline constexpr uint64_t kBlockBytes = 256;  // one XPLine
-inline constexpr uint32_t kBlockEntries = 60;  // (256 - 16-byte header) / 4
+inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
+// Adjacency blocks are 64, 128 or 256 bytes (size class 0, 1, 2), aligned to their size, addressed
+// in 64-byte units. A full vertex buffer flushes as one 256-byte block: one whole XPLine.
+inline constexpr uint64_t kBlockUnitBytes = 64;
+inline constexpr uint32_t kBlockClasses = 3;
+inline constexpr uint32_t kBlockEntries = 60;  // of the largest: (256 - 16-byte header) / 4
+inline constexpr uint64_t block_units(uint32_t size_class) { return uint64_t{1} << size_class; }
+inline constexpr uint32_t block_entries(uint32_t size_class) {
+  return static_cast<uint32_t>((kBlockUnitBytes * block_units(size_class) - 16) / 4);
+}
+// The smallest size class holding n entries (n <= kBlockEntries).
+inline constexpr uint32_t block_class_for(uint32_t n) { return n <= block_entries(0) ? 0 : n <= block_entries(1) ? 1 : 2; }
 inline constexpr uint32_t kFlagBit = 0x80000000u;  // delete / phase / tombstone bit of a u32
 inline constexpr uint64_t kMaxStoreVertices = kFlagBit;  // ids must leave bit 31 free
 
@@ -28,7 +38,7 @@ enum class Direction : uint8_t { Out = 0, In = 1 };
 struct StoreGeometry {
   uint64_t vertices = 0;      // ids are below this
   uint64_t log_slots = 0;     // L: records in the circular edge log
-  uint64_t block_capacity = 0;  // adjacency blocks, block 0 unused
+  uint64_t block_units = 0;  // size of the block region in 64-byte units; unit 0 unused
 };
 
 struct Superblock {
@@ -37,7 +47,7 @@ struct Superblock {
   uint32_t mode;  // StoreMode
   uint64_t vertices;
   uint64_t log_slots;
-  uint64_t block_capacity;
+  uint64_t block_units;
   uint64_t store_id;  // random at creation: ties snapshots to their store
   uint32_t reserved;
   uint32_t crc;  // of the bytes before it
@@ -62,7 +72,7 @@ static_assert(sizeof(InputRecord) == 512);
 struct CheckpointSlot {
   uint64_t seq;
   uint64_t flushed;     // F: every edge before it is in blocks reachable from this slot's table
-  uint64_t high_water;  // H: blocks [1, H) are the ones this checkpoint may reach
+  uint64_t high_water;  // H: block units [1, H) are the ones this checkpoint may reach
   uint64_t clean;       // naive mode: 1 after a clean close (the baseline has no recovery)
   uint32_t reserved;
   uint32_t crc;
@@ -81,20 +91,22 @@ inline constexpr uint32_t phase_of(uint64_t position, uint64_t log_slots) {
 
 struct BlockHeader {
   uint32_t owner;
-  uint32_t previous;  // older block of the same chain, 0 at the end
-  uint16_t count;
+  uint32_t previous;  // unit index of the older block of the same chain, 0 at the end
+  uint8_t count;
+  uint8_t size_class;
   uint8_t direction;  // Direction
-  uint8_t flags;      // kBlockCompacted
+  uint8_t flags;      // kBlockCompacted, kBlockNaive
   uint32_t crc;       // of header (crc field zero) and the count entries; naive mode: 0
 };
 inline constexpr uint8_t kBlockCompacted = 1;  // first block of a compacted run
 inline constexpr uint8_t kBlockNaive = 2;      // written in place by the naive baseline
 
+// The largest block; smaller ones are its first 64 or 128 bytes.
 struct AdjacencyBlock {
   BlockHeader header;
   uint32_t entries[kBlockEntries];  // neighbour ids, bit 31: tombstone
 };
-static_assert(sizeof(AdjacencyBlock) == kBlockBytes);
+static_assert(sizeof(AdjacencyBlock) == kXPLineBytes);
 
 uint32_t block_crc(const AdjacencyBlock& block);
 
@@ -112,7 +124,7 @@ struct StoreLayout {
   uint64_t file_bytes = 0;
 
   uint64_t table_bytes() const { return geometry.vertices * 8; }
-  uint64_t block_offset(uint64_t index) const { return blocks + index * kBlockBytes; }
+  uint64_t block_offset(uint64_t unit) const { return blocks + unit * kBlockUnitBytes; }
   uint64_t record_offset(uint64_t position) const {
     return log + (position % geometry.log_slots) * sizeof(LogRecord);
   }

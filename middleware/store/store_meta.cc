@@ -34,7 +34,7 @@ void write_superblock(const PmemFile& file, Persister& persister, const StoreHea
   s.mode = static_cast<uint32_t>(header.mode);
   s.vertices = header.geometry.vertices;
   s.log_slots = header.geometry.log_slots;
-  s.block_capacity = header.geometry.block_capacity;
+  s.block_units = header.geometry.block_units;
   s.store_id = header.store_id;
   s.crc = record_crc(s);
   std::memcpy(file.at<Superblock>(0), &s, sizeof s);
@@ -50,11 +50,11 @@ StoreHeader read_superblock(const PmemFile& file) {
   if (s.crc != record_crc(s)) fail("{}: corrupt store: superblock checksum mismatch", file.path());
   if (s.mode > static_cast<uint32_t>(StoreMode::Naive)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
-  h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_capacity};
+  h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units};
   h.mode = static_cast<StoreMode>(s.mode);
   h.store_id = s.store_id;
   if (h.geometry.vertices == 0 || h.geometry.vertices > kMaxStoreVertices || h.geometry.log_slots == 0 ||
-      h.geometry.block_capacity < 2 || h.geometry.block_capacity > (uint64_t{1} << 32))
+      h.geometry.block_units < 8 || h.geometry.block_units > (uint64_t{1} << 32))
     fail("{}: corrupt store: impossible geometry", file.path());
   StoreLayout layout(h.geometry);
   if (file.size() != layout.file_bytes)

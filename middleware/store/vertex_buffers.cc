@@ -11,7 +11,7 @@ namespace graphso::store {
 VertexBuffers::VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes)
     : vertices_(vertices), threads_(threads) {
   if (!std::has_single_bit(max_buffer_bytes) || max_buffer_bytes < BufferPool::kMinBufferBytes ||
-      max_buffer_bytes > kBlockBytes)
+      max_buffer_bytes > kXPLineBytes)
     fail("the maximum vertex buffer must be a power of two from 16 to 256 bytes, not {}", max_buffer_bytes);
   if (threads == 0) fail("ingest needs at least one thread");
   classes_ = static_cast<uint32_t>(std::countr_zero(max_buffer_bytes / BufferPool::kMinBufferBytes)) + 1;

@@ -82,8 +82,8 @@ class AckLog {
 
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
-  std::string store_path, input_path, mode_name, log_slots, buffer_mem, report_path, ack_log, crash_at;
-  uint64_t batch = 0, blocks = 0, vertices = 0;
+  std::string store_path, input_path, mode_name, log_slots, block_space, buffer_mem, report_path, ack_log, crash_at;
+  uint64_t batch = 0, vertices = 0;
   StoreOptions store_options;
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file (created when missing)")
@@ -94,7 +94,7 @@ int cmd_ingest(const Args& args) {
       ("store-mode", po::value(&mode_name), "new store: xpgraph (default) or naive (GraphOne on PMEM, the baseline)")
       ("vertices", po::value(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
       ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
-      ("blocks", po::value(&blocks)->default_value(0), "new store: adjacency blocks (default: sized from the input)")
+      ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
       ("max-buffer", po::value(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer memory that triggers a checkpoint")
       ("archive-threshold", po::value(&store_options.archive_threshold)->default_value(65536),
@@ -129,11 +129,12 @@ int cmd_ingest(const Args& args) {
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_ids(reader, capacity, input_path);
     StoreGeometry geometry = default_geometry(capacity, info.edges, parse_size(log_slots, "--log-slots"));
-    if (blocks) geometry.block_capacity = blocks;
+    if (block_space != "auto") geometry.block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
     graph_store = GraphStore::create(store_path, geometry, mode, store_options);
-    std::printf("%s: created (%s, %llu vertices, %llu log slots, %llu blocks)\n", store_path.c_str(),
+    std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
                 store_mode_name(mode), static_cast<unsigned long long>(geometry.vertices),
-                static_cast<unsigned long long>(geometry.log_slots), static_cast<unsigned long long>(geometry.block_capacity));
+                static_cast<unsigned long long>(geometry.log_slots),
+                human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
   } else {
     graph_store = GraphStore::open(store_path, store_options);
     StoreStatus s = graph_store->status();
@@ -145,7 +146,8 @@ int cmd_ingest(const Args& args) {
     };
     same("vertices", vertices, g.vertices);
     same("log-slots", parse_size(log_slots, "--log-slots"), g.log_slots);
-    same("blocks", blocks, g.block_capacity);
+    if (!vm["block-space"].defaulted() && parse_size(block_space, "--block-space") / kBlockUnitBytes != g.block_units)
+      fail("ingest: --block-space is fixed when a store is created; {} has {} bytes", store_path, g.block_units * kBlockUnitBytes);
     if (!mode_name.empty() && parse_store_mode(mode_name) != s.header.mode)
       fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
     check_ids(reader, s.header.geometry.vertices, input_path);
@@ -231,7 +233,7 @@ int cmd_ingest(const Args& args) {
         .field("device_write_bytes", device_bytes)
         .field("checkpoints", s.checkpoints)
         .field("log_head", s.head)
-        .field("blocks_used", s.high_water - 1)
+        .field("block_bytes_used", (s.high_water - 1) * kBlockUnitBytes)
         .end_object();
     AtomicOutputFile out(report_path);
     out.append(json.text() + "\n");

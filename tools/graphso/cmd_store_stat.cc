@@ -27,7 +27,7 @@ int cmd_store_stat(const Args& args) {
   store::Checkpoint checkpoint = store::read_checkpoint(file, layout);
   std::optional<store::InputProgress> input = store::read_input(file, layout);
   const uint64_t head = store::read_log_head(file, layout);
-  const uint64_t blocks_used = checkpoint.high_water - 1;
+  const uint64_t block_bytes_used = (checkpoint.high_water - 1) * store::kBlockUnitBytes;
   auto line = [](const char* key, unsigned long long value) { std::printf("%s: %llu\n", key, value); };
   std::printf("mode: %s\n", store::store_mode_name(header.mode));
   line("vertices", header.geometry.vertices);
@@ -38,11 +38,11 @@ int cmd_store_stat(const Args& args) {
   line("log_flushed", checkpoint.flushed);
   line("log_unflushed", head - std::min(head, checkpoint.flushed));
   line("checkpoint_seq", checkpoint.seq);
-  line("blocks_used", blocks_used);
   line("blocks_live", snapshot.blocks);
-  line("block_capacity", header.geometry.block_capacity - 1);
-  line("block_bytes_used", blocks_used * store::kBlockBytes);
-  line("bytes_used", layout.blocks + blocks_used * store::kBlockBytes);
+  line("block_bytes_live", snapshot.block_bytes);
+  line("block_bytes_used", block_bytes_used);
+  line("block_bytes_capacity", (header.geometry.block_units - 1) * store::kBlockUnitBytes);
+  line("bytes_used", layout.blocks + block_bytes_used);
   line("file_bytes", file.size());
   if (input) {
     std::printf("input: %s\n", input->path.c_str());
