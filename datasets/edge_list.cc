@@ -1,5 +1,7 @@
 #include "datasets/edge_list.h"
 
+#include <type_traits>
+
 #include <cstring>
 
 #include "engine/common/checksum.h"
@@ -90,7 +92,8 @@ EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode
          h.edges);
 }
 
-bool EdgeListReader::next_batch(std::vector<WeightedEdge>& out, uint64_t max_edges) {
+template <typename EdgeRecord>
+bool EdgeListReader::read_batch(std::vector<EdgeRecord>& out, uint64_t max_edges) {
   out.clear();
   uint64_t count = std::min(max_edges, info_.edges - next_edge_);
   if (count == 0) return false;
@@ -105,11 +108,15 @@ bool EdgeListReader::next_batch(std::vector<WeightedEdge>& out, uint64_t max_edg
     if (e.src >= info_.vertices || e.dst >= info_.vertices)
       fail("{}: edge {} ({} -> {}) has a vertex id >= the declared {} vertices", file_.path(),
            next_edge_ + i, e.src, e.dst, info_.vertices);
-    out[i] = e;
+    if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) out[i] = e;
+    else out[i] = Edge{e.src, e.dst};
   }
   next_edge_ += count;
   return true;
 }
+
+bool EdgeListReader::next_batch(std::vector<WeightedEdge>& out, uint64_t max_edges) { return read_batch(out, max_edges); }
+bool EdgeListReader::next_batch(std::vector<Edge>& out, uint64_t max_edges) { return read_batch(out, max_edges); }
 
 void EdgeListReader::seek(uint64_t edge) {
   if (edge > info_.edges) fail("{}: cannot seek to edge {} of {}", file_.path(), edge, info_.edges);

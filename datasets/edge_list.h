@@ -46,11 +46,15 @@ class EdgeListReader {
   const EdgeListInfo& info() const { return info_; }
   // Fills out with up to max_edges records (weight 1 when unweighted); returns false at the end.
   bool next_batch(std::vector<WeightedEdge>& out, uint64_t max_edges);
+  // The same without weights.
+  bool next_batch(std::vector<Edge>& out, uint64_t max_edges);
   void rewind() { next_edge_ = 0; }
   // Continue from edge `edge` (at most the edge count).
   void seek(uint64_t edge);
 
  private:
+  template <typename EdgeRecord>
+  bool read_batch(std::vector<EdgeRecord>& out, uint64_t max_edges);
   File file_;
   EdgeListInfo info_;
   uint64_t next_edge_ = 0;

@@ -15,37 +15,36 @@ VertexBuffers::VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_b
     fail("the maximum vertex buffer must be a power of two from 16 to 256 bytes, not {}", max_buffer_bytes);
   if (threads == 0) fail("ingest needs at least one thread");
   classes_ = static_cast<uint32_t>(std::countr_zero(max_buffer_bytes / BufferPool::kMinBufferBytes)) + 1;
-  // The top buffer holds what one block holds: a 256-byte block has a 16-byte header.
-  flush_entries_ = std::min(max_buffer_bytes / 4, kBlockEntries);
+  // The top buffer holds what one block holds: a 256-byte block has a 16-byte header; the 16-byte
+  // L0 buffer, its own count.
+  flush_entries_ = classes_ == 1 ? 3 : std::min(max_buffer_bytes / 4, kBlockEntries);
   for (auto& slots : slots_) slots.resize(vertices);
   for (uint32_t t = 0; t < threads; ++t) pools_.emplace_back(classes_);
 }
 
 uint32_t VertexBuffers::capacity(uint32_t size_class) const {
-  return size_class + 1 == classes_ ? flush_entries_ : (BufferPool::kMinBufferBytes << size_class) / 4;
+  if (size_class + 1 == classes_) return flush_entries_;
+  return size_class == 0 ? 3 : (BufferPool::kMinBufferBytes << size_class) / 4;
 }
 
 bool VertexBuffers::append(uint32_t shard, Direction d, VertexId v, uint32_t entry) {
   Slot& s = slot(d, v);
-  if (s.entries == nullptr) {
-    s.entries = pools_[shard].allocate(0);
-    s.size_class = 0;
-  } else if (s.count == capacity(s.size_class)) {
-    // Grow to the next size class: move the entries, give the old buffer back.
+  if (s.count == capacity(s.size_class)) {
+    // Grow to the next size class: move the entries, give a pooled buffer back.
     BufferPool& pool = pools_[shard];
     uint32_t* bigger = pool.allocate(s.size_class + 1);
-    std::memcpy(bigger, s.entries, s.count * sizeof(uint32_t));
-    pool.release(s.entries, s.size_class);
-    s.entries = bigger;
+    std::memcpy(bigger, s.data(), s.count * sizeof(uint32_t));
+    if (s.pooled) pool.release(s.pool_address(), s.size_class);
+    s.set_pool_address(bigger);
     ++s.size_class;
   }
-  s.entries[s.count++] = entry;
-  return s.size_class + 1 == classes_ && s.count == flush_entries_;
+  s.data()[s.count++] = entry;
+  return s.size_class + 1u == classes_ && s.count == flush_entries_;
 }
 
 void VertexBuffers::clear(uint32_t shard, Direction d, VertexId v) {
   Slot& s = slot(d, v);
-  if (s.entries) pools_[shard].release(s.entries, s.size_class);
+  if (s.pooled) pools_[shard].release(s.pool_address(), s.size_class);
   s = Slot{};
 }
 

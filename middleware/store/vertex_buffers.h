@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -33,7 +34,7 @@ class VertexBuffers {
   void prefetch(Direction d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
   std::span<const uint32_t> entries(Direction d, VertexId v) const {
     const Slot& s = slot(d, v);
-    return {s.entries, s.count};
+    return {s.data(), s.count};
   }
   // After a flush during buffering: the vertex keeps its (top) buffer, it is busy.
   void empty(Direction d, VertexId v) { slot(d, v).count = 0; }
@@ -42,11 +43,28 @@ class VertexBuffers {
   uint64_t reserved_bytes() const;
 
  private:
+  // A vertex's buffer in one direction, 16 bytes. Size class 0 is XPGraph's 16-byte L0 buffer,
+  // kept in the slot itself (3 entries after the count), so a low-degree vertex never touches the
+  // pool; class c >= 1 is a pooled buffer of 16 << c bytes whose address is in words[1..2].
   struct Slot {
-    uint32_t* entries = nullptr;
-    uint32_t count = 0;
-    uint32_t size_class = 0;
+    uint16_t count = 0;
+    uint8_t size_class = 0;
+    uint8_t pooled = 0;  // 1: words hold a pool address
+    uint32_t words[3] = {0, 0, 0};
+
+    uint32_t* data() { return pooled ? pool_address() : words; }
+    const uint32_t* data() const { return pooled ? pool_address() : words; }
+    uint32_t* pool_address() const {
+      uint32_t* address;
+      std::memcpy(&address, &words[1], sizeof address);
+      return address;
+    }
+    void set_pool_address(uint32_t* address) {
+      std::memcpy(&words[1], &address, sizeof address);
+      pooled = 1;
+    }
   };
+  static_assert(sizeof(Slot) == 16);
   Slot& slot(Direction d, VertexId v) { return slots_[static_cast<size_t>(d)][v]; }
   const Slot& slot(Direction d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
   uint32_t capacity(uint32_t size_class) const;

@@ -45,11 +45,11 @@ InputProgress identify_input(const std::string& path, const EdgeListInfo& info, 
 
 // Every id below `vertices`, checked before anything is logged: bad input changes nothing.
 void check_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path) {
-  std::vector<WeightedEdge> batch;
+  std::vector<Edge> batch;
   uint64_t at = 0;
   reader.rewind();
   while (reader.next_batch(batch, 1 << 20)) {
-    for (const WeightedEdge& e : batch) {
+    for (const Edge& e : batch) {
       if (e.src >= vertices || e.dst >= vertices)
         fail("{}: edge {} ({} -> {}) names a vertex outside the store's {} vertices", path, at, e.src, e.dst, vertices);
       ++at;
@@ -180,12 +180,9 @@ int cmd_ingest(const Args& args) {
   const PersistStats persisted_before = gs.status().persisted;
   auto start = std::chrono::steady_clock::now();
   Progress progress("ingest", id.edges, "edges");
-  std::vector<WeightedEdge> raw;
   std::vector<Edge> edges;
   reader.seek(done);
-  while (reader.next_batch(raw, batch)) {
-    edges.resize(raw.size());
-    for (size_t i = 0; i < raw.size(); ++i) edges[i] = Edge{raw[i].src, raw[i].dst};
+  while (reader.next_batch(edges, batch)) {
     if (deletes) gs.del_edges(edges);
     else gs.add_edges(edges);
     done += edges.size();
