@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'store']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -40,6 +40,12 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "        assert set(runs) == {'independent', 'partition', 'chunk'}\n"
                                 "        for run in runs.values(): assert run['engine'] == e and run['bytes_read'] > 0\n"
                                 "    assert g['engines']['xstream']['partition']['updates'] > 0\n"
+                                "assert len(r['experiments']['store']['data']) == 2\n"
+                                "for runs in r['experiments']['store']['data'].values():\n"
+                                "    assert set(runs) == {'xpgraph', 'naive'}\n"
+                                "    for mode, run in runs.items():\n"
+                                "        assert run['mode'] == mode and run['edges'] > 0 and run['edges_per_second'] > 0\n"
+                                "        assert run['persisted_line_bytes'] >= 8 * run['edges']\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
@@ -48,10 +54,10 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. The evolving-graph store", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
-       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines"}) {
+       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "store"}) {
     INFO("figure " << figure);
     std::string png = read_small_file(out + "/" + figure + ".png");
     REQUIRE(png.size() > 10000);

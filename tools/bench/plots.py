@@ -120,3 +120,20 @@ def engines(rows, setting, path):
     _bars(axes[1], groups, series, get("bytes", GIB), "edge bytes read from the device (GiB)", MODE_COLOURS, log=True)
     _bars(axes[2], groups, series, get("update_bytes_written", GIB), "update bytes spilled to disk (GiB)", MODE_COLOURS)
     _finish(fig, "Batch W1 in both engines and the three sharing modes", setting, path)
+
+
+STORE_COLOURS = {"xpgraph": "#d62728", "naive": "#999999"}
+
+
+def store(rows, setting, path):
+    """rows: [{graph, modes: {mode: {edges_per_second, line_bytes_per_edge, device_bytes_per_edge}}}]"""
+    groups = [r["graph"] for r in rows]
+    series = ["xpgraph", "naive"]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    get = lambda key, scale=1: [[r["modes"][s][key] / scale for r in rows] for s in series]
+    _bars(axes[0], groups, series, get("edges_per_second", 1e6), "ingest rate (million edges/s)", STORE_COLOURS, log=True)
+    _bars(axes[1], groups, series, get("line_bytes_per_edge"), "persisted bytes per edge (256-byte lines)", STORE_COLOURS,
+          log=True)
+    _bars(axes[2], groups, series, get("device_bytes_per_edge"), "bytes written to the PMEM file per edge", STORE_COLOURS,
+          log=True)
+    _finish(fig, "Evolving-graph ingest, durability on: XPGraph vs naive (GraphOne on PMEM)", setting, path)
