@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -180,14 +181,19 @@ int cmd_ingest(const Args& args) {
   const PersistStats persisted_before = gs.status().persisted;
   auto start = std::chrono::steady_clock::now();
   Progress progress("ingest", id.edges, "edges");
-  std::vector<Edge> edges;
+  // The next batch is read while the store takes this one.
+  std::vector<Edge> edges, next;
   reader.seek(done);
-  while (reader.next_batch(edges, batch)) {
+  bool more = reader.next_batch(edges, batch);
+  while (more) {
+    std::future<bool> reading = std::async(std::launch::async, [&] { return reader.next_batch(next, batch); });
     if (deletes) gs.del_edges(edges);
     else gs.add_edges(edges);
+    more = reading.get();
     done += edges.size();
     acks.acknowledged(done);
     progress.update(done);
+    std::swap(edges, next);
   }
   const auto flush_start = std::chrono::steady_clock::now();
   gs.flush_all_vbufs();  // everything into adjacency blocks: the log is free again
