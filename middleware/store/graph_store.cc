@@ -37,11 +37,6 @@ void run_tasks(uint32_t tasks, Body&& body) {
   if (error) std::rethrow_exception(error);
 }
 
-template <typename Body>
-void for_each_shard(uint32_t shards, Body&& body) {
-  run_tasks(shards, body);
-}
-
 }  // namespace
 
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots) {
@@ -112,7 +107,7 @@ class GraphStore::Impl {
     if (header_.mode == StoreMode::Naive) return;
     const uint64_t position = log_.head();
     buffer_to(position);
-    for_each_shard(options_.threads, [&](uint32_t shard) {
+    run_tasks(options_.threads, [&](uint32_t shard) {
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
         for (Direction d : {Direction::Out, Direction::In}) {
           std::span<const uint32_t> entries = buffers_->entries(d, v);
@@ -127,7 +122,7 @@ class GraphStore::Impl {
     if (header_.mode == StoreMode::Naive) fail("{}: compact needs an xpgraph-mode store", file_.path());
     const uint64_t position = log_.head();
     buffer_to(position);
-    for_each_shard(options_.threads, [&](uint32_t shard) {
+    run_tasks(options_.threads, [&](uint32_t shard) {
       std::vector<uint32_t> live;
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
         for (Direction d : {Direction::Out, Direction::In}) {
@@ -313,7 +308,7 @@ class GraphStore::Impl {
     const uint32_t tombstone = deletes ? kFlagBit : 0;
     const uint64_t line_units = block_units(kBlockClasses - 1);
     if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_units / line_units + 63) / 64);
-    for_each_shard(options_.threads, [&](uint32_t shard) {
+    run_tasks(options_.threads, [&](uint32_t shard) {
       const VertexId lo = shard_begin(shard);
       const uint32_t span = shard_begin(shard + 1) - lo;
       for (const Edge& e : batch) {

@@ -4,7 +4,10 @@
 // buffers, every edge written into the PMEM adjacency lists in place and persisted with its batch.
 //
 // Threads: one caller at a time. Buffering runs `threads` OpenMP threads, each on its own shard of
-// vertices.
+// vertices. DRAM: 32 bytes per vertex of capacity, plus the vertex buffer pools.
+//
+// After an error (a full store, a failed persist) the object must be dropped: what is durable is
+// what open() recovers.
 #pragma once
 
 #include <cstdint>

@@ -79,6 +79,9 @@ void Persister::persist(uint64_t offset, uint64_t length) {
 
 void Persister::persist(std::span<const ByteRange> ranges) {
   if (ranges.empty()) return;
+  for (size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].offset < ranges[i - 1].offset + ranges[i - 1].length)
+      fail("{}: persist ranges must be sorted and apart", file_.path());
   ++stats_.calls;
   for (const ByteRange& r : ranges) {
     account(r.offset, r.length);
