@@ -30,10 +30,25 @@ Position read_position(const PmemFile& file, const StoreHeader& header, const St
   return p;
 }
 
-// One attempt: false when a checkpoint committed while reading (the log range may be overwritten).
+bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
+             const SnapshotConsumer& consumer, SnapshotInfo& info);
+
+// One attempt: false when a checkpoint committed while reading, since the log range and the
+// table copy it read may have been overwritten; what looked corrupt then was a moving store.
 bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout,
                   const SnapshotConsumer& consumer, SnapshotInfo& info) {
   Position at = read_position(file, header, layout);
+  try {
+    if (!read_at(file, header, layout, at, consumer, info)) return false;
+  } catch (const Error&) {
+    if (read_checkpoint(file, layout).seq != at.checkpoint.seq) return false;
+    throw;
+  }
+  return read_checkpoint(file, layout).seq == at.checkpoint.seq;
+}
+
+bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
+             const SnapshotConsumer& consumer, SnapshotInfo& info) {
   const Checkpoint& c = at.checkpoint;
   const uint64_t vertices = header.geometry.vertices;
   if (at.head < c.flushed || at.head - c.flushed > header.geometry.log_slots) return false;
@@ -97,8 +112,8 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
   }
   consumer.edges(pending);
   edges += pending.size();
-  // Blocks below H never change; the log range stays until the next checkpoint commits.
-  if (read_checkpoint(file, layout).seq != c.seq) return false;
+  // Blocks below H never change; the log range stays until the next checkpoint commits, which
+  // try_snapshot checks after this.
   info.blocks = blocks;
   info.block_bytes = block_units_live * kBlockUnitBytes;
   info.store_id = header.store_id;

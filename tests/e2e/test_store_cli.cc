@@ -15,10 +15,12 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "datasets/edge_list.h"
 #include "engine/common/file.h"
 #include "middleware/store/persister.h"
+#include "middleware/store/snapshot.h"
 #include "tests/e2e/cli.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"
@@ -76,6 +78,21 @@ uint64_t last_ack(const std::string& path) {
 std::vector<std::string> crash_ingest(const std::string& store, const Input& in, const std::string& acks) {
   return {graphso_binary(), "ingest", store, "--input", in.path, "--threads", "2", "--batch", "97",
           "--log-slots", "512", "--archive-threshold", "150", "--ack-log", acks};
+}
+
+// Starts argv with stdout discarded; returns its pid.
+pid_t spawn(std::vector<std::string> argv) {
+  std::vector<char*> raw;
+  for (std::string& a : argv) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  return pid;
 }
 
 }  // namespace
@@ -185,16 +202,7 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   uint64_t kills = 0, completions = 0, recovered_mid_lap = 0;
   std::map<uint64_t, int> prefixes;
   while (kills < 100) {
-    std::vector<std::string> argv = crash_ingest(store, *in, acks);
-    std::vector<char*> raw;
-    for (std::string& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    REQUIRE(posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_t pid = spawn(crash_ingest(store, *in, acks));
     std::this_thread::sleep_for(std::chrono::microseconds(random() % 60000));
     ::kill(pid, SIGKILL);
     int status = 0;
@@ -262,4 +270,45 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     if (k2 > 0) REQUIRE_THAT(done.out, Catch::Contains("resuming"));
     REQUIRE(require_store_holds_prefix(dir.file("shadow2.pm"), in->edges, in->edges.size(), 2) == in->edges.size());
   }
+}
+
+TEST_CASE("store: snapshots taken while another process ingests hold exactly a prefix of the input") {
+  auto in = rmat_input(11, 16, 13);
+  const std::string store = in->dir.file("store.pm");
+  // Created first, so the readers below always find a store.
+  {
+    EdgeSet first;
+    first.vertices = in->set.vertices;
+    first.edges.assign(in->set.edges.begin(), in->set.edges.begin() + 1);
+    write_edges(in->dir.file("first.bin"), first);
+    REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("first.bin"), "--log-slots", "512"}).status == 0);
+  }
+  pid_t pid = spawn(crash_ingest(store, *in, in->dir.file("acks")));
+  uint64_t snapshots = 0, mid_ingest = 0, retried = 0;
+  int status = 0;
+  bool running = true;
+  while (running) {
+    std::vector<Edge> got;
+    store::SnapshotInfo info = store::scan_snapshot(
+        store, {[&] { got.clear(); }, [&](std::span<const Edge> edges) { got.insert(got.end(), edges.begin(), edges.end()); }});
+    // The graph after the first S logged edges: the one-edge input, then a prefix of this one.
+    REQUIRE(info.position >= 1);
+    std::vector<Edge> expected(in->edges.begin(), in->edges.begin() + static_cast<long>(info.position - 1));
+    expected.push_back(in->edges.front());
+    auto order = [](const Edge& a, const Edge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); };
+    std::sort(got.begin(), got.end(), order);
+    std::sort(expected.begin(), expected.end(), order);
+    INFO("snapshot at position " << info.position);
+    REQUIRE(got.size() == expected.size());
+    REQUIRE(std::equal(got.begin(), got.end(), expected.begin(),
+                       [](const Edge& a, const Edge& b) { return a.src == b.src && a.dst == b.dst; }));
+    ++snapshots;
+    if (info.position > 1 && info.position < in->edges.size() + 1) ++mid_ingest;
+    if (info.attempts > 1) ++retried;
+    running = ::waitpid(pid, &status, WNOHANG) == 0;
+  }
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  INFO(snapshots << " snapshots, " << retried << " of them read again after a checkpoint moved");
+  REQUIRE(mid_ingest >= 5);
 }
