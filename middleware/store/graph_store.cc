@@ -37,6 +37,14 @@ void run_tasks(uint32_t tasks, Body&& body) {
   if (error) std::rethrow_exception(error);
 }
 
+// Checked before a store is created or opened: a bad option changes nothing.
+void check_options(const StoreOptions& options) {
+  if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
+  const uint32_t b = options.max_buffer_bytes;
+  if (b < 16 || b > kXPLineBytes || (b & (b - 1)) != 0)
+    fail("the maximum vertex buffer must be a power of two from 16 to 256 bytes, not {}", b);
+}
+
 }  // namespace
 
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots) {
@@ -64,7 +72,6 @@ class GraphStore::Impl {
         log_(file_, layout_, persister_),
         checkpoint_(read_checkpoint(file_, layout_)),
         blocks_(file_, layout_, options.threads, checkpoint_.high_water) {
-    if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
     if (header_.mode == StoreMode::XPGraph)
       buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads, options.max_buffer_bytes);
     recover();
@@ -391,6 +398,7 @@ GraphStore::~GraphStore() = default;
 
 std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
                                                const StoreOptions& options) {
+  check_options(options);
   if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
     fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
   if (geometry.log_slots < 1) fail("{}: the log needs at least one slot", path);
@@ -412,6 +420,7 @@ std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const St
 }
 
 std::unique_ptr<GraphStore> GraphStore::open(const std::string& path, const StoreOptions& options) {
+  check_options(options);
   if (!path_exists(path)) fail("{}: no such store", path);
   PmemFile file = PmemFile::open(path);
   StoreHeader header = read_superblock(file);
