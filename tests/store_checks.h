@@ -31,7 +31,8 @@ std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
 void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
 
 // Opens the store file (recovering as after a crash), and REQUIREs it to hold exactly the first
-// K input edges, K = what the store says it acknowledged of the input, with K >= at_least; every
+// K input edges, K = what the store says it acknowledged of the input (0 when it records no input
+// yet: killed right after creating it), with K >= at_least; every
 // chain is walked and checked by a snapshot scan too. Returns K.
 uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const Edge> input, uint64_t at_least,
                                     uint32_t threads = 1);
