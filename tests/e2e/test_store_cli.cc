@@ -204,11 +204,16 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   const std::string store = in->dir.file("store.pm");
   const std::string acks = in->dir.file("acks");
   std::mt19937_64 random(20261122);
+  // Kill moments are spread over one whole uninterrupted ingest, timed here (so a slow build, such
+  // as the sanitizer one, is killed across its ingest too, not only while it starts).
+  auto started = std::chrono::steady_clock::now();
+  REQUIRE(run_program(crash_ingest(in->dir.file("timing.pm"), *in, in->dir.file("timing.acks"))).status == 0);
+  const auto whole = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   uint64_t kills = 0, completions = 0, recovered_mid_lap = 0;
   std::map<uint64_t, int> prefixes;
   while (kills < 100) {
     pid_t pid = spawn(crash_ingest(store, *in, acks));
-    std::this_thread::sleep_for(std::chrono::microseconds(random() % 60000));
+    std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<uint64_t>(whole.count() + 1)));
     ::kill(pid, SIGKILL);
     int status = 0;
     REQUIRE(::waitpid(pid, &status, 0) == pid);
