@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/common/types.h"
@@ -72,5 +73,31 @@ void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_w
     unit = block.header.previous;
   }
 }
+
+// A vertex's neighbour multiset, built in log order: an entry adds one occurrence, a tombstone
+// (bit 31) removes one earlier occurrence or nothing. Queries and snapshots both read through it.
+class LiveNeighbours {
+ public:
+  void clear() { count_.clear(); }
+  void apply(uint32_t entry) {
+    const uint32_t n = entry & ~kFlagBit;
+    if (!(entry & kFlagBit)) ++count_[n];
+    else if (auto it = count_.find(n); it != count_.end() && it->second > 0) --it->second;
+  }
+  // A chain as walk_chain gives it, newest block first: applied oldest first.
+  void apply_chain(std::span<const AdjacencyBlock* const> newest_first) {
+    for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it)
+      for (uint32_t i = 0; i < (*it)->header.count; ++i) apply((*it)->entries[i]);
+  }
+  // Calls f(neighbour) once per live occurrence, in no particular order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const auto& [n, k] : count_)
+      for (uint64_t j = 0; j < k; ++j) f(n);
+  }
+
+ private:
+  std::unordered_map<uint32_t, uint64_t> count_;
+};
 
 }  // namespace graphso::store

@@ -48,7 +48,11 @@ LoggedEdge read_log_record(const PmemFile& file, const StoreLayout& layout, uint
   const LogRecord& r = *file.at<LogRecord>(layout.record_offset(position));
   if ((r.dst >> 31) != phase_of(position, layout.geometry.log_slots))
     fail("{}: corrupt store: log record at position {} was not written in its lap", file.path(), position);
-  return LoggedEdge{r.src & ~kFlagBit, r.dst & ~kFlagBit, (r.src & kFlagBit) != 0};
+  LoggedEdge e{r.src & ~kFlagBit, r.dst & ~kFlagBit, (r.src & kFlagBit) != 0};
+  if (e.src >= layout.geometry.vertices || e.dst >= layout.geometry.vertices)
+    fail("{}: corrupt store: log record at position {} names a vertex past the store's {}", file.path(), position,
+         layout.geometry.vertices);
+  return e;
 }
 
 }  // namespace graphso::store

@@ -18,7 +18,8 @@ struct LoggedEdge {
   bool deleted;
 };
 
-// The record at `position`; a slot without its lap's phase is a corrupt store.
+// The record at `position`; a slot without its lap's phase, or naming a vertex past the store's,
+// is a corrupt store.
 LoggedEdge read_log_record(const PmemFile& file, const StoreLayout& layout, uint64_t position);
 
 class EdgeLog {

@@ -9,7 +9,6 @@
 #include <exception>
 #include <functional>
 #include <random>
-#include <unordered_map>
 
 #include "engine/common/error.h"
 #include "middleware/store/adjacency_blocks.h"
@@ -40,9 +39,7 @@ void run_tasks(uint32_t tasks, Body&& body) {
 // Checked before a store is created or opened: a bad option changes nothing.
 void check_options(const StoreOptions& options) {
   if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
-  const uint32_t b = options.max_buffer_bytes;
-  if (b < 16 || b > kXPLineBytes || (b & (b - 1)) != 0)
-    fail("the maximum vertex buffer must be a power of two from 16 to 256 bytes, not {}", b);
+  VertexBuffers::check_max_buffer_bytes(options.max_buffer_bytes);
 }
 
 }  // namespace
@@ -261,7 +258,8 @@ class GraphStore::Impl {
 
   // Moves log records [buffered_, position) into the vertex buffers, flushing full ones. Every
   // shard thread reads every record and keeps the ones whose source (out) or destination (in) it
-  // owns. `alongside`, if given, runs at the same time on a thread of its own.
+  // owns. The records are decoded here rather than through read_log_record, which divides to
+  // find each position's slot and lap: this is the hot path, and it steps slot and phase along. `alongside`, if given, runs at the same time on a thread of its own.
   void buffer_to(uint64_t position, const std::function<void()>& alongside = {}) {
     const uint64_t first = buffered_;
     const uint64_t slots = log_.slots();
@@ -355,24 +353,18 @@ class GraphStore::Impl {
     std::vector<const AdjacencyBlock*> chain;
     walk_chain(file_, layout_, blocks_.high_water(), d, v, blocks_.head(d, v),
                [&](const AdjacencyBlock& block) { chain.push_back(&block); });
-    std::unordered_map<uint32_t, uint64_t> count;
-    auto apply = [&](uint32_t entry) {
-      uint32_t n = entry & ~kFlagBit;
-      if (!(entry & kFlagBit)) ++count[n];
-      else if (auto it = count.find(n); it != count.end() && it->second > 0) --it->second;
-    };
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-      for (uint32_t i = 0; i < (*it)->header.count; ++i) apply((*it)->entries[i]);
+    LiveNeighbours neighbours;
+    neighbours.apply_chain(chain);
     if (buffers_)
-      for (uint32_t entry : buffers_->entries(d, v)) apply(entry);
+      for (uint32_t entry : buffers_->entries(d, v)) neighbours.apply(entry);
     if (with_log)
       for (uint64_t p = buffered_; p < log_.head(); ++p) {
         LoggedEdge e = log_.read(p);
         uint32_t tombstone = e.deleted ? kFlagBit : 0;
-        if (d == Direction::Out && e.src == v) apply(e.dst | tombstone);
-        if (d == Direction::In && e.dst == v) apply(e.src | tombstone);
+        if (d == Direction::Out && e.src == v) neighbours.apply(e.dst | tombstone);
+        if (d == Direction::In && e.dst == v) neighbours.apply(e.src | tombstone);
       }
-    for (const auto& [n, c] : count) live.insert(live.end(), c, n);
+    neighbours.for_each([&](uint32_t n) { live.push_back(n); });
   }
 
   PmemFile file_;

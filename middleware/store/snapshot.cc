@@ -1,7 +1,6 @@
 #include "middleware/store/snapshot.h"
 
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "datasets/edge_list.h"
@@ -62,7 +61,6 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   logged.reserve(at.head - c.flushed);
   for (uint64_t p = c.flushed; p < at.head; ++p) {
     LoggedEdge e = read_log_record(file, layout, p);
-    if (e.src >= vertices || e.dst >= vertices) fail("{}: corrupt store: log record {} names vertex ids past {}", file.path(), p, vertices);
     logged.push_back(e);
     ++begin[e.src + 1];
   }
@@ -78,7 +76,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   consumer.begin();
   std::vector<Edge> pending;
   std::vector<const AdjacencyBlock*> chain;
-  std::unordered_map<uint32_t, uint64_t> count;
+  LiveNeighbours neighbours;
   uint64_t edges = 0, blocks = 0, block_units_live = 0;
   auto count_block = [&](const AdjacencyBlock& block) {
     ++blocks;
@@ -86,22 +84,16 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   };
   for (uint64_t v = 0; v < vertices; ++v) {
     chain.clear();
-    count.clear();
+    neighbours.clear();
     walk_chain(file, layout, c.high_water, Direction::Out, static_cast<VertexId>(v), table[v],
                [&](const AdjacencyBlock& block) {
                  chain.push_back(&block);
                  count_block(block);
                });
-    auto apply = [&](uint32_t n, bool deleted) {
-      if (!deleted) ++count[n];
-      else if (auto it = count.find(n); it != count.end() && it->second > 0) --it->second;
-    };
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-      for (uint32_t i = 0; i < (*it)->header.count; ++i)
-        apply((*it)->entries[i] & ~kFlagBit, ((*it)->entries[i] & kFlagBit) != 0);
-    for (uint64_t i = begin[v]; i < begin[v + 1]; ++i) apply(by_source[i].dst, by_source[i].deleted);
-    for (const auto& [n, k] : count)
-      for (uint64_t j = 0; j < k; ++j) pending.push_back(Edge{static_cast<VertexId>(v), n});
+    neighbours.apply_chain(chain);
+    for (uint64_t i = begin[v]; i < begin[v + 1]; ++i)
+      neighbours.apply(by_source[i].dst | (by_source[i].deleted ? kFlagBit : 0));
+    neighbours.for_each([&](uint32_t n) { pending.push_back(Edge{static_cast<VertexId>(v), n}); });
     if (consumer.count_in_chains)
       walk_chain(file, layout, c.high_water, Direction::In, static_cast<VertexId>(v), table[vertices + v], count_block);
     if (pending.size() >= (1u << 20)) {

@@ -8,11 +8,14 @@
 
 namespace graphso::store {
 
-VertexBuffers::VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes)
-    : vertices_(vertices), threads_(threads) {
+void VertexBuffers::check_max_buffer_bytes(uint32_t max_buffer_bytes) {
   if (!std::has_single_bit(max_buffer_bytes) || max_buffer_bytes < BufferPool::kMinBufferBytes ||
       max_buffer_bytes > kXPLineBytes)
     fail("the maximum vertex buffer must be a power of two from 16 to 256 bytes, not {}", max_buffer_bytes);
+}
+
+VertexBuffers::VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes) {
+  check_max_buffer_bytes(max_buffer_bytes);
   if (threads == 0) fail("ingest needs at least one thread");
   classes_ = static_cast<uint32_t>(std::countr_zero(max_buffer_bytes / BufferPool::kMinBufferBytes)) + 1;
   // The top buffer holds what one block holds: a 256-byte block has a 16-byte header; the 16-byte

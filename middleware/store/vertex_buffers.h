@@ -23,12 +23,10 @@ inline VertexId shard_begin(uint32_t shard, uint32_t shards, uint64_t vertices) 
 
 class VertexBuffers {
  public:
-  // max_buffer_bytes: a power of two in [16, 256].
+  // Fails unless max_buffer_bytes is a power of two in [16, 256].
+  static void check_max_buffer_bytes(uint32_t max_buffer_bytes);
   VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes);
 
-  uint32_t threads() const { return threads_; }
-  // Entries a full top buffer holds: what one flushed block carries.
-  uint32_t flush_entries() const { return flush_entries_; }
   // By v's shard thread only. Returns true when the buffer is now full: flush, then empty it.
   bool append(uint32_t shard, Direction d, VertexId v, uint32_t entry);
   void prefetch(Direction d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
@@ -69,10 +67,8 @@ class VertexBuffers {
   const Slot& slot(Direction d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
   uint32_t capacity(uint32_t size_class) const;
 
-  uint64_t vertices_;
-  uint32_t threads_;
   uint32_t classes_;
-  uint32_t flush_entries_;
+  uint32_t flush_entries_;  // entries a full top buffer holds: what one flushed block carries
   std::vector<Slot> slots_[2];
   std::vector<BufferPool> pools_;
 };
