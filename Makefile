@@ -33,7 +33,7 @@ E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
 GRAPHSO   := $(BUILD)/graphso
 TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests
 
-.PHONY: all deps test asan demo bench bench-quick clean
+.PHONY: all deps test asan demo bench bench-quick fuzz clean
 all: $(GRAPHSO) $(TESTS)
 
 $(BUILD)/%.o: %.cc
@@ -84,6 +84,16 @@ bench: deps
 bench-quick: deps
 	$(MAKE) $(JOBS) $(GRAPHSO)
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
+
+# libFuzzer (clang, from Debian) on the job-file parser, FUZZ_SECONDS long (default 300), starting
+# from the checked-in corpus; a crash or sanitizer report fails the target.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	@command -v clang++ >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_job_file.cc jobs/job_file.cc \
+	  engine/common/file.cc engine/common/staging.cc -lfmt -o $(BUILD)/fuzz/fuzz_job_file
+	$(BUILD)/fuzz/fuzz_job_file -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus/job_file
 
 clean:
 	rm -rf build build-asan

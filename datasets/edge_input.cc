@@ -52,6 +52,10 @@ class LineReader {
     }
   }
   uint64_t line_number() const { return line_number_; }
+  // The line the decompressed input has reached (lines handed out plus those already buffered).
+  uint64_t lines_reached() const {
+    return line_number_ + 1 + static_cast<uint64_t>(std::count(buffer_.data() + pos_, buffer_.data() + filled_, '\n'));
+  }
   uint64_t compressed_offset() const { return gzoffset(file_.get()); }
 
  private:
@@ -64,13 +68,17 @@ class LineReader {
     if (buffer_.size() - filled_ < (1u << 20)) buffer_.resize(buffer_.size() * 2);
     int n = gzread(file_.get(), buffer_.data() + filled_,
                    static_cast<unsigned>(buffer_.size() - filled_));
-    if (n < 0) {
-      int code = 0;
-      const char* message = gzerror(file_.get(), &code);
-      fail("{}: read error after line {}: {}", path_, line_number_, message);
+    if (n > 0) filled_ += static_cast<size_t>(n);
+    int code = Z_OK;
+    const char* message = gzerror(file_.get(), &code);
+    // zlib hands out what it decompressed before a damaged or truncated stream and reports the
+    // damage (Z_DATA_ERROR; Z_BUF_ERROR: the stream ends early) only through gzerror.
+    if (n < 0 || (code != Z_OK && code != Z_STREAM_END)) {
+      if (code == Z_BUF_ERROR)
+        fail("{}: the compressed input ends early (truncated?) around line {}", path_, lines_reached());
+      fail("{}: read error around line {}: {}", path_, lines_reached(), n < 0 && code == Z_ERRNO ? errno_text(errno) : message);
     }
     if (n == 0) eof_ = true;
-    filled_ += static_cast<size_t>(n);
   }
 
   struct GzClose {
@@ -109,14 +117,14 @@ struct Located {
 
 uint64_t parse_id(std::string_view token, const Located& at, const char* what) {
   if (!token.empty() && token[0] == '-')
-    fail("{}:{}: negative {} '{}'", at.path, at.line, what, token);
+    fail("{}:{}: negative {} '{}'", at.path, at.line, what, printable(token));
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec == std::errc::result_out_of_range)
-    fail("{}:{}: {} '{}' is out of range (largest allowed id is {})", at.path, at.line, what, token,
+    fail("{}:{}: {} '{}' is out of range (largest allowed id is {})", at.path, at.line, what, printable(token),
          kMaxVertexId);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: {} '{}' is not a non-negative integer", at.path, at.line, what, token);
+    fail("{}:{}: {} '{}' is not a non-negative integer", at.path, at.line, what, printable(token));
   return value;
 }
 
@@ -131,11 +139,19 @@ Weight parse_weight(std::string_view token, const Located& at) {
   double value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: weight '{}' is not a number", at.path, at.line, token);
+    fail("{}:{}: weight '{}' is not a number", at.path, at.line, printable(token));
   if (value < 0 || value != std::floor(value) || value > 4294967295.0)
     fail("{}:{}: weight '{}' is not an integer in [0, 2^32-1] (graphso stores integer weights)",
-         at.path, at.line, token);
+         at.path, at.line, printable(token));
   return static_cast<Weight>(value);
+}
+
+// A value column that is not used as a weight must still be a finite number.
+void check_value(std::string_view token, const Located& at) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
+    fail("{}:{}: value '{}' is not a finite number", at.path, at.line, printable(token));
 }
 
 bool is_comment_or_blank(std::string_view line) {
@@ -157,7 +173,7 @@ EdgeSet read_text(const std::string& path, bool weighted) {
     std::string_view a, b, c, extra;
     if (!tokens.next(a) || !tokens.next(b))
       fail("{}:{}: expected 'src dst{}', got '{}'", path, at.line, weighted ? " weight" : "",
-           std::string(line.substr(0, 80)));
+           printable(line.substr(0, 80)));
     WeightedEdge e{checked_id(parse_id(a, at, "source id"), at),
                    checked_id(parse_id(b, at, "destination id"), at), 1};
     bool has_third = tokens.next(c);
@@ -168,7 +184,7 @@ EdgeSet read_text(const std::string& path, bool weighted) {
       parse_weight(c, at);  // an ignored weight column must still be a number
     }
     if (tokens.next(extra))
-      fail("{}:{}: unexpected extra column '{}'", path, at.line, std::string(extra));
+      fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
     max_id_plus_one = std::max<uint64_t>(max_id_plus_one, uint64_t{std::max(e.src, e.dst)} + 1);
     set.edges.push_back(e);
     if ((set.edges.size() & 0xFFFFF) == 0) progress.update(reader.compressed_offset());
@@ -191,9 +207,9 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
   if (layout != "coordinate") fail("{}:1: only coordinate Matrix Market files hold graphs", path);
   bool has_values = field != "pattern";
   if (has_values && field != "integer" && field != "real")
-    fail("{}:1: unsupported Matrix Market field '{}'", path, std::string(field));
+    fail("{}:1: unsupported Matrix Market field '{}'", path, printable(field));
   if (symmetry != "general" && symmetry != "symmetric")
-    fail("{}:1: unsupported Matrix Market symmetry '{}'", path, std::string(symmetry));
+    fail("{}:1: unsupported Matrix Market symmetry '{}'", path, printable(symmetry));
   if (want_weights && !has_values)
     fail("{}:1: --weighted given but the matrix is 'pattern' (no values)", path);
   bool symmetric = symmetry == "symmetric";
@@ -217,7 +233,9 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
       if (std::max(rows, cols) > kMaxVertexId + 1)
         fail("{}:{}: {} vertices exceed the maximum of 2^32-1", path, at.line, std::max(rows, cols));
       have_size = true;
-      set.edges.reserve(symmetric ? 2 * entries : entries);
+      // The declared count is the file's word: reserve no more than a plausible start, so a
+      // header declaring 10^12 entries is refused by the entries it lacks, not by the allocator.
+      set.edges.reserve(std::min<uint64_t>(symmetric ? 2 * entries : entries, uint64_t{1} << 24));
       continue;
     }
     if (!t.next(a) || !t.next(b))
@@ -229,8 +247,9 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
     if (has_values) {
       if (!t.next(c)) fail("{}:{}: missing value", path, at.line);
       if (want_weights) w = parse_weight(c, at);
+      else check_value(c, at);
     }
-    if (t.next(extra)) fail("{}:{}: unexpected extra column '{}'", path, at.line, std::string(extra));
+    if (t.next(extra)) fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
     if (++seen > entries) fail("{}:{}: more entries than the {} declared", path, at.line, entries);
     WeightedEdge e{static_cast<VertexId>(i - 1), static_cast<VertexId>(j - 1), w};
     set.edges.push_back(e);

@@ -83,11 +83,13 @@ EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode
   if (h.version != kVersion)
     fail("{}: edge list format version {} (this build reads {})", path, h.version, kVersion);
   if (h.crc != header_crc(h)) fail("{}: edge list header checksum mismatch (corrupt)", path);
+  if (h.vertices > kMaxVertexId + 1)
+    fail("{}: the header declares {} vertices, more than graphso's maximum of 2^32-1 (corrupt?)", path, h.vertices);
   info_.vertices = h.vertices;
   info_.edges = h.edges;
   info_.weighted = (h.flags & 1) != 0;
-  uint64_t expected = sizeof(Header) + h.edges * edge_bytes(info_.weighted);
-  if (size != expected)
+  const uint64_t expected = sizeof(Header) + h.edges * edge_bytes(info_.weighted);
+  if (h.edges > (size - sizeof(Header)) / edge_bytes(info_.weighted) || size != expected)
     fail("{}: size {} bytes, expected {} for {} edges (truncated or corrupt)", path, size, expected,
          h.edges);
 }

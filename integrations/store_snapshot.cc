@@ -8,6 +8,7 @@
 
 #include "engine/common/error.h"
 #include "engine/common/file.h"
+#include "engine/common/staging.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
 #include "integrations/gridgraph_shim.h"
@@ -39,15 +40,11 @@ bool read_marker(const std::string& graph_dir, Marker& marker) {
   return id && position;
 }
 
-void remove_all(const std::string& path) {
-  std::error_code ignored;
-  fs::remove_all(path, ignored);
-}
-
 }  // namespace
 
-StoreSnapshotResult snapshot_store(const std::string& store_path, const std::string& graph_dir,
+StoreSnapshotResult snapshot_store(const std::string& store_path, const std::string& target_dir,
                                    const StoreSnapshotOptions& options) {
+  const std::string graph_dir = normal_path(target_dir);
   StoreSnapshotResult result;
   Marker marker;
   store::SnapshotInfo now = store::peek_snapshot_position(store_path);
@@ -62,9 +59,8 @@ StoreSnapshotResult snapshot_store(const std::string& store_path, const std::str
   if (!is_snapshot && fs::exists(graph_dir) && !fs::is_empty(graph_dir, error))
     fail("{}: exists and is not a store snapshot; choose another directory", graph_dir);
   // Built beside the target and swapped in whole: an interrupted snapshot leaves the old one.
-  const std::string staging = graph_dir + ".snapshot-" + std::to_string(::getpid());
-  remove_all(staging);
-  fs::create_directories(staging);
+  StagedDirectory staged(graph_dir);
+  const std::string& staging = staged.path();
   try {
     const std::string edges = staging + "/snapshot.edges.bin";
     result.info = store::write_snapshot_edges(store_path, edges);
@@ -82,17 +78,9 @@ StoreSnapshotResult snapshot_store(const std::string& store_path, const std::str
     out.append(fmt::format("store: {}\nstore_id: {}\nposition: {}\nedges: {}\n", store_path, result.info.store_id,
                            result.info.position, result.info.edges));
     out.commit();
-    const std::string old = graph_dir + ".old-" + std::to_string(::getpid());
-    bool had_old = path_exists(graph_dir);
-    if (had_old) fs::rename(graph_dir, old);
-    fs::rename(staging, graph_dir);
-    if (had_old) remove_all(old);
+    staged.publish();
   } catch (const fs::filesystem_error& e) {
-    remove_all(staging);
     fail("{}: cannot write the snapshot: {}", graph_dir, e.code().message());
-  } catch (...) {
-    remove_all(staging);
-    throw;
   }
   result.rebuilt = true;
   return result;

@@ -1,5 +1,22 @@
 #include "jobs/job_file.h"
 
+#include <sys/stat.h>
+
+#include <stdexcept>
+
+// toml++ 3.3 (Debian 12) asserts on some malformed inputs ("[}", "[[[1]]]": upstream fixed this
+// after 3.4) and marks other paths unreachable. Both are made to throw, so every input is either
+// parsed or refused with one line; the parser throws its own parse_error the same way.
+namespace graphso::toml_guard {
+struct InternalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] inline void stop(const char* what) { throw InternalError(what); }
+}  // namespace graphso::toml_guard
+#define TOML_ASSERT(expr) ((expr) ? static_cast<void>(0) : ::graphso::toml_guard::stop("internal check failed: " #expr))
+#include <toml++/impl/preprocessor.h>
+#undef TOML_UNREACHABLE
+#define TOML_UNREACHABLE ::graphso::toml_guard::stop("reached an impossible state")
 #include <toml++/toml.h>
 
 #include "engine/common/error.h"
@@ -8,12 +25,28 @@
 namespace graphso {
 
 JobFile parse_job_file(const std::string& path) {
-  if (!path_exists(path)) fail("{}: no such job file", path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) fail("{}: no such job file", path);
+  if (S_ISDIR(st.st_mode)) fail("{}: is a directory, not a job file", path);
+  if (st.st_size > (1 << 20)) fail("{}: {} bytes is too large for a job file (at most 1 MiB)", path, st.st_size);
+  return parse_job_text(read_small_file(path), path);
+}
+
+JobFile parse_job_text(std::string_view original, const std::string& path) {
+  // Every value a job file holds is ASCII (algorithm names, job names, numbers). toml++ 3.3's
+  // generated Unicode tables reach "unreachable" for some non-ASCII characters (U+00E9 among
+  // them) inside noexcept functions, so non-ASCII bytes, wherever they stand (comments), are read
+  // as '?': a comment stays a comment, and a string or key holding one is refused as usual.
+  std::string text(original);
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) >= 0x80) c = '?';
   toml::table root;
   try {
-    root = toml::parse_file(path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     fail("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, std::string(e.description()));
+  } catch (const toml_guard::InternalError& e) {
+    fail("{}: not valid TOML (the parser stopped: {})", path, e.what());
   }
   for (auto&& [key, value] : root)
     if (key.str() != "job")
@@ -32,9 +65,13 @@ JobFile parse_job_file(const std::string& path) {
     for (auto&& [key_node, value] : *table) {
       std::string key(key_node.str());
       std::string where = fmt::format("{}:{}: job {}: {}", path, value.source().begin.line, index, key);
-      if (key == "algo" || key == "name") {
+      spec.param_origins[key] = fmt::format("{}:{}: job {}", path, value.source().begin.line, index);
+      if (key == "algo" || key == "name" || key == "method") {
         if (!value.is_string()) fail("{} must be a string", where);
-        (key == "algo" ? spec.algo : spec.name) = *value.value<std::string>();
+        std::string text = *value.value<std::string>();
+        if (key == "name" && text.empty()) fail("{} is empty (leave it out for the default name)", where);
+        if (key == "method") spec.params[key] = text;
+        else (key == "algo" ? spec.algo : spec.name) = text;
       } else if (key == "source" || key == "iterations" || key == "max_iterations" || key == "arrive_after") {
         if (!value.is_integer()) fail("{} must be an integer", where);
         int64_t v = *value.value<int64_t>();
@@ -49,7 +86,7 @@ JobFile parse_job_file(const std::string& path) {
         if (!value.is_number()) fail("{} must be a number", where);
         spec.params[key] = fmt::format("{}", *value.value<double>());
       } else {
-        fail("{}: unknown key (known: algo, name, source, iterations, tolerance, max_iterations, arrive_after)", where);
+        fail("{}: unknown key (known: algo, name, source, iterations, tolerance, max_iterations, method, arrive_after)", where);
       }
     }
     if (spec.algo.empty()) fail("{}: missing algo", spec.origin);

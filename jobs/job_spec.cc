@@ -41,7 +41,7 @@ uint64_t integer_param(const JobSpec& spec, const std::string& key) {
   uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size())
-    fail("{}: {} = '{}' is not a non-negative integer", spec.origin, key, text);
+    fail("{}: {} = '{}' is not a non-negative integer", spec.where(key), key, text);
   return value;
 }
 
@@ -50,7 +50,7 @@ double real_param(const JobSpec& spec, const std::string& key) {
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-    fail("{}: {} = '{}' is not a number", spec.origin, key, text);
+    fail("{}: {} = '{}' is not a number", spec.where(key), key, text);
   return value;
 }
 
@@ -58,7 +58,7 @@ VertexId source_param(const JobSpec& spec, uint64_t vertices, const VertexOrder*
   if (!spec.params.count("source")) fail("{}: {} needs a source (e.g. {}:source=0)", spec.origin, spec.algo, spec.algo);
   uint64_t source = integer_param(spec, "source");
   if (source >= vertices)
-    fail("{}: source = {} is out of range (the graph has vertices 0..{})", spec.origin, source, vertices - 1);
+    fail("{}: source = {} is out of range (the graph has vertices 0..{})", spec.where("source"), source, vertices - 1);
   return order ? order->to_new(static_cast<VertexId>(source)) : static_cast<VertexId>(source);
 }
 
@@ -88,6 +88,7 @@ JobSpec parse_job_argument(const std::string& text, size_t index) {
       std::string key = part.substr(0, eq);
       if (spec.params.count(key) || (key == "name" && !spec.name.empty()))
         fail("{}: {} given twice", spec.origin, key);
+      if (key == "name" && eq + 1 == part.size()) fail("{}: name is empty", spec.origin);
       if (key == "name") spec.name = part.substr(eq + 1);
       else spec.params[key] = part.substr(eq + 1);
     }
@@ -117,7 +118,7 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const Vert
   if (!info) fail("{}: unknown algorithm '{}' (known: {})", spec.origin, spec.algo, join(known_algorithms()));
   for (const auto& [key, value] : spec.params)
     if (std::find(info->keys.begin(), info->keys.end(), key) == info->keys.end())
-      fail("{}: {} has no parameter '{}' (it takes: {})", spec.origin, spec.algo, key, join(info->keys));
+      fail("{}: {} has no parameter '{}' (it takes: {})", spec.where(key), spec.algo, key, join(info->keys));
 
   const std::string& algo = spec.algo;
   if (algo == "bfs") return std::make_unique<BfsJob>(spec.name, source_param(spec, vertices, order));
@@ -126,18 +127,18 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const Vert
     std::string method = spec.params.count("method") ? spec.params.at("method") : "union-find";
     if (method == "union-find") return std::make_unique<WccUnionFindJob>(spec.name);
     if (method == "label") return std::make_unique<WccLabelJob>(spec.name);
-    fail("{}: method = '{}' (expected union-find or label)", spec.origin, method);
+    fail("{}: method = '{}' (expected union-find or label)", spec.where("method"), method);
   }
   if (algo == "pagerank") {
     uint64_t iterations = spec.params.count("iterations") ? integer_param(spec, "iterations") : 20;
-    if (iterations == 0 || iterations > 1000000) fail("{}: iterations = {} is outside 1..1000000", spec.origin, iterations);
+    if (iterations == 0 || iterations > 1000000) fail("{}: iterations = {} is outside 1..1000000", spec.where("iterations"), iterations);
     return std::make_unique<PageRankJob>(spec.name, static_cast<uint32_t>(iterations));
   }
   double tolerance = spec.params.count("tolerance") ? real_param(spec, "tolerance") : 1e-6;
-  if (tolerance <= 0) fail("{}: tolerance = {} must be positive", spec.origin, tolerance);
+  if (tolerance <= 0) fail("{}: tolerance = {} must be positive", spec.where("tolerance"), tolerance);
   uint64_t max_iterations = spec.params.count("max_iterations") ? integer_param(spec, "max_iterations") : 1000;
   if (max_iterations == 0 || max_iterations > 1000000)
-    fail("{}: max_iterations = {} is outside 1..1000000", spec.origin, max_iterations);
+    fail("{}: max_iterations = {} is outside 1..1000000", spec.where("max_iterations"), max_iterations);
   return std::make_unique<PageRankDeltaJob>(spec.name, tolerance, static_cast<uint32_t>(max_iterations));
 }
 

@@ -18,6 +18,13 @@ struct JobSpec {
   std::string name;  // empty: "<index>-<algo>"
   std::map<std::string, std::string> params;
   std::string origin;  // where it came from, for error messages ("--job #2")
+  std::map<std::string, std::string> param_origins;  // a job file's line of each key, if known
+
+  // Where `key` was given: its own line in a job file, else the job's origin.
+  const std::string& where(const std::string& key) const {
+    auto it = param_origins.find(key);
+    return it == param_origins.end() ? origin : it->second;
+  }
 };
 
 // "bfs:source=0", "pagerank-delta:tolerance=1e-7:max_iterations=500", "wcc:name=components".

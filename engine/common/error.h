@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace graphso {
 
@@ -21,5 +22,17 @@ template <typename... Args>
 
 // strerror() text for an errno value, thread-safe.
 std::string errno_text(int error_number);
+
+// Input text quoted in a message, with control bytes (NUL, CR, ESC...) written as \xNN so the
+// message stays one printable line.
+inline std::string printable(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
 
 }  // namespace graphso

@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
 
 #include "engine/common/error.h"
+#include "engine/common/staging.h"
 
 namespace graphso {
 
@@ -28,6 +30,7 @@ File::File(const std::string& path, Mode mode) : path_(path) {
     case Mode::Write: flags |= O_WRONLY | O_CREAT | O_TRUNC; break;
     case Mode::WriteDirect: flags |= O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT; break;
     case Mode::ReadWrite: flags |= O_RDWR | O_CREAT; break;
+    case Mode::WriteStream: flags |= O_WRONLY | O_APPEND; break;
   }
   fd_ = ::open(path.c_str(), flags, 0644);
   if (fd_ < 0) fail("{}: cannot open: {}", path, errno_text(errno));
@@ -87,6 +90,18 @@ void File::pwrite_all(std::span<const std::byte> bytes, uint64_t offset) const {
   }
 }
 
+void File::write_all(std::span<const std::byte> bytes) const {
+  uint64_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("{}: write of {} bytes failed: {}", path_, bytes.size(), errno_text(errno));
+    }
+    done += static_cast<uint64_t>(n);
+  }
+}
+
 void File::truncate(uint64_t size) const {
   if (::ftruncate(fd_, static_cast<off_t>(size)) != 0)
     fail("{}: cannot resize to {} bytes: {}", path_, size, errno_text(errno));
@@ -107,15 +122,51 @@ AlignedBuffer::AlignedBuffer(uint64_t bytes) : size_(align_up(bytes, kDirectAlig
   data_.reset(static_cast<std::byte*>(p));
 }
 
-AtomicOutputFile::AtomicOutputFile(std::string path)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp"), file_(temp_path_, File::Mode::Write) {}
+namespace {
+
+// Where an output file really goes: a process's standard streams (/dev/stdout, /proc/self/fd/1)
+// and devices, pipes and sockets are written in place (renaming over them would replace the
+// link or device node); a symbolic link to a regular file is followed, so the file it names is
+// replaced and the link kept.
+struct OutputTarget {
+  std::string path;
+  bool stream = false;
+};
+
+OutputTarget output_target(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return {path, false};
+  if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return {path, true};
+  if (S_ISLNK(st.st_mode)) {
+    char resolved[PATH_MAX];
+    if (::realpath(path.c_str(), resolved) && ::stat(resolved, &st) == 0)
+      return S_ISREG(st.st_mode) ? OutputTarget{resolved, false} : OutputTarget{path, true};
+    return {path, false};  // a dangling link: replaced by the file
+  }
+  return {path, !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)};
+}
+
+}  // namespace
+
+AtomicOutputFile::AtomicOutputFile(std::string path) {
+  OutputTarget target = output_target(path == "-" ? "/dev/stdout" : normal_path(path));
+  path_ = target.path;
+  if (target.stream) {
+    file_ = File(path_, File::Mode::WriteStream);
+    return;
+  }
+  remove_dead_temporaries(path_);
+  temp_path_ = temporary_name(path_, "tmp");
+  file_ = File(temp_path_, File::Mode::Write);
+}
 
 AtomicOutputFile::~AtomicOutputFile() {
-  if (!committed_) ::unlink(temp_path_.c_str());
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
 }
 
 void AtomicOutputFile::append(std::span<const std::byte> bytes) {
-  file_.pwrite_all(bytes, written_);
+  if (temp_path_.empty()) file_.write_all(bytes);
+  else file_.pwrite_all(bytes, written_);
   written_ += bytes.size();
 }
 
@@ -124,6 +175,10 @@ void AtomicOutputFile::append(const std::string& text) {
 }
 
 void AtomicOutputFile::commit() {
+  if (temp_path_.empty()) {
+    committed_ = true;
+    return;
+  }
   file_.sync();
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
     fail("{}: cannot rename into place: {}", path_, errno_text(errno));

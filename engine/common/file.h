@@ -17,7 +17,9 @@ inline constexpr uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) 
 
 class File {
  public:
-  enum class Mode { Read, ReadDirect, Write, WriteDirect, ReadWrite };
+  // WriteStream: an existing file (a device, pipe or standard stream) appended to, never created
+  // or truncated.
+  enum class Mode { Read, ReadDirect, Write, WriteDirect, ReadWrite, WriteStream };
 
   File() = default;
   File(const std::string& path, Mode mode);
@@ -34,6 +36,8 @@ class File {
   // Reads exactly bytes.size() bytes at offset; a short read is an error.
   void pread_exact(std::span<std::byte> bytes, uint64_t offset) const;
   void pwrite_all(std::span<const std::byte> bytes, uint64_t offset) const;
+  // At the file's current position (pipes and terminals have no offsets).
+  void write_all(std::span<const std::byte> bytes) const;
   void truncate(uint64_t size) const;
   void sync() const;
 
@@ -58,8 +62,11 @@ class AlignedBuffer {
   uint64_t size_ = 0;
 };
 
-// Writes go to "<path>.tmp"; commit() renames it over <path>. If the object dies uncommitted
-// (an error was thrown), the temporary file is removed, so no partial output is ever left.
+// Writes go to a temporary beside <path> named for this process (engine/common/staging.h);
+// commit() renames it over <path>. If the object dies uncommitted (an error was thrown), the
+// temporary file is removed, so no partial output is ever left. "-", /dev/stdout and any <path>
+// that is not a regular file (a terminal, a pipe) are written directly and never replaced; a
+// symbolic link to a regular file keeps its link and has its file replaced.
 class AtomicOutputFile {
  public:
   explicit AtomicOutputFile(std::string path);
@@ -76,7 +83,7 @@ class AtomicOutputFile {
 
  private:
   std::string path_;
-  std::string temp_path_;
+  std::string temp_path_;  // empty when writing straight to a non-regular file
   File file_;
   uint64_t written_ = 0;
   bool committed_ = false;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 
 #include "engine/common/error.h"
@@ -80,14 +81,19 @@ uint64_t parse_size(const std::string& text, const std::string& what) {
   size_t pos = 0;
   while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
   if (pos == 0) fail("{}: '{}' is not a size (expected e.g. 4096, 64K, 256M, 2G)", what, text);
-  uint64_t value = std::stoull(text.substr(0, pos));
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + pos, value);
+  (void)end;
   std::string suffix = text.substr(pos);
   uint64_t scale = 1;
   if (suffix.empty() || suffix == "B") scale = 1;
   else if (suffix == "K" || suffix == "KiB" || suffix == "k") scale = 1ull << 10;
   else if (suffix == "M" || suffix == "MiB") scale = 1ull << 20;
   else if (suffix == "G" || suffix == "GiB") scale = 1ull << 30;
-  else fail("{}: '{}' has an unknown unit '{}' (use K, M or G)", what, text, suffix);
+  else if (suffix == "T" || suffix == "TiB") scale = 1ull << 40;
+  else fail("{}: '{}' has an unknown unit '{}' (use K, M, G or T)", what, text, suffix);
+  if (ec == std::errc::result_out_of_range || value > UINT64_MAX / scale)
+    fail("{}: '{}' is too large (at most 2^64-1 bytes)", what, text);
   return value * scale;
 }
 

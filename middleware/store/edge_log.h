@@ -40,6 +40,7 @@ class EdgeLog {
   const StoreLayout& layout_;
   Persister& persister_;
   LogRecord* records_;  // slots_ of them
+  uint64_t* sums_;       // a checksum word per line of kLogLineRecords
   uint64_t* head_word_;
   uint64_t slots_;
   uint64_t head_;
@@ -47,5 +48,9 @@ class EdgeLog {
 
 // Reads the persisted head word of a mapped store (recovery, snapshots).
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout);
+
+// Checks every log line holding a record in [from, to) against its checksum word; a damaged
+// record is a corrupt store (one line naming the position), never an edge read wrong.
+void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t from, uint64_t to);
 
 }  // namespace graphso::store

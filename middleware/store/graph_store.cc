@@ -1,6 +1,7 @@
 #include "middleware/store/graph_store.h"
 
 #include <omp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,6 +41,7 @@ void run_tasks(uint32_t tasks, Body&& body) {
 void check_options(const StoreOptions& options) {
   if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
   VertexBuffers::check_max_buffer_bytes(options.max_buffer_bytes);
+  check_power_cut(options.power_cut);
 }
 
 }  // namespace
@@ -53,15 +55,16 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
   // and direction (mostly 64 bytes; 2 units on average allowed) and the unused part of each
   // thread's reservations.
   const uint64_t full = 2 * 4 * (2 * edges / kBlockEntries + 1);
-  const uint64_t checkpoints = edges / log_slots + 2;
+  const uint64_t checkpoints = edges / std::max(log_slots, kMinLogSlots) + 2;
   g.block_units = std::min<uint64_t>(full + checkpoints * (2 * 2 * vertices + 64 * 3 * 256) + 4096, uint64_t{1} << 32);
   return g;
 }
 
 class GraphStore::Impl {
  public:
-  Impl(PmemFile file, const StoreHeader& header, const StoreOptions& options)
-      : file_(std::move(file)),
+  Impl(WriterLock lock, PmemFile file, const StoreHeader& header, const StoreOptions& options)
+      : lock_(std::move(lock)),
+        file_(std::move(file)),
         header_(header),
         layout_(header.geometry),
         options_(options),
@@ -83,9 +86,10 @@ class GraphStore::Impl {
              header_.geometry.vertices);
     const uint64_t slots = log_.slots();
     while (!edges.empty()) {
-      // The log may hold at most its size in edges not yet checkpointed.
-      if (header_.mode == StoreMode::XPGraph && log_.head() - checkpoint_.flushed == slots) checkpoint();
-      uint64_t room = header_.mode == StoreMode::XPGraph ? slots - (log_.head() - checkpoint_.flushed) : slots;
+      // The log may hold at most its capacity in edges not yet checkpointed (store_format.h).
+      const uint64_t capacity = slots - kLogLineRecords;
+      if (header_.mode == StoreMode::XPGraph && log_.head() - checkpoint_.flushed >= capacity) checkpoint();
+      uint64_t room = header_.mode == StoreMode::XPGraph ? capacity - (log_.head() - checkpoint_.flushed) : capacity;
       std::span<const Edge> batch = edges.first(std::min<uint64_t>(room, edges.size()));
       edges = edges.subspan(batch.size());
       if (header_.mode == StoreMode::Naive) {
@@ -205,6 +209,7 @@ class GraphStore::Impl {
            c.flushed);
     load_table_copy(c.slot);
     buffered_ = c.flushed;
+    if (header_.mode == StoreMode::XPGraph) verify_log_lines(file_, layout_, c.flushed, head);
     if (header_.mode == StoreMode::Naive) {
       if (head != 0 && !c.clean)
         fail("{}: the naive store was not closed cleanly, and the naive baseline has no crash recovery", file_.path());
@@ -367,6 +372,7 @@ class GraphStore::Impl {
     neighbours.for_each([&](uint32_t n) { live.push_back(n); });
   }
 
+  WriterLock lock_;  // held for the object's life: no second writer
   PmemFile file_;
   StoreHeader header_;
   StoreLayout layout_;
@@ -393,30 +399,53 @@ std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const St
   check_options(options);
   if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
     fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
-  if (geometry.log_slots < 1) fail("{}: the log needs at least one slot", path);
+  if (geometry.log_slots < kMinLogSlots) fail("{}: the log needs at least {} slots, not {}", path, kMinLogSlots, geometry.log_slots);
   if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
     fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
   StoreHeader header{geometry, mode, std::random_device{}() * uint64_t{0x9E3779B97F4A7C15ull} ^ static_cast<uint64_t>(::getpid())};
   if (path_exists(path)) fail("{}: cannot create the store: it exists", path);
   // Written under another name and renamed into place once its superblock is persisted: a crash
   // while creating leaves no half-made store behind, only a ".new" file the next create replaces.
+  // The lock is taken on that file first, so it is already held on the store when it appears.
   const std::string temp = path + ".new";
-  ::unlink(temp.c_str());
-  {
-    PmemFile file = PmemFile::create(temp, StoreLayout(geometry).file_bytes);
+  WriterLock lock = WriterLock::take(temp, path, true);
+  if (path_exists(path)) {
+    ::unlink(temp.c_str());
+    fail("{}: another process created the store meanwhile", path);
+  }
+  const uint64_t bytes = StoreLayout(geometry).file_bytes;
+  try {
+    if (::ftruncate(lock.fd(), 0) != 0 || ::ftruncate(lock.fd(), static_cast<off_t>(bytes)) != 0)
+      fail("{}: cannot size the store to {} bytes: {}", path, bytes, errno_text(errno));
+    lock.reserve(path, bytes);
+    PmemFile file = PmemFile::open(temp);
     Persister persister(file, options.power_cut, true);
     write_superblock(file, persister, header);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
   }
   publish_file(temp, path);
-  return open(path, options);
+  return open_locked(std::move(lock), path, options);
 }
 
 std::unique_ptr<GraphStore> GraphStore::open(const std::string& path, const StoreOptions& options) {
   check_options(options);
   if (!path_exists(path)) fail("{}: no such store", path);
+  return open_locked(WriterLock::take(path, path, false), path, options);
+}
+
+std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::string& path, const StoreOptions& options) {
+  {
+    // A store made sparse by an earlier graphso gets its space now, before anything is mapped.
+    struct stat st {};
+    if (::fstat(lock.fd(), &st) != 0) fail("{}: cannot stat the store: {}", path, errno_text(errno));
+    lock.reserve(path, static_cast<uint64_t>(st.st_size));
+  }
   PmemFile file = PmemFile::open(path);
   StoreHeader header = read_superblock(file);
-  return std::unique_ptr<GraphStore>(new GraphStore(std::make_unique<Impl>(std::move(file), header, options)));
+  return std::unique_ptr<GraphStore>(
+      new GraphStore(std::make_unique<Impl>(std::move(lock), std::move(file), header, options)));
 }
 
 void GraphStore::add_edges(std::span<const Edge> edges) { impl_->add(edges, false); }

@@ -3,6 +3,8 @@
 // recoverable by checkpoints. `StoreMode::Naive` is the GraphOne-on-PMEM baseline: no DRAM
 // buffers, every edge written into the PMEM adjacency lists in place and persisted with its batch.
 //
+// One writer per store: create() and open() take the store's WriterLock (a second writer, in
+// this process or another, gets a one-line error); snapshots and store-stat read beside it.
 // Threads: one caller at a time. Buffering runs `threads` OpenMP threads, each on its own shard of
 // vertices. DRAM: 32 bytes per vertex of capacity, plus the vertex buffer pools.
 //
@@ -19,6 +21,7 @@
 
 #include "engine/common/types.h"
 #include "middleware/store/persister.h"
+#include "middleware/store/pmem_file.h"
 #include "middleware/store/store_format.h"
 #include "middleware/store/store_meta.h"
 
@@ -89,6 +92,7 @@ class GraphStore {
  private:
   class Impl;
   explicit GraphStore(std::unique_ptr<Impl> impl);
+  static std::unique_ptr<GraphStore> open_locked(WriterLock lock, const std::string& path, const StoreOptions& options);
   std::unique_ptr<Impl> impl_;
 };
 

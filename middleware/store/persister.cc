@@ -32,6 +32,14 @@ const char* crash_point_name(CrashPoint point) {
   return "?";
 }
 
+void check_power_cut(const PowerCutConfig& config) {
+  if (config.crash_point.empty()) return;
+  bool known = false;
+  for (CrashPoint p : kAllPoints) known = known || config.crash_point == crash_point_name(p);
+  if (!known) fail("unknown crash point '{}' (expected one of {})", config.crash_point, crash_point_names());
+  if (config.shadow_path.empty()) fail("a crash point needs a shadow image (--shadow)");
+}
+
 std::string crash_point_names() {
   std::string names;
   for (CrashPoint p : kAllPoints) names += std::string(names.empty() ? "" : ", ") + crash_point_name(p);
@@ -40,12 +48,7 @@ std::string crash_point_names() {
 
 Persister::Persister(const PmemFile& file, const PowerCutConfig& power_cut, bool new_store)
     : file_(file), power_cut_(power_cut) {
-  if (!power_cut_.crash_point.empty()) {
-    bool known = false;
-    for (CrashPoint p : kAllPoints) known = known || power_cut_.crash_point == crash_point_name(p);
-    if (!known) fail("unknown crash point '{}' (expected one of {})", power_cut_.crash_point, crash_point_names());
-    if (power_cut_.shadow_path.empty()) fail("a crash point needs a shadow image (--shadow)");
-  }
+  check_power_cut(power_cut_);
   if (power_cut_.shadow_path.empty()) return;
   // What the store holds when it is opened counts as persisted: the shadow starts as its copy
   // (a new store is all zeros, and so is a new sparse file).

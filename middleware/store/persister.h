@@ -32,6 +32,8 @@ struct PowerCutConfig {
   std::string crash_point;  // a crash_point_name; empty: never stop
   uint64_t crash_after = 1;  // stop at that point's n-th pass
 };
+// A known crash point with a shadow image, or none: checked before a store is touched.
+void check_power_cut(const PowerCutConfig& config);
 
 inline constexpr int kCrashExitCode = 86;
 

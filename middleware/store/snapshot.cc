@@ -55,6 +55,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
     fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file.path(), c.high_water,
          header.geometry.block_units);
 
+  verify_log_lines(file, layout, c.flushed, at.head);
   // The log records since the checkpoint, grouped by source in log order (a counting sort).
   std::vector<uint64_t> begin(vertices + 1, 0);
   std::vector<LoggedEdge> logged;
@@ -119,7 +120,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
 
 SnapshotInfo peek_snapshot_position(const std::string& store_path) {
   if (!path_exists(store_path)) fail("{}: no such store", store_path);
-  PmemFile file = PmemFile::open(store_path);
+  PmemFile file = PmemFile::open_read_only(store_path);
   StoreHeader header = read_superblock(file);
   StoreLayout layout(header.geometry);
   Position at = read_position(file, header, layout);
@@ -132,7 +133,7 @@ SnapshotInfo peek_snapshot_position(const std::string& store_path) {
 
 SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer& consumer) {
   if (!path_exists(store_path)) fail("{}: no such store", store_path);
-  PmemFile file = PmemFile::open(store_path);
+  PmemFile file = PmemFile::open_read_only(store_path);
   StoreHeader header = read_superblock(file);
   StoreLayout layout(header.geometry);
   SnapshotInfo info;

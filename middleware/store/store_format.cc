@@ -35,6 +35,7 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   checkpoint_slots = region(2 * 512);
   log_head = region(sizeof(uint64_t));
   log = region(g.log_slots * sizeof(LogRecord));
+  log_sums = region(log_lines() * sizeof(uint64_t));
   tables[0] = region(table_bytes());
   tables[1] = region(table_bytes());
   blocks = region(g.block_units * kBlockUnitBytes);

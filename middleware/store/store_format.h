@@ -11,7 +11,7 @@
 namespace graphso::store {
 
 inline constexpr uint64_t kStoreMagic = 0x45524F5453534750ull;  // "PGSSTORE"
-inline constexpr uint32_t kStoreVersion = 1;
+inline constexpr uint32_t kStoreVersion = 2;  // 2: log line checksums
 inline constexpr uint64_t kRegionAlignment = 4096;
 inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
 // Adjacency blocks are 64, 128 or 256 bytes (size class 0, 1, 2), aligned to their size, addressed
@@ -85,6 +85,15 @@ struct LogRecord {
 };
 static_assert(sizeof(LogRecord) == 8);
 
+// The log is checked in lines of 32 records (one XPLine). A line's checksum word holds the
+// CRC-32C of the line's start position and its first `count` records, written with every batch
+// that touches the line and persisted with it, before the head: a record in [F, head) is always
+// covered. bits 0-31: CRC-32C; bits 32-37: count (0: never written).
+inline constexpr uint64_t kLogLineRecords = kXPLineBytes / 8;
+// The log holds at most slots - kLogLineRecords unflushed records, so [F, head) never has records
+// of two laps in one line (a line's checksum covers one lap's records).
+inline constexpr uint64_t kMinLogSlots = 2 * kLogLineRecords;
+
 inline constexpr uint32_t phase_of(uint64_t position, uint64_t log_slots) {
   return 1u - static_cast<uint32_t>((position / log_slots) & 1u);
 }
@@ -119,6 +128,7 @@ struct StoreLayout {
   uint64_t checkpoint_slots = 0;  // 2 x CheckpointSlot, 512 bytes apart
   uint64_t log_head = 0;          // one u64
   uint64_t log = 0;
+  uint64_t log_sums = 0;          // one u64 per log line
   uint64_t tables[2] = {0, 0};    // per slot: out heads (u32 x V), then in heads (u32 x V)
   uint64_t blocks = 0;
   uint64_t file_bytes = 0;
@@ -128,6 +138,8 @@ struct StoreLayout {
   uint64_t record_offset(uint64_t position) const {
     return log + (position % geometry.log_slots) * sizeof(LogRecord);
   }
+  uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
+  uint64_t log_sum_offset(uint64_t line) const { return log_sums + line * sizeof(uint64_t); }
 };
 
 }  // namespace graphso::store

@@ -53,7 +53,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units};
   h.mode = static_cast<StoreMode>(s.mode);
   h.store_id = s.store_id;
-  if (h.geometry.vertices == 0 || h.geometry.vertices > kMaxStoreVertices || h.geometry.log_slots == 0 ||
+  if (h.geometry.vertices == 0 || h.geometry.vertices > kMaxStoreVertices || h.geometry.log_slots < kMinLogSlots ||
       h.geometry.block_units < 8 || h.geometry.block_units > (uint64_t{1} << 32))
     fail("{}: corrupt store: impossible geometry", file.path());
   StoreLayout layout(h.geometry);

@@ -92,7 +92,7 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
     INFO(run.err);
     REQUIRE(run.status == 0);
     REQUIRE(run.err.empty());  // quiet when not on a terminal
-    REQUIRE(files_in(out) == std::vector<std::string>{"0-bfs.txt", "2-wcc.txt", "3-pagerank.txt", "dist.txt"});
+    REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-bfs.txt", "2-wcc.txt", "3-pagerank.txt", "dist.txt"});
 
     auto levels = read_values(out + "/0-bfs.txt", p->set.vertices);
     auto dists = read_values(out + "/dist.txt", p->set.vertices);
@@ -188,7 +188,7 @@ TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures"
   INFO(run.err);
   REQUIRE(run.status == 0);
   REQUIRE_THAT(run.out, Catch::Contains("chunks of 4.0 KiB:"));
-  REQUIRE(files_in(out) == std::vector<std::string>{"0-bfs.txt", "late.txt"});
+  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-bfs.txt", "late.txt"});
   reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
   auto sssp = reference::sssp(csr, 3);
   auto dists = read_values(out + "/late.txt", p->set.vertices);
@@ -202,7 +202,7 @@ TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures"
 
   write(p->dir.file("bad.toml"), "[[job]]\nalgo = \"bfs\"\nsource = 99999\n");
   require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("bad.toml")}),
-                         "bad.toml:1: job 0: source = 99999 is out of range");
+                         "bad.toml:3: job 0: source = 99999 is out of range");
   require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("batch.toml"), "--sharing", "chunk",
                                       "--graph-mem", "40K", "--cache-ratio", "0.95"}),
                          "too small for chunk mode");
@@ -230,7 +230,7 @@ TEST_CASE("cli: a job that does not converge gets no result file, the others do,
                                "--job", "bfs:source=0", "--out", out, "--report", p->dir.file("r.json")});
   REQUIRE(run.status == 3);
   REQUIRE_THAT(run.err, Catch::Contains("job 0-pagerank-delta (pagerank-delta) did not converge after 3 rounds"));
-  REQUIRE(files_in(out) == std::vector<std::string>{"1-bfs.txt"});
+  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "1-bfs.txt"});
   REQUIRE_THAT(read_small_file(p->dir.file("r.json")), Catch::Contains("\"converged\": false"));
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's resul
                             "\"update_bytes_read\"", "\"update_spills\""})
       REQUIRE_THAT(json, Catch::Contains(key));
   }
-  REQUIRE(files_in(p->dir.file("grid")).size() == 5);
+  REQUIRE(files_in(p->dir.file("grid")).size() == 6);  // five jobs and the results marker
   // Spill files live beside the graph only while a run lasts.
   for (const std::string& file : files_in(p->graph)) REQUIRE(file.rfind("xstream.updates.", 0) == std::string::npos);
 

@@ -191,6 +191,19 @@ TEST_CASE("store: damaged store files are one-line errors") {
     REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true}); })
                 .find("fails its checksum") != std::string::npos);
   }
+  SECTION("a logged, not yet checkpointed record with one bit flipped (its lap phase intact)") {
+    // Before log line checksums, this edge was silently read as 0 -> another vertex.
+    File f(path, File::Mode::ReadWrite);
+    const uint64_t offset = layout.record_offset(550);
+    uint32_t src = 0;
+    f.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&src, 1)), offset);
+    src ^= 2;
+    f.pwrite_all(as_bytes_of(src), offset);
+    const std::string expected = "corrupt store: log records at positions 544..575 do not match their checksum";
+    REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }).find(expected) != std::string::npos);
+    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true}); })
+                .find(expected) != std::string::npos);
+  }
   SECTION("a logged record from another lap") {
     // The last record (position 599, lap 2 of 256 slots) loses its phase: replay must refuse it.
     File f(path, File::Mode::ReadWrite);
@@ -199,8 +212,9 @@ TEST_CASE("store: damaged store files are one-line errors") {
     f.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&dst, 1)), offset);
     dst ^= kFlagBit;
     f.pwrite_all(as_bytes_of(dst), offset);
+    // The line's checksum catches it before the phase is read.
     REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }) ==
-            path + ": corrupt store: log record at position 599 was not written in its lap or names no vertex");
+            path + ": corrupt store: log records at positions 576..599 do not match their checksum");
   }
 }
 

@@ -16,14 +16,14 @@ int cmd_generate(const Args& args) {
   options.add_options()
       ("kind", po::value(&kind)->required(), "generator: rmat | road")
       ("output,o", po::value(&output)->required(), "output graphso edge list (.bin)")
-      ("scale", po::value(&r.scale)->default_value(16), "2^scale vertices")
-      ("edge-factor", po::value(&r.edge_factor)->default_value(16), "edges per vertex")
+      ("scale", number(&r.scale)->default_value(16), "2^scale vertices")
+      ("edge-factor", number(&r.edge_factor)->default_value(16), "edges per vertex")
       ("weighted", po::bool_switch(&r.weighted), "add integer weights 1..max-weight")
-      ("max-weight", po::value(&r.max_weight)->default_value(255), "largest weight")
-      ("seed", po::value(&r.seed)->default_value(1), "random seed (same seed, same bytes)")
-      ("width", po::value(&road.width)->default_value(256), "road: intersections per row")
-      ("height", po::value(&road.height)->default_value(256), "road: rows")
-      ("drop", po::value(&road.drop)->default_value(0.1), "road: share of grid streets left out");
+      ("max-weight", number(&r.max_weight)->default_value(255), "largest weight")
+      ("seed", number(&r.seed)->default_value(1), "random seed (same seed, same bytes)")
+      ("width", number(&road.width)->default_value(256), "road: intersections per row")
+      ("height", number(&road.height)->default_value(256), "road: rows")
+      ("drop", number(&road.drop)->default_value(0.1), "road: share of grid streets left out");
   po::positional_options_description positional;
   positional.add("kind", 1);
   po::variables_map vm;

@@ -89,16 +89,16 @@ int cmd_ingest(const Args& args) {
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file (created when missing)")
       ("input", po::value(&input_path)->required(), "graphso edge list to append")
-      ("threads", po::value(&store_options.threads)->default_value(2), "buffering threads (one shard of vertices each)")
-      ("batch", po::value(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
+      ("threads", number(&store_options.threads)->default_value(2), "buffering threads (one shard of vertices each)")
+      ("batch", number(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
       ("delete", po::bool_switch(), "the input's edges are deletions")
       ("store-mode", po::value(&mode_name), "new store: xpgraph (default) or naive (GraphOne on PMEM, the baseline)")
-      ("vertices", po::value(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
+      ("vertices", number(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
       ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
       ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
-      ("max-buffer", po::value(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
+      ("max-buffer", number(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer memory that triggers a checkpoint")
-      ("archive-threshold", po::value(&store_options.archive_threshold)->default_value(65536),
+      ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
        "logged edges that start buffering (XPGraph's archiving threshold)")
       ("report", po::value(&report_path), "write a JSON report here");
   po::options_description testing("crash testing");
@@ -129,7 +129,9 @@ int cmd_ingest(const Args& args) {
     uint64_t capacity = std::max(vertices, info.vertices);
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_ids(reader, capacity, input_path);
-    StoreGeometry geometry = default_geometry(capacity, info.edges, parse_size(log_slots, "--log-slots"));
+    const uint64_t slots = parse_size(log_slots, "--log-slots");
+    if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
+    StoreGeometry geometry = default_geometry(capacity, info.edges, slots);
     if (block_space != "auto") geometry.block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
     graph_store = GraphStore::create(store_path, geometry, mode, store_options);
     std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),

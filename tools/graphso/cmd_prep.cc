@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/common/progress.h"
+#include "engine/common/staging.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_prep.h"
 #include "engine/xstream/xstream_layout.h"
@@ -26,9 +27,9 @@ int cmd_prep(const Args& args) {
       ("output,o", po::value(&output)->required(), "graph directory to write")
       ("engine", po::value(&engine)->default_value("gridgraph"),
        "layouts to write: gridgraph|xstream|both (the grid is always written: xstream derives from it)")
-      ("partitions,p", po::value(&prep.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
+      ("partitions,p", number(&prep.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
       ("order", po::value(&order)->default_value("natural"), "relabel vertices first: natural|degree|bfs (see docs/middleware.md)")
-      ("order-root", po::value<uint64_t>(), "bfs order: start from this vertex (original id), e.g. where traversals start")
+      ("order-root", number<uint64_t>(), "bfs order: start from this vertex (original id), e.g. where traversals start")
       ("staging", po::value(&staging)->default_value("256M"), "memory for scattering edges to blocks")
       ("chunk-size", po::value(&chunk_size), "also build the TChunk table for this chunk size (default: Formula (1))")
       ("no-chunks", po::bool_switch(), "do not build a TChunk table now (chunk mode builds it on first use)");
@@ -48,12 +49,18 @@ int cmd_prep(const Args& args) {
     if (root > kMaxVertexId) fail("prep: --order-root {} is not a vertex id", root);
     prep.order_root = static_cast<VertexId>(root);
   }
-  OrderCost cost = prepare_grid(input, output, prep);
-  // TChunk tables and an X-Stream layout of an earlier prep into this directory describe other files.
-  for (const auto& entry : std::filesystem::directory_iterator(output))
-    if (entry.path().filename().string().rfind("tchunk.", 0) == 0) ::unlink(entry.path().c_str());
-  XStreamLayout::remove(output);
-  GridGraph graph = GridGraph::open(output);
+  // Prepared beside the target and swapped in whole at the end: a failed, full-disk or killed
+  // prep leaves an earlier graph in the target as it was. Only a graph directory (or an empty
+  // one) is ever replaced.
+  output = normal_path(output);
+  std::error_code error;
+  if (std::filesystem::exists(output, error) &&
+      (!std::filesystem::is_directory(output, error) ||
+       (!std::filesystem::is_empty(output, error) && !path_exists(output + "/meta"))))
+    fail("prep: {} exists and is not a prepared graph directory; choose a new or empty directory", output);
+  StagedDirectory staged(output);
+  OrderCost cost = prepare_grid(input, staged.path(), prep);
+  GridGraph graph = GridGraph::open(staged.path());
   const GridMeta& m = graph.meta();
   std::printf("%s: %llu vertices, %llu edges, %u x %u grid\n", output.c_str(),
               static_cast<unsigned long long>(m.vertices), static_cast<unsigned long long>(m.edges),
@@ -76,10 +83,12 @@ int cmd_prep(const Args& args) {
     for (const EngineLayout& layout : layouts) {
       TChunkTable table = TChunkTable::build(layout, chunk_bytes);
       table.save(layout);
-      std::printf("%s: %zu chunks of %s\n", TChunkTable::path(layout, chunk_bytes).c_str(), table.chunks().size(),
+      std::printf("%s/%s%llu: %zu chunks of %s\n", output.c_str(), TChunkTable::file_prefix(layout).c_str(),
+                  static_cast<unsigned long long>(chunk_bytes), table.chunks().size(),
                   human_bytes(static_cast<double>(chunk_bytes)).c_str());
     }
   }
+  staged.publish();
   return 0;
 }
 

@@ -2,9 +2,12 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 
 #include "engine/common/file.h"
 #include "engine/common/progress.h"
+#include "engine/common/staging.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
@@ -15,15 +18,21 @@
 namespace graphso {
 namespace {
 
-void ensure_directory(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-    fail("--out {}: cannot create directory: {}", dir, errno_text(errno));
+constexpr const char* kResultsMarker = ".graphso-results";
+
+// --out DIR is replaced whole at the end of a run, so it may only be missing, empty, or an earlier
+// run's results (marked); anything else is the user's and is refused before the run starts.
+void check_results_directory(const std::string& dir) {
   struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) fail("--out {}: not a directory", dir);
+  if (::stat(dir.c_str(), &st) != 0) return;
+  if (!S_ISDIR(st.st_mode)) fail("--out {}: exists and is not a directory", dir);
+  std::error_code error;
+  if (std::filesystem::is_empty(dir, error) || path_exists(dir + "/" + kResultsMarker)) return;
+  fail("--out {}: exists and holds files that are not graphso results; choose a new or empty directory", dir);
 }
 
-void print_summary(const BatchReport& r) {
-  std::printf("engine %s, mode %s, %d threads, %s I/O: %.3f s, %s read in %llu requests, active-edge ratio %.3f\n",
+void print_summary(const BatchReport& r, std::FILE* out) {
+  std::fprintf(out, "engine %s, mode %s, %d threads, %s I/O: %.3f s, %s read in %llu requests, active-edge ratio %.3f\n",
               r.engine.c_str(), r.mode.c_str(), r.threads, r.io_backend.c_str(), r.wall_seconds,
               human_bytes(static_cast<double>(r.io.bytes_read)).c_str(),
               static_cast<unsigned long long>(r.io.requests),
@@ -31,25 +40,25 @@ void print_summary(const BatchReport& r) {
                                             static_cast<double>(r.counters.edges_loaded)
                                       : 0.0);
   if (r.mode == "chunk")
-    std::printf("chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions\n",
+    std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions\n",
                 human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_loaded),
                 static_cast<unsigned long long>(r.chunk_stats.cache.hits), human_bytes(static_cast<double>(r.chunk_stats.cache.bytes_hit)).c_str(),
                 static_cast<unsigned long long>(r.chunk_stats.logical_partitions));
   if (r.mode == "chunk" && r.granularity != "chunk")
-    std::printf("granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
+    std::fprintf(out, "granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
                 "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
                 r.granularity.c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_by_pages),
                 human_bytes(static_cast<double>(r.chunk_stats.page_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.page_requests),
                 human_bytes(static_cast<double>(r.chunk_stats.whole_bytes)).c_str(), r.device.sequential_bytes_per_second / 1e9,
                 r.device.random_reads_per_second, r.device.seconds_spent);
   if (r.engine == "xstream")
-    std::printf("updates: %llu records (%s), %s written to disk in %llu spills and %s read back; update budget %s\n",
+    std::fprintf(out, "updates: %llu records (%s), %s written to disk in %llu spills and %s read back; update budget %s\n",
                 static_cast<unsigned long long>(r.updates.records), human_bytes(static_cast<double>(r.updates.bytes)).c_str(),
                 human_bytes(static_cast<double>(r.updates.bytes_written)).c_str(), static_cast<unsigned long long>(r.updates.spills),
                 human_bytes(static_cast<double>(r.updates.bytes_read)).c_str(),
                 human_bytes(static_cast<double>(r.update_budget_bytes)).c_str());
   for (const JobOutcome& j : r.jobs)
-    std::printf("  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
+    std::fprintf(out, "  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
 }
 
@@ -70,15 +79,15 @@ int cmd_run(const Args& args) {
       ("update-mem", po::value(&update_mem), "xstream: update buffer budget, out of the graph-data budget (default: a quarter)")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
-      ("threads", po::value(&config.threads)->default_value(0), "worker threads (0: all cores)")
-      ("out", po::value(&out_dir), "directory for per-job results")
+      ("threads", number(&config.threads)->default_value(0), "worker threads (0: all cores)")
+      ("out", po::value(&out_dir), "directory for per-job results (replaced whole at the end; must be new, empty or earlier results)")
       ("out-format", po::value(&out_format)->default_value("text"), "text|bin")
-      ("report", po::value(&report_path), "write the JSON report here")
+      ("report", po::value(&report_path), "write the JSON report here (- for standard output)")
       ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
-      ("max-rounds", po::value(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
+      ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
-      ("cache-ratio", po::value(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
+      ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
        "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)");
   po::positional_options_description positional;
@@ -128,12 +137,19 @@ int cmd_run(const Args& args) {
   name_jobs(specs);
   std::vector<std::unique_ptr<Job>> jobs;
   for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
-  if (!out_dir.empty()) ensure_directory(out_dir);
+  // Where results and the report go is checked (and their temporaries made) before the run, so a
+  // bad path costs no run; both are published together at the end, whole or not at all.
+  std::optional<StagedDirectory> results;
+  if (!out_dir.empty()) {
+    check_results_directory(normal_path(out_dir));
+    results.emplace(out_dir);
+  }
+  std::optional<AtomicOutputFile> report_file;
+  if (!report_path.empty()) report_file.emplace(report_path);
 
   ReaderFactory readers(reader_options);
   BatchReport report = run_batch(config, graph, jobs, readers);
 
-  // Results only now that the whole run has succeeded; each file appears complete or not at all.
   OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
   int status = 0;
   for (size_t j = 0; j < jobs.size(); ++j) {
@@ -150,17 +166,22 @@ int cmd_run(const Args& args) {
       status = 3;
       continue;
     }
-    if (out_dir.empty()) continue;
-    AtomicOutputFile file(out_dir + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
+    if (!results) continue;
+    AtomicOutputFile file(results->path() + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
     file.append(job->format_results(format, graph.order()));
     file.commit();
   }
-  if (!report_path.empty()) {
-    AtomicOutputFile file(report_path);
-    file.append(report_json(report));
-    file.commit();
+  if (report_file) report_file->append(report_json(report));
+  if (results) {
+    AtomicOutputFile marker(results->path() + "/" + kResultsMarker);
+    marker.append(fmt::format("graphso results\nformat: {}\n", out_format));
+    marker.commit();
+    results->publish();
   }
-  print_summary(report);
+  if (report_file) report_file->commit();
+  // With the report on standard output (--report -), the summary goes to stderr so stdout is JSON.
+  const bool report_on_stdout = report_path == "-" || normal_path(report_path) == "/dev/stdout";
+  print_summary(report, report_on_stdout ? stderr : stdout);
   return status;
 }
 

@@ -15,7 +15,7 @@ int cmd_snapshot(const Args& args) {
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file")
       ("output,o", po::value(&output)->required(), "graph directory to write (replaced if it holds an older snapshot)")
-      ("partitions,p", po::value(&snapshot.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
+      ("partitions,p", number(&snapshot.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
       ("chunk-size", po::value(&chunk_size), "TChunk table chunk size (default: Formula (1))");
   po::positional_options_description positional;
   positional.add("store", 1);

@@ -21,7 +21,7 @@ int cmd_store_stat(const Args& args) {
 
   // The live edges and reachable blocks, at the same consistent position a snapshot would use.
   store::SnapshotInfo snapshot = store::scan_snapshot(store_path, {[] {}, [](std::span<const Edge>) {}, true});
-  store::PmemFile file = store::PmemFile::open(store_path);
+  store::PmemFile file = store::PmemFile::open_read_only(store_path);
   store::StoreHeader header = store::read_superblock(file);
   store::StoreLayout layout(header.geometry);
   store::Checkpoint checkpoint = store::read_checkpoint(file, layout);

@@ -1,0 +1,478 @@
+// Issue 20's adversarial findings, one test case per numbered item: each reproduces the finding's
+// command (scaled down) and asserts the fixed behaviour.
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "datasets/edge_list.h"
+#include "engine/common/checksum.h"
+#include "engine/common/file.h"
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A small tmpfs of `megabytes`, unmounted with the object; the disk-full tests need root.
+class SmallFilesystem {
+ public:
+  SmallFilesystem(const std::string& dir, uint32_t megabytes) : dir_(dir) {
+    fs::create_directories(dir);
+    std::string options = "size=" + std::to_string(megabytes) + "m";
+    mounted_ = ::mount("tmpfs", dir.c_str(), "tmpfs", 0, options.c_str()) == 0;
+  }
+  ~SmallFilesystem() {
+    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
+  }
+  bool mounted() const { return mounted_; }
+  void read_only() const { REQUIRE(::mount("tmpfs", dir_.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0); }
+  // Fills what is left with one file, so the next write finds no space.
+  void fill() const {
+    std::ofstream out(dir_ + "/filler", std::ios::binary);
+    std::string block(1 << 20, 'x');
+    while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {}
+  }
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
+// Two commands started together; returns both results.
+std::pair<CliResult, CliResult> race(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  CliResult ra, rb;
+  std::thread other([&] { rb = graphso_cli(b); });
+  ra = graphso_cli(a);
+  other.join();
+  return {ra, rb};
+}
+
+uint64_t stat_edges(const std::string& store) {
+  CliResult r = graphso_cli({"store-stat", store});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("edges: ", 0) == 0) return std::stoull(line.substr(7));
+  FAIL("store-stat printed no edges line");
+  return 0;
+}
+
+// A pid that belonged to a process now gone.
+pid_t dead_pid() {
+  pid_t pid = fork();
+  if (pid == 0) _exit(0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return pid;
+}
+
+std::string small_rmat(const TempDir& dir, const std::string& name, uint32_t scale, uint32_t edge_factor, uint64_t seed) {
+  EdgeSet set = rmat_edges(scale, edge_factor, false, seed, dir);
+  std::string path = dir.file(name);
+  write_edges(path, set);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("adversarial 1: one writer per store; two ingests or two creations never corrupt it; readers read-only") {
+  TempDir dir;
+  const std::string a = small_rmat(dir, "a.bin", 10, 4, 1), b = small_rmat(dir, "b.bin", 10, 4, 2);
+  const uint64_t edges = 4096;
+  int refused = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    // Concurrent writers into an existing store.
+    const std::string store = dir.file("s" + std::to_string(trial));
+    REQUIRE(graphso_cli({"ingest", store, "--input", a, "--log-slots", "512", "--vertices", "1024"}).status == 0);
+    auto [ra, rb] = race({"ingest", store, "--input", a, "--batch", "50"}, {"ingest", store, "--input", b, "--batch", "50"});
+    // A resumed `a` is already ingested: it adds nothing. `b` adds its edges if it ran.
+    for (const CliResult* r : {&ra, &rb})
+      if (r->status != 0) {
+        require_one_line_error(*r, "another process is writing to this store");
+        ++refused;
+      }
+    REQUIRE(stat_edges(store) == edges + (rb.status == 0 ? edges : 0));
+    REQUIRE(graphso_cli({"snapshot", store, "-o", dir.file("snap")}).status == 0);
+
+    // Concurrent creations of one store.
+    const std::string fresh = dir.file("c" + std::to_string(trial));
+    auto [ca, cb] = race({"ingest", fresh, "--input", a, "--log-slots", "512", "--vertices", "1024", "--batch", "50"},
+                         {"ingest", fresh, "--input", b, "--log-slots", "512", "--vertices", "1024", "--batch", "50"});
+    for (const CliResult* r : {&ca, &cb})
+      if (r->status != 0) {
+        INFO(r->err);
+        REQUIRE(r->err_lines().size() == 1);
+        REQUIRE_THAT(r->err, Catch::Contains("another process"));
+      }
+    REQUIRE((ca.status == 0 || cb.status == 0));
+    REQUIRE(stat_edges(fresh) == edges * ((ca.status == 0) + (cb.status == 0)));
+    REQUIRE_FALSE(path_exists(fresh + ".new"));
+  }
+  WARN(refused << " of 50 concurrent ingests were refused as a second writer");
+
+  // Readers on a read-only filesystem.
+  if (geteuid() != 0) {
+    WARN("not root: the read-only filesystem check is skipped");
+    return;
+  }
+  SmallFilesystem media(dir.file("ro"), 64);
+  REQUIRE(media.mounted());
+  const std::string store = dir.file("ro/store");
+  REQUIRE(graphso_cli({"ingest", store, "--input", a, "--log-slots", "512"}).status == 0);
+  media.read_only();
+  REQUIRE(stat_edges(store) == edges);
+  CliResult snap = graphso_cli({"snapshot", store, "-o", dir.file("ro-snap")});
+  INFO(snap.err);
+  REQUIRE(snap.status == 0);
+}
+
+TEST_CASE("adversarial 2: a truncated or corrupt .gz is an error naming the line reached, not fewer edges") {
+  TempDir dir;
+  std::string text;
+  for (int i = 1; i <= 20000; ++i) text += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
+  write_text(dir.file("b.el"), text);
+  REQUIRE(run_program({"gzip", "-kn", dir.file("b.el")}).status == 0);
+  std::string gz = slurp(dir.file("b.el.gz"));
+  write_text(dir.file("t.el.gz"), gz.substr(0, 30000));
+  CliResult r = graphso_cli({"convert", dir.file("t.el.gz"), "-o", dir.file("t.bin")});
+  require_one_line_error(r, "t.el.gz: the compressed input ends early (truncated?) around line");
+  // The line reached is where the decompressed text stops, not line 0.
+  const std::string after = r.err.substr(r.err.find("around line ") + 12);
+  REQUIRE(std::stoull(after) > 8000);
+  REQUIRE(files_in(dir.path()) == std::vector<std::string>{"b.el", "b.el.gz", "t.el.gz"});
+  // A flipped byte in the middle of the stream.
+  std::string bad = gz;
+  bad[bad.size() / 2] ^= 0x55;
+  write_text(dir.file("c.el.gz"), bad);
+  require_one_line_error(graphso_cli({"convert", dir.file("c.el.gz"), "-o", dir.file("c.bin")}), "c.el.gz: ");
+  REQUIRE_FALSE(path_exists(dir.file("c.bin")));
+  // The whole file still converts.
+  REQUIRE_THAT(graphso_cli({"convert", dir.file("b.el.gz"), "-o", dir.file("b.bin")}).out, Catch::Contains("20000 edges"));
+}
+
+TEST_CASE("adversarial 3: no crash: toml++ assertions, --log-slots 0, ingest into a full filesystem") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 8, 4, 1);
+  REQUIRE(graphso_cli({"prep", edges, "-o", dir.file("g")}).status == 0);
+  for (const char* text : {"[}", "[[[1]]]", "[[[a]]]", "[[=", "a = \"\xc3\xa9\" ]"}) {
+    write_text(dir.file("bad.toml"), text);
+    CliResult r = graphso_cli({"run", dir.file("g"), "--jobs", dir.file("bad.toml")});
+    INFO(text);
+    require_one_line_error(r, "bad.toml");
+  }
+  // Non-ASCII in a comment is fine.
+  write_text(dir.file("ok.toml"), "# caf\xc3\xa9 \xef\xb7\x90 \xe3\x80\x80\n[[job]]\nalgo = \"wcc\"  # \xc3\xa9\n");
+  CliResult ok = graphso_cli({"run", dir.file("g"), "--jobs", dir.file("ok.toml")});
+  INFO(ok.err);
+  REQUIRE(ok.status == 0);
+
+  require_one_line_error(graphso_cli({"ingest", dir.file("s"), "--input", edges, "--log-slots", "0"}),
+                         "--log-slots 0 is below the minimum of 64");
+  REQUIRE_FALSE(path_exists(dir.file("s")));
+
+  if (geteuid() != 0) {
+    WARN("not root: the full-filesystem check is skipped");
+    return;
+  }
+  SmallFilesystem media(dir.file("small"), 24);
+  REQUIRE(media.mounted());
+  // The default log alone (16M slots, 128 MiB) does not fit 24 MiB: refused up front, nothing left.
+  CliResult full = graphso_cli({"ingest", dir.file("small/store"), "--input", edges});
+  require_one_line_error(full, "cannot reserve the store's");
+  REQUIRE(files_in(dir.file("small")).empty());
+  // An existing store on a filesystem that filled up since: it still opens and takes edges (its
+  // space was reserved when it was made).
+  REQUIRE(graphso_cli({"ingest", dir.file("small/store"), "--input", edges, "--log-slots", "512"}).status == 0);
+  media.fill();
+  const std::string more = small_rmat(dir, "more.bin", 8, 4, 7);
+  CliResult after = graphso_cli({"ingest", dir.file("small/store"), "--input", more});
+  INFO(after.err);
+  REQUIRE(after.status == 0);
+  REQUIRE(stat_edges(dir.file("small/store")) == 2048);
+}
+
+TEST_CASE("adversarial 4: numeric options are parsed once, in range, or refused naming the option") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 8, 4, 1);
+  REQUIRE(graphso_cli({"prep", edges, "-o", dir.file("g")}).status == 0);
+  const std::string g = dir.file("g");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"generate", "rmat", "--scale", "4", "--edge-factor", "-1", "-o", dir.file("x.bin")}, "option '--edge-factor': '-1' is negative"},
+      {{"generate", "rmat", "--seed", "-1", "-o", dir.file("x.bin")}, "option '--seed': '-1' is negative"},
+      {{"generate", "rmat", "--scale", "99999999999", "-o", dir.file("x.bin")}, "option '--scale': '99999999999' is out of range"},
+      {{"generate", "road", "--drop", "nan", "-o", dir.file("x.bin")}, "option '--drop': 'nan' is not a finite number"},
+      {{"ingest", dir.file("s"), "--input", edges, "--batch", "-1"}, "option '--batch': '-1' is negative"},
+      {{"ingest", dir.file("s"), "--input", edges, "--threads", "2x"}, "option '--threads': '2x' is not a whole number"},
+      {{"run", g, "--job", "wcc", "--max-rounds", "-1"}, "option '--max-rounds': '-1' is negative"},
+      {{"run", g, "--job", "wcc", "--mem", "17179869184G"}, "--mem: '17179869184G' is too large"},
+      {{"run", g, "--job", "wcc", "--mem", "99999999999999999999"}, "--mem: '99999999999999999999' is too large"},
+      {{"run", g, "--job", "wcc", "--sharing", "chunk", "--cache-ratio", "nan"}, "option '--cache-ratio': 'nan' is not a finite number"},
+      {{"run", g, "--job", "wcc", "--threads", "-3"}, "--threads must be >= 0"},
+      {{"prep", edges, "-o", dir.file("h"), "--partitions", "-2"}, "option '--partitions': '-2' is negative"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.args[0] << " " << c.args[c.args.size() - 2 >= 2 ? 2 : 0]);
+    require_one_line_error(graphso_cli(c.args), c.message);
+  }
+  REQUIRE(files_in(dir.path()) == std::vector<std::string>{"e.bin", "g", "rmat.bin"});
+}
+
+TEST_CASE("adversarial 5: a failed or killed prep leaves the graph it would replace whole") {
+  TempDir dir;
+  const std::string small = small_rmat(dir, "small.bin", 10, 8, 1);
+  const std::string large = small_rmat(dir, "large.bin", 15, 16, 2);
+  const std::string g = dir.file("g");
+  REQUIRE(graphso_cli({"prep", small, "-o", g}).status == 0);
+  CliResult reference = graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("ref")});
+  REQUIRE(reference.status == 0);
+  auto intact = [&] {
+    REQUIRE(graphso_cli({"inspect", g, "--verify"}).status == 0);
+    REQUIRE(graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("now")}).status == 0);
+    REQUIRE(slurp(dir.file("now/0-wcc.txt")) == slurp(dir.file("ref/0-wcc.txt")));
+  };
+  // Killed at moments spread over one uninterrupted prep of the larger graph.
+  auto t0 = std::chrono::steady_clock::now();
+  REQUIRE(graphso_cli({"prep", large, "-o", dir.file("timing")}).status == 0);
+  const auto span = std::chrono::steady_clock::now() - t0;
+  std::mt19937_64 rng(5);
+  for (int kill_index = 0; kill_index < 20; ++kill_index) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      execl(graphso_binary().c_str(), "graphso", "prep", large.c_str(), "-o", g.c_str(), "--engine", "both",
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    std::this_thread::sleep_for(span * (rng() % 1000) / 1000);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFSIGNALED(status)) intact();
+    // A prep that finished before the kill replaced the graph whole: put the small one back.
+    else REQUIRE(graphso_cli({"prep", small, "-o", g}).status == 0);
+  }
+  // Dead preps' staging directories are removed by the next prep of the same target.
+  REQUIRE(graphso_cli({"prep", small, "-o", g}).status == 0);
+  for (const std::string& name : files_in(dir.path())) REQUIRE(name.find(".staging-") == std::string::npos);
+
+  if (geteuid() != 0) {
+    WARN("not root: the full-filesystem check is skipped");
+    return;
+  }
+  SmallFilesystem media(dir.file("small-fs"), 6);
+  REQUIRE(media.mounted());
+  const std::string on_media = dir.file("small-fs/g");
+  REQUIRE(graphso_cli({"prep", small, "-o", on_media}).status == 0);
+  CliResult full = graphso_cli({"prep", large, "-o", on_media});
+  REQUIRE(full.status == 1);
+  REQUIRE_THAT(full.err, Catch::Contains("No space left on device"));
+  REQUIRE(files_in(dir.file("small-fs")) == std::vector<std::string>{"g"});
+  REQUIRE(graphso_cli({"run", on_media, "--job", "wcc", "--out", dir.file("media-out")}).status == 0);
+  REQUIRE(slurp(dir.file("media-out/0-wcc.txt")) == slurp(dir.file("ref/0-wcc.txt")));
+}
+
+TEST_CASE("adversarial 6: concurrent runs never mix result sets or collide on a lazily built TChunk table") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 9, 8, 3);
+  const std::string g = dir.file("g");
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--no-chunks"}).status == 0);
+  // The two possible result sets.
+  for (const char* source : {"0", "1"}) {
+    REQUIRE(graphso_cli({"run", g, "--job", std::string("bfs:name=b:source=") + source, "--out", dir.file(std::string("ref") + source)}).status == 0);
+  }
+  const std::string ref0 = slurp(dir.file("ref0/b.txt")), ref1 = slurp(dir.file("ref1/b.txt"));
+  REQUIRE(ref0 != ref1);
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::string out = dir.file("out");
+    auto [a, b] = race({"run", g, "--job", "bfs:name=b:source=0", "--job", "wcc:name=w", "--out", out},
+                       {"run", g, "--job", "bfs:name=b:source=1", "--out", out});
+    INFO(a.err << b.err);
+    REQUIRE(a.status == 0);
+    REQUIRE(b.status == 0);
+    // Whole sets: the second run's set has no w.txt, the first's has one with b from source 0.
+    std::vector<std::string> names = files_in(out);
+    std::string result = slurp(out + "/b.txt");
+    if (std::find(names.begin(), names.end(), "w.txt") != names.end()) REQUIRE(result == ref0);
+    else REQUIRE(result == ref1);
+  }
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::string chunk = std::to_string(4096 * (trial + 1));
+    auto [a, b] = race({"run", g, "--job", "wcc", "--sharing", "chunk", "--chunk-size", chunk},
+                       {"run", g, "--job", "wcc", "--sharing", "chunk", "--chunk-size", chunk});
+    INFO(a.err << b.err);
+    REQUIRE(a.status == 0);
+    REQUIRE(b.status == 0);
+  }
+  for (const std::string& name : files_in(g)) REQUIRE(name.find(".tmp-") == std::string::npos);
+}
+
+TEST_CASE("adversarial 7: output paths are checked before the run; results and report are published together") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 9, 8, 3);
+  const std::string g = dir.file("g");
+  REQUIRE(graphso_cli({"prep", edges, "-o", g}).status == 0);
+  CliResult r = graphso_cli({"run", g, "--job", "wcc", "--job", "bfs:source=0", "--out", dir.file("out"), "--report",
+                             dir.file("nodir/r.json")});
+  require_one_line_error(r, "nodir/r.json");
+  REQUIRE_FALSE(path_exists(dir.file("out")));
+  REQUIRE(r.out.empty());  // refused before the run
+  // --out holding someone else's files is refused, and left as it was.
+  fs::create_directories(dir.file("mine"));
+  write_text(dir.file("mine/notes.txt"), "mine");
+  require_one_line_error(graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("mine")}), "not graphso results");
+  REQUIRE(files_in(dir.file("mine")) == std::vector<std::string>{"notes.txt"});
+
+  if (geteuid() != 0) {
+    WARN("not root: the full-filesystem check is skipped");
+    return;
+  }
+  SmallFilesystem media(dir.file("small"), 2);
+  REQUIRE(media.mounted());
+  const std::string out = dir.file("small/out");
+  REQUIRE(graphso_cli({"run", g, "--job", "wcc", "--job", "bfs:source=0", "--out", out, "--report", dir.file("small/r.json")}).status == 0);
+  const std::string before = slurp(out + "/0-wcc.txt");
+  const std::string report_before = slurp(dir.file("small/r.json"));
+  media.fill();
+  CliResult full = graphso_cli({"run", g, "--job", "wcc", "--job", "bfs:source=1", "--job", "pagerank", "--out", out,
+                                "--report", dir.file("small/r.json")});
+  REQUIRE(full.status == 1);
+  REQUIRE_THAT(full.err, Catch::Contains("No space left on device"));
+  // The earlier set whole, nothing of the failed run, no temporaries.
+  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-wcc.txt", "1-bfs.txt"});
+  REQUIRE(slurp(out + "/0-wcc.txt") == before);
+  REQUIRE(slurp(dir.file("small/r.json")) == report_before);
+  REQUIRE(files_in(dir.file("small")) == std::vector<std::string>{"filler", "out", "r.json"});
+}
+
+TEST_CASE("adversarial 9: the chunk cache stays inside the budget, whatever the budget") {
+  // 8 MiB chunks freed and allocated all run long once grew the heap past --mem (glibc's dynamic
+  // mmap threshold): +16 and +21 MiB at 96M/192M in GridGraph, +32 and +60 MiB in X-Stream.
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 17, 16, 4);
+  const std::string g = dir.file("g");
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "both", "--chunk-size", "2M"}).status == 0);
+  for (const char* engine : {"gridgraph", "xstream"})
+    for (uint64_t mem_mib : {16, 32}) {
+      CliResult r = graphso_cli({"run", g, "--engine", engine, "--sharing", "chunk", "--mem", std::to_string(mem_mib) + "M",
+                                 "--chunk-size", "2M", "--job", "bfs:source=0", "--job", "wcc", "--job",
+                                 "pagerank-delta:tolerance=0.01", "--report", dir.file("r.json")});
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      // The kernel's high-water mark of graphso's own image (VmHWM), as the report gives it.
+      const std::string report = slurp(dir.file("r.json"));
+      const size_t at = report.find("\"peak_rss_bytes\": ");
+      REQUIRE(at != std::string::npos);
+      const uint64_t peak = std::stoull(report.substr(at + 18));
+      INFO(engine << " --mem " << mem_mib << "M: peak RSS " << (peak >> 20) << " MiB");
+      REQUIRE(peak > (mem_mib << 20) / 4);  // a real measurement
+      REQUIRE(peak <= (mem_mib + 16) << 20);
+    }
+}
+
+TEST_CASE("adversarial 9: empty rounds before an arrival are skipped") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 8, 4, 1);
+  const std::string g = dir.file("g");
+  REQUIRE(graphso_cli({"prep", edges, "-o", g}).status == 0);
+  write_text(dir.file("late.toml"), "[[job]]\nalgo = \"wcc\"\narrive_after = 1000000\n");
+  CliResult r = graphso_cli({"run", g, "--jobs", dir.file("late.toml"), "--mem", "1M", "--report", dir.file("r.json")});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string report = slurp(dir.file("r.json"));
+  REQUIRE(report.size() < 64 * 1024);
+  REQUIRE_THAT(report, Catch::Contains("\"round\": 1000000"));
+  REQUIRE_THAT(report, !Catch::Contains("\"round\": 999999"));
+}
+
+TEST_CASE("adversarial 10: what dead processes left is removed by the next run of the same command, and only that") {
+  TempDir dir;
+  const std::string edges = small_rmat(dir, "e.bin", 8, 4, 1);
+  const pid_t gone = dead_pid();
+  const std::string dead_tmp = dir.file("c.bin.tmp-" + std::to_string(gone) + "-0");
+  const std::string live_tmp = dir.file("c.bin.tmp-" + std::to_string(getpid()) + "-0");
+  const std::string dead_staging = dir.file("g.staging-" + std::to_string(gone) + "-3");
+  write_text(dead_tmp, "partial");
+  write_text(live_tmp, "another writer's");
+  fs::create_directories(dead_staging + "/inner");
+  REQUIRE(graphso_cli({"convert", edges, "-o", dir.file("c.bin")}).status == 0);
+  REQUIRE_FALSE(path_exists(dead_tmp));
+  REQUIRE(path_exists(live_tmp));
+  REQUIRE(graphso_cli({"prep", dir.file("c.bin"), "-o", dir.file("g")}).status == 0);
+  REQUIRE_FALSE(path_exists(dead_staging));
+  // A snapshot killed mid-way leaves a staging directory; the next snapshot removes it.
+  const std::string store = dir.file("st");
+  REQUIRE(graphso_cli({"ingest", store, "--input", edges, "--log-slots", "512"}).status == 0);
+  const std::string dead_snapshot = dir.file("snap.staging-" + std::to_string(gone) + "-0");
+  fs::create_directories(dead_snapshot);
+  REQUIRE(graphso_cli({"snapshot", store, "-o", dir.file("snap/")}).status == 0);  // trailing slash too
+  REQUIRE_FALSE(path_exists(dead_snapshot));
+  REQUIRE(path_exists(dir.file("snap/meta")));
+  // A bad crash point is refused before a store file exists.
+  require_one_line_error(graphso_cli({"ingest", dir.file("st2"), "--input", edges, "--shadow", dir.file("sh"), "--crash-at", "bogus"}),
+                         "unknown crash point 'bogus'");
+  REQUIRE_FALSE(path_exists(dir.file("st2")));
+  REQUIRE_FALSE(path_exists(dir.file("st2.new")));
+}
+
+TEST_CASE("adversarial 11: messages say what was declared and where, with control bytes escaped") {
+  TempDir dir;
+  write_text(dir.file("huge.mtx"), "%%MatrixMarket matrix coordinate pattern general\n3 3 1000000000000\n1 2\n");
+  require_one_line_error(graphso_cli({"convert", dir.file("huge.mtx"), "-o", dir.file("x.bin")}),
+                         "file ends after 1 entries, the header declares 1000000000000");
+  write_text(dir.file("nan.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n");
+  require_one_line_error(graphso_cli({"convert", dir.file("nan.mtx"), "-o", dir.file("x.bin")}),
+                         "nan.mtx:3: value 'nan' is not a finite number");
+  write_text(dir.file("ctl.el"), std::string("1 2\n3 4\r\n5 x\0y\r\n", 17));
+  CliResult ctl = graphso_cli({"convert", dir.file("ctl.el"), "-o", dir.file("x.bin")});
+  require_one_line_error(ctl, "destination id 'x\\x00y' is not a non-negative integer");
+  REQUIRE(ctl.err.find('\0') == std::string::npos);
+  // A graphso edge list whose header (with a valid checksum) claims 2^40 vertices.
+  const std::string edges = small_rmat(dir, "e.bin", 8, 4, 1);
+  {
+    std::string bytes = slurp(edges);
+    const uint64_t vertices = uint64_t{1} << 40;
+    std::memcpy(bytes.data() + 16, &vertices, 8);  // the header's vertex count, then its CRC of the 60 bytes before it
+    const uint32_t crc = crc32_of(std::as_bytes(std::span<const char>(bytes.data(), 60)));
+    std::memcpy(bytes.data() + 60, &crc, 4);
+    write_text(dir.file("big.bin"), bytes);
+    require_one_line_error(graphso_cli({"prep", dir.file("big.bin"), "-o", dir.file("big")}),
+                           "the header declares 1099511627776 vertices");
+  }
+  REQUIRE(graphso_cli({"prep", edges, "-o", dir.file("g")}).status == 0);
+  write_text(dir.file("noname.toml"), "[[job]]\nalgo = \"wcc\"\nname = \"\"\n");
+  require_one_line_error(graphso_cli({"run", dir.file("g"), "--jobs", dir.file("noname.toml")}), "noname.toml:3: job 0: name is empty");
+  write_text(dir.file("source.toml"), "[[job]]\nalgo = \"bfs\"\n\nsource = 100000\n");
+  require_one_line_error(graphso_cli({"run", dir.file("g"), "--jobs", dir.file("source.toml")}),
+                         "source.toml:4: job 0: source = 100000 is out of range");
+  require_one_line_error(graphso_cli({"run", dir.file("g"), "--jobs", dir.path()}), "is a directory, not a job file");
+  write_text(dir.file("method.toml"), "[[job]]\nalgo = \"wcc\"\nmethod = \"label\"\n");
+  REQUIRE(graphso_cli({"run", dir.file("g"), "--jobs", dir.file("method.toml")}).status == 0);
+}
