@@ -10,6 +10,8 @@ build=${1:-build}
 graphso="$build/graphso"
 out=demo-out
 mkdir -p "$out"
+# Results of a demo run by an older graphso (no results marker) would be refused as --out.
+rm -rf "$out"/results-*
 
 echo "== generating a 512 x 512 road grid"
 center=$("$graphso" generate road --width 512 --height 512 --weighted --seed 1 -o "$out/road.bin" |
