@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "engine/common/error.h"
+#include "engine/common/staging.h"
 
 namespace graphso::store {
 PmemFile PmemFile::open(const std::string& path) {
@@ -81,13 +82,7 @@ WriterLock& WriterLock::operator=(WriterLock&& other) noexcept {
 void publish_file(const std::string& temp, const std::string& path) {
   if (::rename(temp.c_str(), path.c_str()) != 0)
     fail("{}: cannot rename {} into place: {}", path, temp, errno_text(errno));
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) fail("{}: cannot open its directory to sync it: {}", path, errno_text(errno));
-  int rc = ::fsync(fd);
-  int saved = errno;
-  ::close(fd);
-  if (rc != 0) fail("{}: cannot sync its directory: {}", path, errno_text(saved));
+  sync_parent_directory(path);
 }
 
 PmemFile::~PmemFile() { unmap(); }
