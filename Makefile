@@ -19,8 +19,8 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
             catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib
 
-LIB_SRCS  := $(wildcard engine/common/*.cc engine/gridgraph/*.cc engine/xstream/*.cc middleware/*.cc middleware/io/*.cc middleware/store/*.cc \
-                        jobs/*.cc datasets/*.cc integrations/*.cc)
+LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
+                        middleware/*.cc store/*.cc prep/*.cc integrations/*.cc)
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
@@ -92,7 +92,7 @@ fuzz: deps
 	@command -v clang++ >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null)
 	@mkdir -p $(BUILD)/fuzz/corpus
 	clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_job_file.cc jobs/job_file.cc \
-	  engine/common/file.cc engine/common/staging.cc -lfmt -o $(BUILD)/fuzz/fuzz_job_file
+	  base/file.cc base/staging.cc -lfmt -o $(BUILD)/fuzz/fuzz_job_file
 	$(BUILD)/fuzz/fuzz_job_file -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus/job_file
 
 clean:

@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "datasets/edge_list.h"
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "engine/common/progress.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "base/progress.h"
 
 namespace graphso {
 namespace {

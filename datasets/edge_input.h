@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/types.h"
+#include "base/types.h"
 
 namespace graphso {
 

@@ -4,8 +4,8 @@
 
 #include <cstring>
 
-#include "engine/common/checksum.h"
-#include "engine/common/error.h"
+#include "base/checksum.h"
+#include "base/error.h"
 
 namespace graphso {
 namespace {

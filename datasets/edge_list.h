@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/file.h"
-#include "engine/common/types.h"
+#include "base/file.h"
+#include "base/types.h"
 
 namespace graphso {
 

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
-#include "engine/common/mix.h"
-#include "engine/common/error.h"
-#include "engine/common/progress.h"
+#include "base/mix.h"
+#include "base/error.h"
+#include "base/progress.h"
 
 namespace graphso {
 namespace {

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "datasets/edge_list.h"
-#include "engine/common/mix.h"
-#include "engine/common/error.h"
+#include "base/mix.h"
+#include "base/error.h"
 
 namespace graphso {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/common/types.h"
+#include "base/types.h"
 
 namespace graphso {
 

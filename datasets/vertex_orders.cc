@@ -4,8 +4,8 @@
 #include <chrono>
 #include <numeric>
 
-#include "engine/common/error.h"
-#include "engine/common/progress.h"
+#include "base/error.h"
+#include "base/progress.h"
 
 namespace graphso {
 namespace {

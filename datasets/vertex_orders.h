@@ -16,7 +16,7 @@
 #include <cstdint>
 
 #include "datasets/edge_list.h"
-#include "engine/common/vertex_order.h"
+#include "base/vertex_order.h"
 
 namespace graphso {
 

@@ -6,11 +6,11 @@
 #include <chrono>
 #include <fstream>
 
-#include "engine/common/error.h"
-#include "engine/common/json_writer.h"
-#include "engine/common/progress.h"
-#include "integrations/engine_driver.h"
+#include "base/error.h"
+#include "base/json_writer.h"
+#include "base/progress.h"
 #include "middleware/graphso.h"
+#include "middleware/sharing_mode.h"
 
 namespace graphso {
 namespace {
@@ -22,22 +22,6 @@ double seconds_since(Clock::time_point start) {
 }
 
 }  // namespace
-
-Sharing parse_sharing(const std::string& name) {
-  if (name == "independent") return Sharing::Independent;
-  if (name == "partition") return Sharing::Partition;
-  if (name == "chunk") return Sharing::Chunk;
-  fail("unknown sharing mode '{}' (expected independent, partition or chunk)", name);
-}
-
-const char* sharing_name(Sharing sharing) {
-  switch (sharing) {
-    case Sharing::Independent: return "independent";
-    case Sharing::Partition: return "partition";
-    case Sharing::Chunk: return "chunk";
-  }
-  return "?";
-}
 
 // The process image's own high-water mark (VmHWM). getrusage's ru_maxrss also keeps the peak of
 // the image before exec, which for a process started by a large parent (a test binary) is the
@@ -52,6 +36,12 @@ uint64_t peak_rss_bytes() {
 }
 
 BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
+                      std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers) {
+  std::unique_ptr<Engine> engine = make_engine(config.engine, graph, readers);
+  return run_batch(config, graph, *engine, jobs, readers);
+}
+
+BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine& engine,
                       std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers) {
   if (jobs.empty()) fail("no jobs to run");
   if (!config.arrive_after.empty() && config.arrive_after.size() != jobs.size())
@@ -94,15 +84,14 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   // Graph data: the engine's update budget first (an update-streaming engine), then its two read
   // buffers (no larger than the largest partition needs), or the middleware's table, cache and
   // partition buffers.
-  std::unique_ptr<EngineDriver> driver = make_engine_driver(config.engine, graph, readers);
-  const EngineLayout& layout = driver->layout();
-  report.engine = engine_name(config.engine);
+  const EngineLayout& layout = engine.layout();
+  report.engine = layout.name;
   uint64_t data_budget = report.graph_budget_bytes;
-  if (driver->min_update_bytes()) {
+  if (engine.min_update_bytes(threads)) {
     // A budget the user gave is taken as given (the engine rejects one too small); the default
     // is a quarter of the graph-data budget, but no less than the engine accepts.
     report.update_budget_bytes = config.update_mem_bytes ? config.update_mem_bytes
-                                                         : std::max(data_budget / 4, driver->min_update_bytes());
+                                                         : std::max(data_budget / 4, engine.min_update_bytes(threads));
     if (report.update_budget_bytes + kMinGraphBudget > data_budget)
       fail("the graph-data budget of {} leaves no room for edges after an update budget of {} (raise --mem or "
            "--graph-mem, or lower --update-mem)",
@@ -112,6 +101,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     fail("--update-mem applies to the xstream engine only");
   }
   std::unique_ptr<GraphSO> middleware;
+  std::unique_ptr<SharingMode> sharing;
   uint64_t buffer = 0;
   if (config.sharing == Sharing::Chunk) {
     GraphSOConfig gc;
@@ -127,19 +117,20 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     report.chunks = middleware->table().chunks().size();
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.cache_bytes = middleware->cache_capacity();
+    sharing = make_chunk_mode(*middleware);
   } else {
     uint64_t largest = 0;
     for (const StaticPartition& p : layout.partitions) largest = std::max(largest, p.edges);
     buffer = std::min(data_budget / 2, std::max(align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
                                                 kMinGraphBudget / 2));
     buffer = align_down(buffer, kDirectAlignment);
+    sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2));
   }
   report.buffer_bytes = buffer;
 
   std::vector<Job*> job_ptrs;
   for (auto& job : jobs) job_ptrs.push_back(job.get());
-  // In chunk mode the middleware loads and the engine's own read buffers are never allocated.
-  driver->start(std::max(buffer, kMinGraphBudget / 2), report.update_budget_bytes, threads, job_ptrs);
+  engine.start(job_ptrs, report.update_budget_bytes, threads);
   report.jobs.resize(jobs.size());
   std::vector<Clock::time_point> arrival(jobs.size());
   std::vector<bool> failed(jobs.size(), false);
@@ -148,7 +139,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     report.jobs[j].algo = jobs[j]->algo();
     report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
   }
-  auto io_bytes = [&]() { return middleware ? middleware->stats().io.bytes_read : driver->io_stats().bytes_read; };
+  auto io_bytes = [&]() { return sharing->io_stats().bytes_read; };
 
   Bitmap union_sources(n), union_both(n);
   Progress progress("run", 0, "");
@@ -178,19 +169,17 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
     }
 
     const auto round_start = Clock::now();
-    const EngineCounters before = driver->counters();
-    const UpdateCounters updates_before = driver->updates();
+    const EngineCounters before = engine.counters();
+    const UpdateCounters updates_before = engine.updates();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
     RoundRecord record;
-    if (config.sharing == Sharing::Independent) {
-      // Each unit carries its own job's frontier for the accounting; no unions needed.
-      driver->independent_round(job_ptrs, running);
-    } else {
-      // Shared units are counted against the union of the running jobs' frontiers.
-      union_sources.clear();
-      union_both.clear();
-      bool any_both = false;
+    // Shared loads are counted against the union of the running jobs' frontiers (independent
+    // mode counts each job's loads against its own).
+    union_sources.clear();
+    union_both.clear();
+    bool any_both = false;
+    if (config.sharing != Sharing::Independent)
       for (uint32_t j : running) {
         union_sources.or_with(jobs[j]->frontier());
         if (jobs[j]->direction() == Direction::Both) {
@@ -198,16 +187,10 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
           any_both = true;
         }
       }
-      Activity accounting{&union_sources, any_both ? &union_both : nullptr};
-      if (config.sharing == Sharing::Partition) {
-        driver->partition_round(job_ptrs, running, accounting);
-      } else {
-        ChunkRoundStats chunk_round = driver->chunk_round(*middleware, job_ptrs, running, accounting);
-        record.active_chunks = chunk_round.active_chunks;
-      }
-    }
+    RoundStats round_stats = sharing->round(engine, job_ptrs, running, {&union_sources, any_both ? &union_both : nullptr});
+    record.active_chunks = round_stats.active_chunks;
 
-    for (const auto& [j, message] : driver->failures())
+    for (const auto& [j, message] : engine.failures())
       if (!failed[j]) {
         failed[j] = true;
         report.jobs[j].failed = true;
@@ -228,11 +211,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
       if (failed[j] || jobs[j]->finished()) report.jobs[j].seconds = seconds_since(arrival[j]);
     }
 
-    const EngineCounters after = driver->counters();
-    record.update_bytes_written = driver->updates().bytes_written - updates_before.bytes_written;
+    const EngineCounters after = engine.counters();
+    record.update_bytes_written = engine.updates().bytes_written - updates_before.bytes_written;
     record.round = round;
     record.active_jobs = static_cast<uint32_t>(running.size());
-    record.units_loaded = after.units - before.units;
+    record.units_loaded = after.runs - before.runs;
     record.bytes_read = io_bytes() - bytes_before;
     record.edges_loaded = after.edges_loaded - before.edges_loaded;
     record.active_edges_loaded = after.active_edges_loaded - before.active_edges_loaded;
@@ -258,17 +241,17 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
   progress.finish();
 
   report.wall_seconds = seconds_since(start);
-  report.counters = driver->counters();
-  report.updates = driver->updates();
+  report.counters = engine.counters();
+  report.updates = engine.updates();
   if (middleware) {
     GraphSOStats s = middleware->stats();
     report.io = s.io;
     report.chunk_stats = s;
     report.granularity = granularity_name(middleware->granularity());
   } else {
-    report.io = driver->io_stats();
+    report.io = sharing->io_stats();
   }
-  report.io_backend = middleware ? middleware->backend() : driver->backend();
+  report.io_backend = sharing->backend();
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
@@ -296,7 +279,7 @@ std::string report_json(const BatchReport& r) {
   w.field("bytes_from_cache", r.chunk_stats.cache.bytes_hit);
   w.field("io_requests", r.io.requests);
   w.field("io_wait_seconds", r.io.wait_seconds);
-  w.field("units_loaded", r.counters.units);
+  w.field("units_loaded", r.counters.runs);
   w.field("edges_loaded", r.counters.edges_loaded);
   w.field("active_edges_loaded", r.counters.active_edges_loaded);
   w.field("active_edge_ratio", r.counters.edges_loaded

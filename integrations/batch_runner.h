@@ -1,12 +1,8 @@
 // One batch of concurrent jobs over one prepared graph: engine + sharing mode + jobs.
 //
-// Engines (integrations/engine_driver.h): gridgraph (blocks of a 2-D grid) or xstream
-// (edge-centric scatter/gather over streaming partitions). Sharing modes, in either engine:
-//   independent  each job loads the partitions it needs, on its own (N stock engine runs)
-//   partition    each partition some job needs is loaded once per round, whole, and every job
-//                that needs it processes it (GraphM-style sharing)
-//   chunk        the GraphSO middleware: only active chunks, in priority order, as logical
-//                partitions, through a shared chunk cache (integrations/*_shim.h)
+// Engines (engine/engine.h): gridgraph (blocks of a 2-D grid) or xstream (edge-centric
+// scatter/gather over streaming partitions). Sharing modes (middleware/sharing_mode.h), the same
+// for either engine: independent, partition (GraphM-style) and chunk (the GraphSO middleware).
 //
 // Memory: --mem is the whole budget. The jobs' vertex state is allocated first; what remains is
 // the graph-data budget. The xstream engine takes its update budget from it first (update_mem,
@@ -23,21 +19,16 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/edge_processor.h"
-#include "engine/xstream/update_bins.h"
-#include "integrations/engine_driver.h"
+#include "engine/engine.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "io/chunk_reader.h"
+#include "io/device_profile.h"
 #include "jobs/job.h"
 #include "middleware/graphso.h"
-#include "middleware/io/chunk_reader.h"
-#include "middleware/io/device_profile.h"
 #include "middleware/read_granularity.h"
+#include "middleware/sharing_mode.h"
 
 namespace graphso {
-
-enum class Sharing { Independent, Partition, Chunk };
-Sharing parse_sharing(const std::string& name);
-const char* sharing_name(Sharing sharing);
 
 struct BatchConfig {
   EngineKind engine = EngineKind::GridGraph;
@@ -114,6 +105,10 @@ struct BatchReport {
 };
 
 BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,
+                      std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers);
+// The same on an engine of the caller's (config.engine is not used): any Engine runs in every
+// sharing mode.
+BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine& engine,
                       std::vector<std::unique_ptr<Job>>& jobs, ReaderFactory& readers);
 
 std::string report_json(const BatchReport& report);

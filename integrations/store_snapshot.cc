@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <sstream>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "engine/common/staging.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "base/staging.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "engine/gridgraph/grid_prep.h"
-#include "integrations/gridgraph_shim.h"
+#include "prep/grid_prep.h"
+#include "engine/gridgraph/grid_engine.h"
 #include "middleware/tchunk.h"
 
 namespace graphso {

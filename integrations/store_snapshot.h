@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "middleware/store/snapshot.h"
+#include "store/snapshot.h"
 
 namespace graphso {
 

@@ -20,9 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/bitmap.h"
-#include "engine/common/types.h"
-#include "engine/common/vertex_order.h"
+#include "base/bitmap.h"
+#include "base/edge_run.h"
+#include "base/types.h"
+#include "base/vertex_order.h"
 
 namespace graphso {
 
@@ -38,13 +39,6 @@ struct GraphInfo {
   bool weighted = false;
   bool symmetric = false;  // every edge's reverse is an edge: out-edges alone reach both ways
   const std::vector<uint32_t>* out_degrees = nullptr;
-};
-
-// A run of packed edge records: Edge (8 bytes) or WeightedEdge (12 bytes).
-struct EdgeRun {
-  const std::byte* data = nullptr;
-  uint64_t count = 0;
-  bool weighted = false;
 };
 
 class Job {

@@ -19,10 +19,44 @@ struct InternalError : std::runtime_error {
 #define TOML_UNREACHABLE ::graphso::toml_guard::stop("reached an impossible state")
 #include <toml++/toml.h>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "jobs/registry.h"
 
 namespace graphso {
+namespace {
+
+// A parameter's value as `--job` would give it, checked against the parameter's type.
+std::string param_text(const ParamInfo& param, const toml::node& value, const std::string& where) {
+  auto integer = [&](const toml::node& node) {
+    if (!node.is_integer()) fail("{} must be an integer", where);
+    int64_t v = *node.value<int64_t>();
+    if (v < 0) fail("{} = {} must not be negative", where, v);
+    return std::to_string(v);
+  };
+  switch (param.type) {
+    case ParamType::Integer:
+    case ParamType::Vertex:
+      return integer(value);
+    case ParamType::Real:
+      if (!value.is_number()) fail("{} must be a number", where);
+      return fmt::format("{}", *value.value<double>());
+    case ParamType::Text:
+      if (!value.is_string()) fail("{} must be a string", where);
+      return *value.value<std::string>();
+    case ParamType::Vertices: {
+      const toml::array* list = value.as_array();
+      if (!list) return integer(value);
+      if (list->empty()) fail("{} is an empty list", where);
+      std::string text;
+      for (const toml::node& item : *list) text += (text.empty() ? "" : ",") + integer(item);
+      return text;
+    }
+  }
+  fail("{}: unknown parameter type", where);
+}
+
+}  // namespace
 
 JobFile parse_job_file(const std::string& path) {
   struct stat st {};
@@ -62,32 +96,37 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
     JobSpec spec;
     spec.origin = fmt::format("{}:{}: job {}", path, node.source().begin.line, index);
     uint32_t arrive_after = 0;
+    // The algorithm first: its registry entry types every other key.
+    const Algorithm* algo = nullptr;
+    if (const toml::node* name = table->get("algo"); name && name->is_string())
+      algo = find_algorithm(*name->value<std::string>());
     for (auto&& [key_node, value] : *table) {
       std::string key(key_node.str());
       std::string where = fmt::format("{}:{}: job {}: {}", path, value.source().begin.line, index, key);
       spec.param_origins[key] = fmt::format("{}:{}: job {}", path, value.source().begin.line, index);
-      if (key == "algo" || key == "name" || key == "method") {
+      if (key == "algo" || key == "name") {
         if (!value.is_string()) fail("{} must be a string", where);
         std::string text = *value.value<std::string>();
         if (key == "name" && text.empty()) fail("{} is empty (leave it out for the default name)", where);
-        if (key == "method") spec.params[key] = text;
-        else (key == "algo" ? spec.algo : spec.name) = text;
-      } else if (key == "source" || key == "iterations" || key == "max_iterations" || key == "arrive_after") {
+        (key == "algo" ? spec.algo : spec.name) = text;
+        continue;
+      }
+      if (key == "arrive_after") {
         if (!value.is_integer()) fail("{} must be an integer", where);
         int64_t v = *value.value<int64_t>();
         if (v < 0) fail("{} = {} must not be negative", where, v);
-        if (key == "arrive_after") {
-          if (v > 1000000) fail("{} = {} is too large", where, v);
-          arrive_after = static_cast<uint32_t>(v);
-        } else {
-          spec.params[key] = std::to_string(v);
-        }
-      } else if (key == "tolerance") {
-        if (!value.is_number()) fail("{} must be a number", where);
-        spec.params[key] = fmt::format("{}", *value.value<double>());
-      } else {
-        fail("{}: unknown key (known: algo, name, source, iterations, tolerance, max_iterations, method, arrive_after)", where);
+        if (v > 1000000) fail("{} = {} is too large", where, v);
+        arrive_after = static_cast<uint32_t>(v);
+        continue;
       }
+      // A key of another algorithm is kept, so make_job names the algorithm's own parameters.
+      const ParamInfo* param = algo && algo->param(key) ? algo->param(key) : find_any_param(key);
+      if (!param) {
+        std::string known = "algo, name, arrive_after";
+        for (const ParamInfo& p : algo ? algo->params : std::vector<ParamInfo>{}) known += ", " + p.name;
+        fail("{}: unknown key (known: {})", where, known);
+      }
+      spec.params[key] = param_text(*param, value, where);
     }
     if (spec.algo.empty()) fail("{}: missing algo", spec.origin);
     file.specs.push_back(std::move(spec));

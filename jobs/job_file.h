@@ -1,16 +1,14 @@
 // Batch job files (TOML), one [[job]] table per job:
 //
 //   [[job]]
-//   algo = "bfs"          # bfs | sssp | wcc | pagerank | pagerank-delta      (required)
+//   algo = "bfs"          # any algorithm of `graphso jobs` (jobs/registry.h)   (required)
 //   name = "bfs-a"        # default "<index>-<algo>"
-//   source = 0            # bfs, sssp (required)
-//   iterations = 20       # pagerank
-//   tolerance = 1e-7      # pagerank-delta
-//   max_iterations = 500  # pagerank-delta
-//   method = "label"      # wcc: union-find (default) | label
+//   source = 0            # the algorithm's parameters, typed by its registry entry:
+//   tolerance = 1e-7      #   integers, numbers, words ("label"), vertices (ppr: source = [1, 5])
 //   arrive_after = 2      # join after this many rounds (staggered submission), default 0
 //
-// Everything is checked before anything runs; an error names the file, the job and the key.
+// A job file and `--job` build jobs through the same registry code. Everything is checked
+// before anything runs; an error names the file, the job and the key.
 #pragma once
 
 #include <cstdint>

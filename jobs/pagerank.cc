@@ -45,7 +45,12 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   degrees_ = graph.out_degrees;
   const double n = static_cast<double>(graph.vertices);
   threshold_ = tolerance_ / n;
-  rank_.assign(graph.vertices, (1 - kDamping) / n);
+  if (sources_.empty()) {
+    rank_.assign(graph.vertices, (1 - kDamping) / n);
+  } else {
+    rank_.assign(graph.vertices, 0.0);
+    for (VertexId s : sources_) rank_[s] = (1 - kDamping) / static_cast<double>(sources_.size());
+  }
   pending_ = rank_;
   incoming_.assign(graph.vertices, 0.0);
   frontier_ = Bitmap(graph.vertices);

@@ -10,6 +10,11 @@
 // while pending > tolerance / N, so the active set shrinks. Invariant at round ends:
 // rank = x* - (I - dM)^-1 dM pending, so at convergence the L1 error against the exact fixed point
 // x* is at most d/(1-d) * tolerance, and rank <= x* everywhere (docs/jobs.md).
+//
+// Personalized PageRank (ppr) is the same job with teleport to a set of sources S instead of to
+// every vertex: PPR(v) = (1-d)/|S| [v in S] + d * sum over u->v of PPR(u)/outdeg(u); rank and
+// pending start at (1-d)/|S| on the sources and 0 elsewhere. The threshold and the bound are
+// the same.
 #pragma once
 
 #include "jobs/atomics.h"
@@ -44,8 +49,11 @@ class PageRankJob final : public EdgeJob<PageRankJob, Direction::Out> {
 
 class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, Direction::Out> {
  public:
-  PageRankDeltaJob(std::string name, double tolerance, uint32_t max_iterations)
-      : EdgeJob(std::move(name), "pagerank-delta"), tolerance_(tolerance), max_iterations_(max_iterations) {}
+  // sources: empty for PageRank, the teleport set for personalized PageRank.
+  PageRankDeltaJob(std::string name, std::string algo, double tolerance, uint32_t max_iterations,
+                   std::vector<VertexId> sources = {})
+      : EdgeJob(std::move(name), std::move(algo)), tolerance_(tolerance), max_iterations_(max_iterations),
+        sources_(std::move(sources)) {}
 
   uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
@@ -58,11 +66,13 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, Direction::Out> 
   std::string format_results(OutFormat format, const VertexOrder& order) const override;
   const std::vector<double>& ranks() const { return rank_; }
   double tolerance() const { return tolerance_; }
+  const std::vector<VertexId>& sources() const { return sources_; }
 
  private:
   void activate_pending();
   double tolerance_;
   uint32_t max_iterations_;
+  std::vector<VertexId> sources_;
   double threshold_ = 0;
   const std::vector<uint32_t>* degrees_ = nullptr;
   std::vector<double> rank_;

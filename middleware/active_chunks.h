@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/common/bitmap.h"
+#include "base/bitmap.h"
 #include "middleware/tchunk.h"
 
 namespace graphso {

@@ -2,10 +2,10 @@
 
 #include <bit>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "engine/common/progress.h"
-#include "middleware/io/read_plan.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "base/progress.h"
+#include "io/read_plan.h"
 
 namespace graphso {
 
@@ -64,8 +64,7 @@ std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const 
       if (size > largest_file) largest_file = size, file = f;
     }
     std::unique_ptr<ChunkReader> probe = readers.open(layout.files[file]);
-    graphso->buffers_[0] = AlignedBuffer(partition);
-    graphso->device_ = measure_device(*probe, largest_file, graphso->buffers_[0].data(), partition);
+    graphso->device_ = measure_device(*probe, largest_file, graphso->buffers_.scratch(), partition);
   }
   return graphso;
 }
@@ -73,41 +72,20 @@ std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const 
 GraphSO::GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
                  ReaderFactory& readers, int threads, Granularity granularity)
     : layout_(layout), table_(std::move(table)), partition_bytes_(partition_bytes), cache_(cache_bytes),
-      readers_(readers), threads_(threads), granularity_(granularity) {
-  file_readers_.resize(layout_.files.size());
-}
+      threads_(threads), granularity_(granularity), buffers_(readers, layout_.files, partition_bytes) {}
 
-ChunkReader& GraphSO::reader(uint32_t file) {
-  if (!file_readers_[file]) file_readers_[file] = readers_.open(layout_.files[file]);
-  return *file_readers_[file];
-}
-
-GraphSO::~GraphSO() {
-  // An error may leave a read in flight; it must land before its buffer is freed.
-  if (in_flight_) {
-    try {
-      wait_in_flight();
-    } catch (...) {
-    }
-  }
-}
-
-const char* GraphSO::backend() const {
-  for (const auto& r : file_readers_)
-    if (r) return r->backend();
-  return "none";
-}
+GraphSO::~GraphSO() = default;  // the DoubleBuffer lets a read in flight land before its buffer goes
 
 GraphSOStats GraphSO::stats() const {
   GraphSOStats s = counts_;
-  for (const auto& r : file_readers_)
-    if (r) s.io += r->stats();
+  s.io = buffers_.io_stats();
   s.cache = cache_.stats();
   return s;
 }
 
 ActiveChunks GraphSO::GetActiveChunks(std::span<const JobActivity> jobs) {
-  if (in_flight_) wait_in_flight();  // a new round abandons whatever the last one left
+  buffers_.abandon();  // a new round abandons whatever the last one left
+  in_flight_.reset();
   last_served_.reset();
   round_ = nullptr;
   ActiveChunks active = get_active_chunks(table_, jobs, threads_);
@@ -118,52 +96,38 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobActivity> jobs) {
   return active;
 }
 
-void GraphSO::submit(size_t lp, int slot, const ActiveChunks& active) {
-  if (!buffers_[slot].data()) buffers_[slot] = AlignedBuffer(partition_bytes_);
+EdgeRun GraphSO::whole_chunk(const ChunkDemand& demand, const std::byte* data) const {
+  const ChunkInfo& c = table_.chunk(demand.chunk);
+  return {data, c.edges, layout_.weighted, c.partition, c.file, c.first_edge, demand.jobs, demand.active_edges, {}};
+}
+
+void GraphSO::start(size_t lp, const ActiveChunks& active) {
   const uint32_t edge_size = layout_.edge_size();
   // One range per whole chunk, or per page run of a chunk read by pages.
   std::vector<FileRange> ranges;
-  std::vector<std::vector<LoadedRun>> runs;
+  Load load{lp, {}};
   for (uint32_t d : plan_[lp].demands) {
     const ChunkDemand& demand = active.chunks[d];
     const ChunkInfo& c = table_.chunk(demand.chunk);
-    runs.emplace_back();
     if (demand.page_runs.empty()) {
       ranges.push_back({c.file, c.offset, c.bytes});
-      runs.back().push_back({0, c.edges, nullptr});
+      load.runs.push_back(whole_chunk(demand, nullptr));
       counts_.bytes_requested += c.bytes;
       counts_.whole_bytes += aligned_span(ranges.back());
       continue;
     }
     for (const EdgeSpan& r : demand.page_runs) {
       ranges.push_back({c.file, c.offset + r.first * edge_size, r.count * edge_size});
-      runs.back().push_back({r.first, r.count, nullptr});
+      load.runs.push_back(whole_chunk(demand, nullptr).piece(r.first, r.count));
       counts_.bytes_requested += r.count * edge_size;
     }
     ++counts_.chunks_by_pages;
     counts_.page_bytes += demand.page_bytes;
     counts_.page_requests += demand.page_runs.size();
   }
-  ReadPlan reads = plan_reads(ranges, buffers_[slot].data(), partition_bytes_);
-  if (reads.placed != ranges.size()) fail("logical partition {} does not fit its buffer", lp);
-  size_t k = 0;
-  for (auto& chunk_runs : runs)
-    for (LoadedRun& r : chunk_runs) r.data = buffers_[slot].data() + reads.placement[k++];
-  InFlight flight{lp, slot, std::move(runs), {}};
-  for (uint32_t f = 0; f < layout_.files.size(); ++f) {
-    std::vector<ReadRequest> mine = reads_of_file(reads, f);
-    if (mine.empty()) continue;
-    reader(f).submit(mine);
-    flight.files.push_back(f);
-  }
+  if (buffers_.start(ranges) != ranges.size()) fail("logical partition {} does not fit its buffer", lp);
   counts_.chunks_loaded += plan_[lp].demands.size();
-  in_flight_ = std::move(flight);
-}
-
-void GraphSO::wait_in_flight() {
-  InFlight flight = std::move(*in_flight_);
-  in_flight_.reset();
-  for (uint32_t f : flight.files) file_readers_[f]->wait();
+  in_flight_ = std::move(load);
 }
 
 std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
@@ -176,11 +140,14 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
   // before its buffer is reused.
   if (last_served_) {
     const LogicalPartition& lp = plan_[last_served_->lp];
-    for (size_t k = 0; k < lp.demands.size(); ++k) {
-      const ChunkDemand& d = active.chunks[lp.demands[k]];
-      if (!d.page_runs.empty()) continue;  // only part of it was read
-      const ChunkInfo& c = table_.chunk(d.chunk);
-      cache_.offer(d.chunk, std::span<const std::byte>(last_served_->runs[k].front().data, c.bytes), d.priority);
+    size_t run = 0;
+    for (uint32_t d : lp.demands) {
+      const ChunkDemand& demand = active.chunks[d];
+      const std::byte* data = last_served_->runs[run].data;
+      run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
+      if (!demand.page_runs.empty()) continue;  // only part of it was read
+      const ChunkInfo& c = table_.chunk(demand.chunk);
+      cache_.offer(demand.chunk, std::span<const std::byte>(data, c.bytes), demand.priority);
     }
     last_served_.reset();
   }
@@ -192,23 +159,24 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
   LoadedPartition loaded;
   if (lp.from_cache) {
     // Start reading the first device partition now, so it overlaps the cached chunks' processing.
-    if (next_ < plan_.size() && !in_flight_) submit(next_, 0, active);
+    if (next_ < plan_.size() && !in_flight_) start(next_, active);
+    loaded.from_cache = true;
     for (uint32_t d : lp.demands) {
-      const ChunkInfo& c = table_.chunk(active.chunks[d].chunk);
       const std::byte* data = cache_.lookup(active.chunks[d].chunk);
       if (!data) fail("chunk {} left the cache while scheduled", active.chunks[d].chunk);
-      loaded.chunks.push_back({d, true, {{0, c.edges, data}}});
+      loaded.runs.push_back(whole_chunk(active.chunks[d], data));
     }
     return loaded;
   }
-  if (!in_flight_) submit(lp_index, 0, active);
-  const int slot = in_flight_->slot;
-  std::vector<std::vector<LoadedRun>> runs = in_flight_->runs;
-  wait_in_flight();
+  if (!in_flight_) start(lp_index, active);
+  Load load = std::move(*in_flight_);
+  in_flight_.reset();
+  std::vector<const std::byte*> data = buffers_.finish();
+  for (size_t k = 0; k < load.runs.size(); ++k) load.runs[k].data = data[k];
   cache_.count_misses(lp.demands.size());
-  if (next_ < plan_.size()) submit(next_, 1 - slot, active);
-  for (size_t k = 0; k < lp.demands.size(); ++k) loaded.chunks.push_back({lp.demands[k], false, runs[k]});
-  last_served_ = InFlight{lp_index, slot, std::move(runs), {}};
+  if (next_ < plan_.size()) start(next_, active);
+  loaded.runs = load.runs;
+  last_served_ = std::move(load);
   return loaded;
 }
 

@@ -21,12 +21,14 @@
 #include <span>
 #include <vector>
 
-#include "engine/common/file.h"
+#include "base/file.h"
 #include "middleware/active_chunks.h"
 #include "middleware/chunk_cache.h"
-#include "middleware/engine_layout.h"
-#include "middleware/io/chunk_reader.h"
-#include "middleware/io/device_profile.h"
+#include "engine/engine_layout.h"
+#include "base/edge_run.h"
+#include "io/chunk_reader.h"
+#include "io/double_buffer.h"
+#include "io/device_profile.h"
 #include "middleware/read_granularity.h"
 #include "middleware/scheduler.h"
 #include "middleware/tchunk.h"
@@ -41,21 +43,13 @@ struct GraphSOConfig {
   Granularity granularity = Granularity::Chunk;
 };
 
-// Edges of a loaded chunk in memory: [first, first + count) of the chunk's edges at data.
-struct LoadedRun {
-  uint64_t first = 0;
-  uint64_t count = 0;
-  const std::byte* data = nullptr;  // valid until the next Schedule() call
-};
-
-struct LoadedChunk {
-  uint32_t demand = 0;          // index into ActiveChunks::chunks
-  bool from_cache = false;
-  std::vector<LoadedRun> runs;  // the whole chunk as one run, or the page-granular runs read
-};
-
+// A logical partition in memory: one run per whole chunk, or per page run of a chunk read by
+// pages, in chunk order. Each run's jobs and active edges are its ChunkDemand's (so its jobs are
+// indexes into the JobActivity span given to GetActiveChunks, unless the caller renumbered
+// them); its data is valid until the next Schedule() call.
 struct LoadedPartition {
-  std::vector<LoadedChunk> chunks;  // by chunk id
+  bool from_cache = false;
+  std::vector<EdgeRun> runs;
 };
 
 struct GraphSOStats {
@@ -89,42 +83,38 @@ class GraphSO {
   const DeviceProfile* device() const { return device_ ? &*device_ : nullptr; }
   GraphSOStats stats() const;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
-  const char* backend() const;
+  const char* backend() const { return buffers_.backend(); }
 
  private:
   GraphSO(const EngineLayout& layout, TChunkTable table, uint64_t partition_bytes, uint64_t cache_bytes,
           ReaderFactory& readers, int threads, Granularity granularity);
-  ChunkReader& reader(uint32_t file);
   // Init's second half: the middleware over a table whose buffers fit the budget.
   static std::unique_ptr<GraphSO> finish_init(const EngineLayout& layout, const GraphSOConfig& config,
                                               ReaderFactory& readers, TChunkTable table, uint64_t partition,
                                               uint64_t cache_bytes);
-  void submit(size_t lp, int slot, const ActiveChunks& active);
-  void wait_in_flight();
+  // Starts reading logical partition lp into the free buffer.
+  void start(size_t lp, const ActiveChunks& active);
+  EdgeRun whole_chunk(const ChunkDemand& demand, const std::byte* data) const;
 
   EngineLayout layout_;
   TChunkTable table_;
   uint64_t partition_bytes_;
   ChunkCache cache_;
-  ReaderFactory& readers_;
   int threads_;
   Granularity granularity_;
   std::optional<DeviceProfile> device_;
-  std::vector<std::unique_ptr<ChunkReader>> file_readers_;
-  AlignedBuffer buffers_[2];
+  DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers
 
   // The round being served.
   const ActiveChunks* round_ = nullptr;
   std::vector<LogicalPartition> plan_;
   size_t next_ = 0;
-  struct InFlight {
-    size_t lp;
-    int slot;
-    std::vector<std::vector<LoadedRun>> runs;  // per demand of the logical partition
-    std::vector<uint32_t> files;  // readers with a batch outstanding
+  struct Load {
+    size_t lp = 0;
+    std::vector<EdgeRun> runs;  // data filled in when it lands
   };
-  std::optional<InFlight> in_flight_;
-  std::optional<InFlight> last_served_;  // device partition handed out last; cached on the next call
+  std::optional<Load> in_flight_;
+  std::optional<Load> last_served_;  // device partition handed out last; offered to the cache on the next call
   GraphSOStats counts_;  // what this object counts itself; io and cache come from their owners
 };
 

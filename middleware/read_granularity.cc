@@ -1,8 +1,8 @@
 #include "middleware/read_granularity.h"
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "middleware/io/read_plan.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "io/read_plan.h"
 
 namespace graphso {
 

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "middleware/active_chunks.h"
-#include "middleware/io/device_profile.h"
+#include "io/device_profile.h"
 #include "middleware/tchunk.h"
 
 namespace graphso {

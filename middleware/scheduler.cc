@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "engine/common/error.h"
-#include "middleware/io/read_plan.h"
+#include "base/error.h"
+#include "io/read_plan.h"
 
 namespace graphso {
 

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <fstream>
 
-#include "engine/common/checksum.h"
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "engine/common/progress.h"
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "base/progress.h"
 
 namespace graphso {
 namespace {

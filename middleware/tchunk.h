@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/bitmap.h"
-#include "middleware/engine_layout.h"
+#include "base/bitmap.h"
+#include "engine/engine_layout.h"
 
 namespace graphso {
 

@@ -1,9 +1,11 @@
 #include "tests/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numeric>
 #include <queue>
+#include <set>
 
 namespace graphso::reference {
 
@@ -110,6 +112,81 @@ std::vector<double> pagerank_fixed_point(const Csr& g) {
     if (change < 1e-14) break;
   }
   return rank;
+}
+
+std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources) {
+  const double d = 0.85;
+  std::vector<double> teleport(g.vertices, 0.0);
+  for (VertexId s : sources) teleport[s] = (1 - d) / static_cast<double>(sources.size());
+  std::vector<double> rank = teleport;
+  for (int i = 0; i < 100000; ++i) {
+    std::vector<double> next = teleport;
+    for (uint64_t u = 0; u < g.vertices; ++u) {
+      uint64_t deg = g.out_degree(u);
+      if (deg == 0) continue;
+      double share = d * rank[u] / static_cast<double>(deg);
+      for (uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) next[g.targets[k]] += share;
+    }
+    double change = 0;
+    for (uint64_t v = 0; v < g.vertices; ++v) change += std::fabs(next[v] - rank[v]);
+    rank.swap(next);
+    if (change < 1e-15) break;
+  }
+  return rank;
+}
+
+bool symmetric(const std::vector<WeightedEdge>& edges) {
+  std::set<std::pair<VertexId, VertexId>> pairs;
+  for (const WeightedEdge& e : edges) pairs.insert({e.src, e.dst});
+  for (const auto& [u, v] : pairs)
+    if (!pairs.count({v, u})) return false;
+  return true;
+}
+
+std::vector<uint32_t> core_numbers(uint64_t vertices, const std::vector<WeightedEdge>& edges) {
+  const bool both_ways = !symmetric(edges);
+  // Who loses an incident edge when u goes: u's out-neighbours, and, both ways, its in-neighbours.
+  std::vector<std::vector<VertexId>> reaches(vertices);
+  for (const WeightedEdge& e : edges) {
+    if (e.src == e.dst) continue;
+    reaches[e.src].push_back(e.dst);
+    if (both_ways) reaches[e.dst].push_back(e.src);
+  }
+  std::vector<uint64_t> degree(vertices, 0);
+  for (uint64_t u = 0; u < vertices; ++u)
+    for (VertexId v : reaches[u]) ++degree[v];
+  // Vertices sorted by degree in buckets; position and bucket starts let a vertex move down one
+  // bucket in O(1).
+  uint64_t max_degree = 0;
+  for (uint64_t d : degree) max_degree = std::max(max_degree, d);
+  std::vector<uint64_t> start(max_degree + 2, 0);
+  for (uint64_t d : degree) ++start[d + 1];
+  for (uint64_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+  std::vector<VertexId> sorted(vertices);
+  std::vector<uint64_t> position(vertices);
+  {
+    std::vector<uint64_t> next(start.begin(), start.end() - 1);
+    for (uint64_t v = 0; v < vertices; ++v) {
+      position[v] = next[degree[v]]++;
+      sorted[position[v]] = static_cast<VertexId>(v);
+    }
+  }
+  std::vector<bool> done(vertices, false);
+  for (uint64_t i = 0; i < vertices; ++i) {
+    VertexId u = sorted[i];
+    done[u] = true;
+    for (VertexId w : reaches[u]) {
+      if (done[w] || degree[w] <= degree[u]) continue;
+      // Swap w with the first vertex of its bucket, then shrink the bucket from the front.
+      uint64_t first = start[degree[w]];
+      VertexId other = sorted[first];
+      std::swap(sorted[first], sorted[position[w]]);
+      std::swap(position[other], position[w]);
+      ++start[degree[w]];
+      --degree[w];
+    }
+  }
+  return std::vector<uint32_t>(degree.begin(), degree.end());
 }
 
 }  // namespace graphso::reference

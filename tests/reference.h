@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/common/types.h"
+#include "base/types.h"
 
 namespace graphso::reference {
 
@@ -31,5 +31,13 @@ std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& ed
 std::vector<double> pagerank(const Csr& g, uint32_t iterations);
 // The fixed point of the same equation, to an L1 step below 1e-14.
 std::vector<double> pagerank_fixed_point(const Csr& g);
+// Personalized PageRank's fixed point: (1-d)/|S| teleported to each source, the rest as above.
+std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources);
+// Whether the set of (src, dst) pairs equals its reverse (prep's test, multiplicities ignored).
+bool symmetric(const std::vector<WeightedEdge>& edges);
+// Core numbers by Batagelj-Zaversnik's bucket algorithm, one vertex at a time, on the undirected
+// view jobs/kcore.h defines: each stored edge u->v (u != v) joins u and v, or, on a symmetric
+// edge list, gives v one incident edge from u (its reverse gives u one from v).
+std::vector<uint32_t> core_numbers(uint64_t vertices, const std::vector<WeightedEdge>& edges);
 
 }  // namespace graphso::reference

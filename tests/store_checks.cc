@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "middleware/store/snapshot.h"
+#include "store/snapshot.h"
 
 namespace graphso::testing {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/types.h"
-#include "middleware/store/graph_store.h"
+#include "base/types.h"
+#include "store/graph_store.h"
 
 namespace graphso::testing {
 

@@ -9,11 +9,11 @@
 
 #include "datasets/edge_list.h"
 #include "datasets/rmat.h"
-#include "engine/common/error.h"
+#include "base/error.h"
 #include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "engine/gridgraph/grid_prep.h"
+#include "prep/grid_prep.h"
 #include "jobs/bfs.h"
 #include "jobs/pagerank.h"
 #include "jobs/sssp.h"
@@ -161,43 +161,83 @@ std::vector<T> results_of(const Job& job, const VertexOrder& order) {
 
 }  // namespace
 
+namespace {
+
+// delta-PageRank and personalized PageRank: within the stated L1 bound of the exact fixed point,
+// approached from below.
+void check_delta_ranks(const Job& job, const VertexOrder& ids, const std::vector<double>& exact) {
+  const auto& delta = dynamic_cast<const PageRankDeltaJob&>(job);
+  std::vector<double> got = results_of<double>(job, ids);
+  double l1 = 0, above = 0;
+  for (size_t v = 0; v < exact.size(); ++v) {
+    l1 += std::fabs(got[v] - exact[v]);
+    above = std::max(above, got[v] - exact[v]);
+  }
+  double bound = kDamping / (1 - kDamping) * delta.tolerance();
+  INFO("L1 error " << l1 << ", stated bound " << bound << ", largest overshoot " << above);
+  REQUIRE(l1 <= bound * (1 + 1e-9) + 1e-12);
+  REQUIRE(above <= 1e-12);  // delta-PageRank approaches the fixed point from below
+}
+
+std::vector<VertexId> sources_of(const JobSpec& spec) {
+  std::vector<VertexId> sources;
+  std::string text = spec.params.at("source");
+  for (size_t start = 0;;) {
+    size_t comma = text.find(',', start);
+    sources.push_back(static_cast<VertexId>(std::stoul(text.substr(start, comma - start))));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  return sources;
+}
+
+
+
+}  // namespace
+
+const std::map<std::string, ReferenceChecker>& reference_checkers() {
+  static const std::map<std::string, ReferenceChecker> checkers = {
+      {"bfs", [](const JobSpec& spec, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         require_equal(results_of<uint32_t>(job, ids), reference::bfs(reference::build_csr(set.vertices, set.edges), source_of(spec)), "bfs levels");
+       }},
+      {"sssp", [](const JobSpec& spec, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         require_equal(results_of<uint64_t>(job, ids), reference::sssp(reference::build_csr(set.vertices, set.edges), source_of(spec)), "sssp distances");
+       }},
+      {"wcc", [](const JobSpec&, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         require_equal(results_of<uint32_t>(job, ids), reference::wcc(set.vertices, set.edges), "wcc labels");
+       }},
+      {"pagerank", [](const JobSpec& spec, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         uint32_t iterations = spec.params.count("iterations") ? std::stoul(spec.params.at("iterations")) : 20;
+         std::vector<double> want = reference::pagerank(reference::build_csr(set.vertices, set.edges), iterations);
+         std::vector<double> got = results_of<double>(job, ids);
+         double worst = 0;
+         for (size_t v = 0; v < want.size(); ++v) worst = std::max(worst, std::fabs(got[v] - want[v]) / (want[v] + 1e-300));
+         INFO("largest relative difference " << worst);
+         REQUIRE(worst < 1e-9);
+       }},
+      {"pagerank-delta", [](const JobSpec&, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         check_delta_ranks(job, ids, reference::pagerank_fixed_point(reference::build_csr(set.vertices, set.edges)));
+       }},
+      {"ppr", [](const JobSpec& spec, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         check_delta_ranks(job, ids,
+                           reference::personalized_pagerank_fixed_point(reference::build_csr(set.vertices, set.edges), sources_of(spec)));
+       }},
+      {"kcore", [](const JobSpec&, const Job& job, const EdgeSet& set, const VertexOrder& ids) {
+         require_equal(results_of<uint32_t>(job, ids), reference::core_numbers(set.vertices, set.edges), "core numbers");
+       }},
+  };
+  return checkers;
+}
+
 void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set, const VertexOrder* order) {
   INFO("job " << spec.name << " (" << spec.origin << ")" << (order ? std::string(", vertex order ") + order->name() : ""));
   REQUIRE(job.converged());
   const VertexOrder natural = VertexOrder::natural(set.vertices);
-  const VertexOrder& ids = order ? *order : natural;
-  reference::Csr csr = reference::build_csr(set.vertices, set.edges);
-  if (spec.algo == "bfs") {
-    require_equal(results_of<uint32_t>(job, ids), reference::bfs(csr, source_of(spec)), "bfs levels");
-  } else if (spec.algo == "sssp") {
-    require_equal(results_of<uint64_t>(job, ids), reference::sssp(csr, source_of(spec)), "sssp distances");
-  } else if (spec.algo == "wcc") {
-    require_equal(results_of<uint32_t>(job, ids), reference::wcc(set.vertices, set.edges), "wcc labels");
-  } else if (spec.algo == "pagerank") {
-    uint32_t iterations = spec.params.count("iterations") ? std::stoul(spec.params.at("iterations")) : 20;
-    std::vector<double> want = reference::pagerank(csr, iterations);
-    std::vector<double> got = results_of<double>(job, ids);
-    double worst = 0;
-    for (size_t v = 0; v < want.size(); ++v)
-      worst = std::max(worst, std::fabs(got[v] - want[v]) / (want[v] + 1e-300));
-    INFO("largest relative difference " << worst);
-    REQUIRE(worst < 1e-9);
-  } else if (spec.algo == "pagerank-delta") {
-    const auto& delta = dynamic_cast<const PageRankDeltaJob&>(job);
-    std::vector<double> exact = reference::pagerank_fixed_point(csr);
-    std::vector<double> got = results_of<double>(job, ids);
-    double l1 = 0, above = 0;
-    for (size_t v = 0; v < exact.size(); ++v) {
-      l1 += std::fabs(got[v] - exact[v]);
-      above = std::max(above, got[v] - exact[v]);
-    }
-    double bound = kDamping / (1 - kDamping) * delta.tolerance();
-    INFO("L1 error " << l1 << ", stated bound " << bound << ", largest overshoot " << above);
-    REQUIRE(l1 <= bound * (1 + 1e-9) + 1e-12);
-    REQUIRE(above <= 1e-12);  // delta-PageRank approaches the fixed point from below
-  } else {
-    FAIL("no reference for " << spec.algo);
-  }
+  auto checker = reference_checkers().find(spec.algo);
+  if (checker == reference_checkers().end()) FAIL("no reference for " << spec.algo);
+  checker->second(spec, job, set, order ? *order : natural);
 }
 
 }  // namespace graphso::testing

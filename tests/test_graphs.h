@@ -3,12 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "datasets/edge_input.h"
-#include "engine/gridgraph/grid_prep.h"
+#include "prep/grid_prep.h"
 #include "integrations/batch_runner.h"
 #include "jobs/job_spec.h"
 #include "tests/reference.h"
@@ -79,5 +80,10 @@ std::string error_of(const std::function<void()>& action);
 // as `run --out` writes them, in original ids (order: the graph's vertex order; null: natural).
 void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set,
                              const VertexOrder* order = nullptr);
+
+// The reference check of each algorithm, by name: one per entry of the job registry
+// (jobs/registry.h), which a test holds them to. Values are in original ids (order given).
+using ReferenceChecker = std::function<void(const JobSpec&, const Job&, const EdgeSet&, const VertexOrder&)>;
+const std::map<std::string, ReferenceChecker>& reference_checkers();
 
 }  // namespace graphso::testing

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "engine/common/checksum.h"
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
 
 namespace graphso {
 

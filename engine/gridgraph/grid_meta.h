@@ -6,15 +6,15 @@
 //   grid.row  blocks in row order    (0,0) (0,1) ... (0,P-1) (1,0) ...   for sparse rounds
 //   grid.col  blocks in column order (0,0) (1,0) ... (P-1,0) (0,1) ...   for dense rounds
 // Both files are padded to a multiple of 4096 bytes so O_DIRECT can read the last block.
-// Ids in the files are the vertex order's new ids (engine/common/vertex_order.h).
+// Ids in the files are the vertex order's new ids (base/vertex_order.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "engine/common/types.h"
-#include "engine/common/vertex_order.h"
+#include "base/types.h"
+#include "base/vertex_order.h"
 
 namespace graphso {
 

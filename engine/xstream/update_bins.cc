@@ -4,8 +4,8 @@
 #include <cstring>
 #include <optional>
 
-#include "engine/common/error.h"
-#include "engine/common/load_stream.h"
+#include "base/error.h"
+#include "io/load_stream.h"
 
 namespace graphso {
 

@@ -5,7 +5,7 @@
 // Each scatter thread has bins of its own: add() shuffles a run of update records into the
 // calling thread's bins (counted first, then copied, so a bin grows once per run) without a
 // lock; only the bins' total memory is one shared atomic count. When it passes the budget, the
-// thread writes its own largest bins to the spill file (middleware/io/spill_file.h; the one
+// thread writes its own largest bins to the spill file (io/spill_file.h; the one
 // lock is around the file), in pieces of whole records, until the total is down to half the
 // budget or its bins are empty. So the budget can be passed by at most one run per thread. The gather phase
 // drains a job's updates partition by partition: its spilled pieces read back through the I/O
@@ -20,27 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "engine/gridgraph/grid_meta.h"
-#include "middleware/io/chunk_reader.h"
-#include "middleware/io/spill_file.h"
+#include "io/chunk_reader.h"
+#include "io/spill_file.h"
 
 namespace graphso {
-
-struct UpdateCounters {
-  uint64_t records = 0;        // update records emitted by scatter
-  uint64_t bytes = 0;          // their bytes
-  uint64_t bytes_written = 0;  // spilled to disk (whole pages, as written)
-  uint64_t bytes_read = 0;     // read back from disk in the gather phase
-  uint64_t spills = 0;         // spill writes
-  UpdateCounters& operator+=(const UpdateCounters& o) {
-    records += o.records;
-    bytes += o.bytes;
-    bytes_written += o.bytes_written;
-    bytes_read += o.bytes_read;
-    spills += o.spills;
-    return *this;
-  }
-};
 
 class UpdateBins {
  public:

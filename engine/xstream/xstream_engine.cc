@@ -2,9 +2,12 @@
 
 #include <omp.h>
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <algorithm>
 
-#include "engine/common/error.h"
+#include "base/error.h"
 
 namespace graphso {
 namespace {
@@ -29,6 +32,11 @@ std::vector<uint32_t> record_sizes(std::span<Job* const> jobs) {
   return sizes;
 }
 
+struct XStreamConfig {
+  uint64_t update_bytes = 0;  // the update budget: bins, spill staging, read-back buffers, scatter pieces
+  int threads = 1;
+};
+
 // The bins get what the update budget leaves after the spill staging, the two read-back
 // buffers and every thread's scatter staging.
 uint64_t bin_budget(const XStreamConfig& c) {
@@ -42,77 +50,58 @@ uint64_t bin_budget(const XStreamConfig& c) {
 
 }  // namespace
 
-XStreamEngine::XStreamEngine(const GridGraph& graph, const XStreamLayout& layout, ReaderFactory& readers,
-                             const XStreamConfig& config, std::span<Job* const> jobs)
-    : graph_(graph), layout_(layout), readers_(readers), jobs_(jobs), threads_(std::max(1, config.threads)),
-      streamer_(readers, layout.paths(), config.buffer_bytes),
-      processor_(threads_, graph.meta().weighted, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); }),
-      bins_(graph.meta(), threads_, record_sizes(jobs), bin_budget(config), spill_piece_for(config.update_bytes),
-            config.spill_path) {
-  max_unit_edges_ = streamer_.max_range_bytes() / graph.meta().edge_size();
+EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout) {
+  const GridMeta& m = graph.meta();
+  EngineLayout out;
+  out.name = "xstream";
+  out.dir = graph.dir();
+  out.files = layout.paths();
+  out.vertices = m.vertices;
+  out.edges = m.edges;
+  out.weighted = m.weighted;
+  out.identity = layout.identity();
+  out.out_degrees = &graph.out_degrees();
+  for (uint32_t k = 0; k < layout.partitions(); ++k)
+    out.partitions.push_back({k, 0, layout.edges(k), static_cast<VertexId>(m.range_begin(k)),
+                              static_cast<VertexId>(m.range_end(k)), 0, static_cast<VertexId>(m.vertices)});
+  return out;
 }
 
-std::vector<bool> XStreamEngine::active_partitions(const Job& job) const {
-  const GridMeta& m = graph_.meta();
-  const Bitmap& f = job.frontier();
-  const bool any = job.direction() == Direction::Both && f.count() > 0;
-  std::vector<bool> active(m.partitions);
-  for (uint32_t k = 0; k < m.partitions; ++k)
-    active[k] = layout_.edges(k) > 0 && (any || f.any_in(m.range_begin(k), m.range_end(k)));
-  return active;
-}
+XStreamEngine::XStreamEngine(const GridGraph& graph, ReaderFactory& readers)
+    : graph_(graph), xstream_(XStreamLayout::open(graph)), layout_(xstream_layout(graph, xstream_)), readers_(readers) {}
 
-void XStreamEngine::add_partition_units(uint32_t k, std::vector<uint32_t> jobs, Activity activity,
-                                        std::vector<XStreamUnit>& units) const {
-  const uint64_t total = layout_.edges(k);
-  for (uint64_t first = 0; first < total; first += max_unit_edges_)
-    units.push_back({k, first, std::min(max_unit_edges_, total - first), jobs, activity, {}});
+void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) {
+  jobs_ = jobs;
+  threads_ = std::max(1, threads);
+  const XStreamConfig config{update_bytes, threads_};
+  std::string spill = fmt::format("{}/xstream.updates.{}.{}", graph_.dir(), ::getpid(), static_cast<const void*>(this));
+  bins_.emplace(graph_.meta(), threads_, record_sizes(jobs), bin_budget(config), spill_piece_for(update_bytes), spill);
+  processor_.emplace(
+      layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
+      [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); });
 }
 
 void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {
   Job& j = *jobs_[job];
-  const uint32_t record = edge_bytes(run.weighted);
   const int thread = omp_get_thread_num();  // the EdgeProcessor's threads, 0 outside its parallel regions
   std::vector<std::byte> staged;
   staged.reserve(kScatterStagingBytes);
   for (uint64_t first = 0; first < run.count; first += kScatterPieceEdges) {
-    EdgeRun piece{run.data + first * record, std::min(kScatterPieceEdges, run.count - first), run.weighted};
     staged.clear();
-    j.scatter_updates(piece, staged);
-    bins_.add(thread, job, staged);
+    j.scatter_updates(run.piece(first, std::min(kScatterPieceEdges, run.count - first)), staged);
+    bins_->add(thread, job, staged);
   }
-}
-
-void XStreamEngine::scatter(std::span<const XStreamUnit> units) {
-  const uint32_t record = graph_.meta().edge_size();
-  std::vector<FileRange> ranges;
-  for (const XStreamUnit& u : units) ranges.push_back({u.partition, u.first_edge * record, u.edges * record});
-  streamer_.stream(ranges, [&](size_t first, size_t last, std::span<const std::byte* const> data) {
-    scatter_in_memory(units.subspan(first, last - first), data);
-  });
-}
-
-void XStreamEngine::scatter_in_memory(std::span<const XStreamUnit> units, std::span<const std::byte* const> data) {
-  const GridMeta& m = graph_.meta();
-  std::vector<EdgeUnit> edge_units;
-  for (size_t k = 0; k < units.size(); ++k) {
-    const XStreamUnit& u = units[k];
-    edge_units.push_back({data[k], u.edges, m.range_begin(u.partition), m.range_end(u.partition), 0, m.vertices,
-                          u.jobs, u.activity, u.active_edges,
-                          [this, &u] { return fmt::format("{}: partition {}", layout_.path(u.partition), u.partition); }});
-  }
-  processor_.process(edge_units);
 }
 
 std::vector<std::pair<uint32_t, std::string>> XStreamEngine::failures() const {
-  std::vector<std::pair<uint32_t, std::string>> all = processor_.failures();
+  std::vector<std::pair<uint32_t, std::string>> all = processor_ ? processor_->failures() : decltype(all){};
   all.insert(all.end(), gather_failures_.begin(), gather_failures_.end());
   return all;
 }
 
 bool XStreamEngine::failed(uint32_t job) const {
   auto is_job = [job](const auto& f) { return f.first == job; };
-  return std::any_of(processor_.failures().begin(), processor_.failures().end(), is_job) ||
+  return std::any_of(processor_->failures().begin(), processor_->failures().end(), is_job) ||
          std::any_of(gather_failures_.begin(), gather_failures_.end(), is_job);
 }
 
@@ -137,8 +126,8 @@ void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
   if (!error.empty()) gather_failures_.emplace_back(job, error);
 }
 
-void XStreamEngine::gather(std::span<const uint32_t> jobs) {
-  bins_.drain(jobs, readers_, [this](uint32_t job, std::span<const std::byte> records) { apply(job, records); });
+void XStreamEngine::finish_round(std::span<const uint32_t> jobs) {
+  bins_->drain(jobs, readers_, [this](uint32_t job, std::span<const std::byte> records) { apply(job, records); });
 }
 
 }  // namespace graphso

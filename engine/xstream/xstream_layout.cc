@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <queue>
 
-#include "engine/common/checksum.h"
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
 
 namespace graphso {
 namespace {

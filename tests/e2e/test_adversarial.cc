@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "datasets/edge_list.h"
-#include "engine/common/checksum.h"
-#include "engine/common/file.h"
+#include "base/checksum.h"
+#include "base/file.h"
 #include "tests/e2e/cli.h"
 #include "tests/test_graphs.h"
 

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "engine/common/file.h"
+#include "base/file.h"
 #include "tests/e2e/cli.h"
 #include "tests/test_graphs.h"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/common/file.h"
+#include "base/file.h"
 #include "tests/e2e/cli.h"
 #include "tests/test_graphs.h"
 
@@ -258,7 +258,7 @@ TEST_CASE("cli: damaged graph directories and bad jobs are rejected before anyth
   };
   require_one_line_error(run({"--job", "bfs:source=3200"}), "source = 3200 is out of range (the graph has vertices 0..3199)");
   require_one_line_error(run({"--job", "bfs"}), "bfs needs a source");
-  require_one_line_error(run({"--job", "kcore"}), "unknown algorithm 'kcore'");
+  require_one_line_error(run({"--job", "dfs"}), "unknown algorithm 'dfs'");
   require_one_line_error(run({"--job", "wcc", "--job", "wcc:name=0-wcc"}), "duplicate job name '0-wcc'");
   require_one_line_error(run({"--job", "wcc", "--mem", "20K"}), "--mem 20.0 KiB is too small");
   require_one_line_error(run({"--job", "wcc", "--sharing", "shared"}), "unknown sharing mode 'shared'");

@@ -18,9 +18,9 @@
 #include <tuple>
 
 #include "datasets/edge_list.h"
-#include "engine/common/file.h"
-#include "middleware/store/persister.h"
-#include "middleware/store/snapshot.h"
+#include "base/file.h"
+#include "store/persister.h"
+#include "store/snapshot.h"
 #include "tests/e2e/cli.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "engine/common/error.h"
+#include "base/error.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_engine.h"
 #include "jobs/edge_job.h"

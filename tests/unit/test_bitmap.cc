@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "engine/common/bitmap.h"
+#include "base/bitmap.h"
 
 using graphso::Bitmap;
 

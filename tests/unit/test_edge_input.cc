@@ -6,8 +6,8 @@
 
 #include "datasets/edge_input.h"
 #include "datasets/edge_list.h"
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/error.h"
+#include "base/file.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/error.h"
+#include "base/file.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "engine/gridgraph/grid_prep.h"
+#include "prep/grid_prep.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;

@@ -1,8 +1,13 @@
 // Job arguments: parsing, defaults, and every kind of bad job rejected before anything runs.
 #include <catch2/catch.hpp>
 
-#include "engine/common/error.h"
+#include <fstream>
+#include <set>
+
+#include "base/error.h"
 #include "jobs/job_spec.h"
+#include "jobs/job_file.h"
+#include "jobs/registry.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;
@@ -46,4 +51,55 @@ TEST_CASE("bad jobs are one-line errors naming the job and the key") {
                name_jobs(specs);
              }),
              Catch::Contains("duplicate job name 'a'"));
+}
+
+TEST_CASE("the registry: every algorithm has a reference checker, and --job and a job file build the same job") {
+  std::set<std::string> registered, checked;
+  for (const Algorithm& a : algorithms()) registered.insert(a.name);
+  for (const auto& [name, checker] : graphso::testing::reference_checkers()) checked.insert(name);
+  REQUIRE(registered == checked);
+  REQUIRE(registered.count("ppr"));
+  REQUIRE(registered.count("kcore"));
+
+  // Every parameter of every algorithm, given both ways, parses to the same spec and builds.
+  graphso::testing::TempDir dir;
+  for (const Algorithm& a : algorithms()) {
+    INFO("algorithm " << a.name);
+    std::string arg = a.name, toml = "[[job]]\nalgo = \"" + a.name + "\"\n";
+    for (const ParamInfo& p : a.params) {
+      std::string cli_value, toml_value;
+      switch (p.type) {
+        case ParamType::Integer: cli_value = toml_value = "3"; break;
+        case ParamType::Real: cli_value = toml_value = "0.5"; break;
+        case ParamType::Text: cli_value = p.default_value, toml_value = "\"" + p.default_value + "\""; break;
+        case ParamType::Vertex: cli_value = toml_value = "4"; break;
+        case ParamType::Vertices: cli_value = "4,2,4", toml_value = "[4, 2, 4]"; break;
+      }
+      arg += ":" + p.name + "=" + cli_value;
+      toml += p.name + " = " + toml_value + "\n";
+    }
+    JobSpec from_cli = parse_job_argument(arg, 0);
+    std::ofstream(dir.file("one.toml")) << toml;
+    JobSpec from_file = parse_job_file(dir.file("one.toml")).specs.at(0);
+    REQUIRE(from_cli.algo == from_file.algo);
+    REQUIRE(from_cli.params == from_file.params);
+    std::vector<JobSpec> specs = {from_file};
+    name_jobs(specs);
+    std::unique_ptr<Job> job = make_job(specs[0], 10);
+    REQUIRE(job->algo() == a.name);
+  }
+  // ppr's sources: a list in both forms, each checked against the graph.
+  auto bad = [](const std::string& arg) {
+    return error_of([&] {
+      std::vector<JobSpec> specs = {parse_job_argument(arg, 0)};
+      name_jobs(specs);
+      make_job(specs[0], 10);
+    });
+  };
+  CHECK_THAT(bad("ppr"), Catch::Contains("ppr needs a source"));
+  CHECK_THAT(bad("ppr:source=1,10"), Catch::Contains("source = 10 is out of range"));
+  CHECK_THAT(bad("ppr:source=1,,2"), Catch::Contains("source = '' is not a non-negative integer"));
+  CHECK_THAT(bad("kcore:k=3"), Catch::Contains("kcore has no parameter 'k' (it takes: none)"));
+  std::ofstream(dir.file("list.toml")) << "[[job]]\nalgo = \"ppr\"\nsource = [1, \"x\"]\n";
+  CHECK_THAT(error_of([&] { parse_job_file(dir.file("list.toml")); }), Catch::Contains("list.toml:3: job 0: source must be an integer"));
 }

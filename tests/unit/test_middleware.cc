@@ -8,10 +8,10 @@
 #include <map>
 #include <set>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/error.h"
+#include "base/file.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "integrations/gridgraph_shim.h"
+#include "engine/gridgraph/grid_engine.h"
 #include "middleware/active_chunks.h"
 #include "middleware/graphso.h"
 #include "middleware/chunk_cache.h"

@@ -10,12 +10,12 @@
 #include <set>
 
 #include "datasets/vertex_orders.h"
-#include "engine/common/checksum.h"
-#include "engine/common/file.h"
-#include "engine/common/mix.h"
+#include "base/checksum.h"
+#include "base/file.h"
+#include "base/mix.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "integrations/gridgraph_shim.h"
-#include "middleware/io/read_plan.h"
+#include "engine/gridgraph/grid_engine.h"
+#include "io/read_plan.h"
 #include "middleware/read_granularity.h"
 #include "tests/test_graphs.h"
 
@@ -185,7 +185,8 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
   graphs.push_back({"enron", graphso::testing::load_dataset("email-enron-u.el.gz"), 11});
   for (const Graph& gr : graphs) {
     std::vector<std::string> jobs = {fmt::format("bfs:source={}", gr.source), fmt::format("sssp:source={}", gr.source), "wcc",
-                                     "wcc:method=label", "pagerank:iterations=5", "pagerank-delta:tolerance=0.01"};
+                                     "wcc:method=label", "pagerank:iterations=5", "pagerank-delta:tolerance=0.01",
+                                     fmt::format("ppr:source={},{}:tolerance=0.001", gr.source, gr.source + 1), "kcore"};
     for (OrderKind kind : {OrderKind::Natural, OrderKind::Degree, OrderKind::Bfs}) {
       std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,
                               gr.name + "-" + order_name(kind));

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
-#include "middleware/io/chunk_reader.h"
+#include "base/error.h"
+#include "base/file.h"
+#include "io/chunk_reader.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;

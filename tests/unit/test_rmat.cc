@@ -5,7 +5,7 @@
 
 #include "datasets/edge_input.h"
 #include "datasets/rmat.h"
-#include "engine/common/file.h"
+#include "base/file.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;

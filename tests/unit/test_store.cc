@@ -1,4 +1,4 @@
-// The evolving-graph store (middleware/store): neighbour queries against an in-memory model after
+// The evolving-graph store (store/): neighbour queries against an in-memory model after
 // ingest, deletions, compaction and recovery, with 1 and 2 threads, in both modes; the log
 // wrapping under constant checkpoints; snapshots through every job against the reference; and
 // damaged stores.
@@ -6,9 +6,9 @@
 
 #include <random>
 
-#include "middleware/store/buffer_pool.h"
-#include "middleware/store/graph_store.h"
-#include "middleware/store/snapshot.h"
+#include "store/buffer_pool.h"
+#include "store/graph_store.h"
+#include "store/snapshot.h"
 #include "integrations/store_snapshot.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"

@@ -10,12 +10,12 @@
 #include <map>
 #include <random>
 
-#include "engine/common/error.h"
-#include "engine/common/file.h"
+#include "base/error.h"
+#include "base/file.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/update_bins.h"
 #include "engine/xstream/xstream_layout.h"
-#include "integrations/xstream_shim.h"
+#include "engine/xstream/xstream_engine.h"
 #include "middleware/tchunk.h"
 #include "tests/test_graphs.h"
 
@@ -122,7 +122,10 @@ TEST_CASE("scatter then gather reaches the answers of process(), for every job")
     std::unique_ptr<Job> direct = make_job(spec, set.vertices), streamed = make_job(spec, set.vertices);
     direct->init(info, 1);
     streamed->init(info, 1);
-    const EdgeRun edges{run.data(), set.edges.size(), true};
+    EdgeRun edges;
+    edges.data = run.data();
+    edges.count = set.edges.size();
+    edges.weighted = true;
     // The final answers must agree. (Rounds may differ in between: process() lets a value that
     // fell earlier in a round travel on in the same round, as GridGraph does; updates do not.)
     for (uint32_t round = 0; !direct->finished() && round < 10000; ++round) {

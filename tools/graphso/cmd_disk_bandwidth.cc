@@ -1,13 +1,13 @@
 // graphso disk-bandwidth FILE: the device's sequential O_DIRECT read bandwidth and random 4 KiB
 // reads per second, measured as `run --granularity auto` measures them at start-up
-// (middleware/io/device_profile.h), with the same io_uring reader the engine uses, so benchmark
+// (io/device_profile.h), with the same io_uring reader the engine uses, so benchmark
 // figures can be put next to what the disk can do.
 #include <cstdio>
 
-#include "engine/common/file.h"
-#include "engine/common/progress.h"
-#include "middleware/io/chunk_reader.h"
-#include "middleware/io/device_profile.h"
+#include "base/file.h"
+#include "base/progress.h"
+#include "io/chunk_reader.h"
+#include "io/device_profile.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {

@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "datasets/edge_list.h"
-#include "engine/common/checksum.h"
-#include "engine/common/json_writer.h"
-#include "engine/common/progress.h"
-#include "middleware/store/graph_store.h"
+#include "base/checksum.h"
+#include "base/json_writer.h"
+#include "base/progress.h"
+#include "store/graph_store.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {

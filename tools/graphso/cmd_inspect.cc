@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <optional>
 
-#include "engine/common/progress.h"
+#include "base/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_layout.h"
-#include "integrations/gridgraph_shim.h"
-#include "integrations/xstream_shim.h"
+#include "engine/gridgraph/grid_engine.h"
+#include "engine/xstream/xstream_engine.h"
 #include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 

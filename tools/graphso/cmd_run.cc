@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <optional>
 
-#include "engine/common/file.h"
-#include "engine/common/progress.h"
-#include "engine/common/staging.h"
+#include "base/file.h"
+#include "base/progress.h"
+#include "base/staging.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
@@ -72,7 +72,7 @@ int cmd_run(const Args& args) {
   ReaderOptions reader_options;
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
-      ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); ALGO: bfs sssp wcc pagerank pagerank-delta")
+      ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
       ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md)")
       ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
       ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")

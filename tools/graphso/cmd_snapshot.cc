@@ -2,7 +2,7 @@
 // graph (grid + TChunk table) for `graphso run`; may run while another process ingests.
 #include <cstdio>
 
-#include "engine/common/progress.h"
+#include "base/progress.h"
 #include "integrations/store_snapshot.h"
 #include "tools/graphso/options.h"
 

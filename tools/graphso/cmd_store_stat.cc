@@ -2,10 +2,10 @@
 // persisted, so it may run while another process ingests.
 #include <cstdio>
 
-#include "middleware/store/edge_log.h"
-#include "middleware/store/pmem_file.h"
-#include "middleware/store/snapshot.h"
-#include "middleware/store/store_meta.h"
+#include "store/edge_log.h"
+#include "store/pmem_file.h"
+#include "store/snapshot.h"
+#include "store/store_meta.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {

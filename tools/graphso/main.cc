@@ -5,7 +5,7 @@
 #include <cstring>
 #include <exception>
 
-#include "engine/common/error.h"
+#include "base/error.h"
 #include "tools/graphso/commands.h"
 
 namespace {
@@ -18,6 +18,7 @@ const char* kUsage =
     "  prep EDGES.bin -o GRAPH_DIR     prepare the on-disk grid (GridGraph layout)\n"
     "  inspect GRAPH_DIR               describe (and with --verify, check) a prepared graph\n"
     "  run GRAPH_DIR --job ALGO[:K=V]  run concurrent jobs out of core, write results + report\n"
+    "  jobs                            the algorithms a job can run, with their parameters\n"
     "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n"
     "  ingest STORE --input EDGES.bin  append edges to the evolving-graph store (PMEM, crash-safe)\n"
     "  store-stat STORE                what the store holds, one key: value per line\n"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     if (command == "prep") return graphso::cmd_prep(args);
     if (command == "inspect") return graphso::cmd_inspect(args);
     if (command == "run") return graphso::cmd_run(args);
+    if (command == "jobs") return graphso::cmd_jobs(args);
     if (command == "disk-bandwidth") return graphso::cmd_disk_bandwidth(args);
     if (command == "ingest") return graphso::cmd_ingest(args);
     if (command == "store-stat") return graphso::cmd_store_stat(args);

@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "engine/common/error.h"
+#include "base/error.h"
 #include "tools/graphso/commands.h"
 
 namespace graphso {

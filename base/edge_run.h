@@ -1,0 +1,44 @@
+// A run of edge records in memory and the jobs that want it: what a loader (a sharing mode)
+// hands to an engine, and the engine, cut into pieces for its threads, to each job. One struct
+// from the read buffer to the job's edge loop; nobody rewraps it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "base/bitmap.h"
+#include "base/types.h"
+
+namespace graphso {
+
+// The frontiers an engine counts a run's active edges against (for the report only): an edge is
+// active when its source is in `sources` or its destination in `destinations` (may be null).
+struct ActiveSets {
+  const Bitmap* sources = nullptr;
+  const Bitmap* destinations = nullptr;
+};
+
+struct EdgeRun {
+  const std::byte* data = nullptr;  // packed Edge or WeightedEdge records, sorted by source
+  uint64_t count = 0;
+  bool weighted = false;
+  uint32_t partition = 0;   // the engine's static partition (EngineLayout::partitions)
+  uint32_t file = 0;        // the file it was read from (EngineLayout::files)
+  uint64_t first_edge = 0;  // within the partition
+  std::span<const uint32_t> jobs;          // the jobs that want it (indexes into the batch)
+  std::span<const uint64_t> active_edges;  // per entry of jobs, its active edges here; empty: unknown
+  ActiveSets accounting;
+
+  // The same run's edges [first, first + count).
+  EdgeRun piece(uint64_t first, uint64_t edges) const {
+    EdgeRun p = *this;
+    p.data = data + first * edge_bytes(weighted);
+    p.first_edge = first_edge + first;
+    p.count = edges;
+    p.active_edges = {};
+    return p;
+  }
+};
+
+}  // namespace graphso

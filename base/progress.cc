@@ -1,0 +1,100 @@
+#include "base/progress.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+
+#include "base/error.h"
+
+namespace graphso {
+
+Progress::Progress(std::string label, uint64_t total, std::string unit)
+    : label_(std::move(label)),
+      total_(total),
+      unit_(std::move(unit)),
+      enabled_(on_terminal()),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
+
+Progress::~Progress() { finish(); }
+
+bool Progress::on_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+void Progress::draw(const std::string& line) {
+  std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+}
+
+void Progress::update(uint64_t done) {
+  if (!enabled_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_draw_ < std::chrono::milliseconds(200)) return;
+  last_draw_ = now;
+  double seconds = std::chrono::duration<double>(now - start_).count();
+  double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0;
+  bool bytes = unit_ == "bytes";
+  std::string rate_text =
+      bytes ? human_bytes(rate) + "/s" : fmt::format("{:.2f} M{}/s", rate / 1e6, unit_);
+  std::string done_text = bytes ? human_bytes(static_cast<double>(done))
+                                : fmt::format("{:.1f} M {}", static_cast<double>(done) / 1e6, unit_);
+  std::string line = fmt::format("{}: {}", label_, done_text);
+  if (total_ > 0) {
+    double fraction = static_cast<double>(done) / static_cast<double>(total_);
+    double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0;
+    line += fmt::format(" ({:.1f}%), {}, ETA {:.0f} s", 100 * fraction, rate_text, eta);
+  } else {
+    line += ", " + rate_text;
+  }
+  draw(line);
+}
+
+void Progress::status(const std::string& line) {
+  if (!enabled_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_draw_ < std::chrono::milliseconds(200)) return;
+  last_draw_ = now;
+  draw(label_ + ": " + line);
+}
+
+void Progress::finish() {
+  if (enabled_ && drawn_) {
+    std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    drawn_ = false;
+  }
+}
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  return u == 0 ? fmt::format("{:.0f} B", bytes) : fmt::format("{:.1f} {}", bytes, units[u]);
+}
+
+uint64_t parse_size(const std::string& text, const std::string& what) {
+  size_t pos = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  if (pos == 0) fail("{}: '{}' is not a size (expected e.g. 4096, 64K, 256M, 2G)", what, text);
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + pos, value);
+  (void)end;
+  std::string suffix = text.substr(pos);
+  uint64_t scale = 1;
+  if (suffix.empty() || suffix == "B") scale = 1;
+  else if (suffix == "K" || suffix == "KiB" || suffix == "k") scale = 1ull << 10;
+  else if (suffix == "M" || suffix == "MiB") scale = 1ull << 20;
+  else if (suffix == "G" || suffix == "GiB") scale = 1ull << 30;
+  else if (suffix == "T" || suffix == "TiB") scale = 1ull << 40;
+  else fail("{}: '{}' has an unknown unit '{}' (use K, M, G or T)", what, text, suffix);
+  if (ec == std::errc::result_out_of_range || value > UINT64_MAX / scale)
+    fail("{}: '{}' is too large (at most 2^64-1 bytes)", what, text);
+  return value * scale;
+}
+
+}  // namespace graphso

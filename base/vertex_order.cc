@@ -1,0 +1,74 @@
+#include "base/vertex_order.h"
+
+#include <span>
+
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
+
+namespace graphso {
+
+OrderKind parse_order(const std::string& name) {
+  if (name == "natural") return OrderKind::Natural;
+  if (name == "degree") return OrderKind::Degree;
+  if (name == "bfs") return OrderKind::Bfs;
+  fail("unknown vertex order '{}' (expected natural, degree or bfs)", name);
+}
+
+const char* order_name(OrderKind kind) {
+  switch (kind) {
+    case OrderKind::Natural: return "natural";
+    case OrderKind::Degree: return "degree";
+    case OrderKind::Bfs: return "bfs";
+  }
+  return "?";
+}
+
+std::string VertexOrder::path(const std::string& dir) { return dir + "/order"; }
+
+VertexOrder VertexOrder::natural(uint64_t vertices) {
+  VertexOrder order;
+  order.vertices_ = vertices;
+  return order;
+}
+
+VertexOrder VertexOrder::from_new_ids(OrderKind kind, std::vector<VertexId> new_of_old) {
+  if (kind == OrderKind::Natural) return natural(new_of_old.size());
+  VertexOrder order;
+  order.kind_ = kind;
+  order.vertices_ = new_of_old.size();
+  order.old_of_new_.assign(new_of_old.size(), kNoVertex);
+  for (uint64_t v = 0; v < new_of_old.size(); ++v) {
+    VertexId n = new_of_old[v];
+    if (n >= new_of_old.size() || order.old_of_new_[n] != kNoVertex)
+      fail("vertex order '{}' is not a permutation (vertex {} -> {})", order_name(kind), v, n);
+    order.old_of_new_[n] = static_cast<VertexId>(v);
+  }
+  order.new_of_old_ = std::move(new_of_old);
+  return order;
+}
+
+uint32_t VertexOrder::save(const std::string& dir) const {
+  if (is_natural()) return 0;
+  auto bytes = std::as_bytes(std::span<const VertexId>(new_of_old_));
+  AtomicOutputFile out(path(dir));
+  out.append(bytes);
+  out.commit();
+  return crc32_of(bytes);
+}
+
+VertexOrder VertexOrder::load(const std::string& dir, OrderKind kind, uint64_t vertices, uint32_t crc) {
+  if (kind == OrderKind::Natural) return natural(vertices);
+  const std::string file_path = path(dir);
+  if (!path_exists(file_path)) fail("{}: missing (the graph was prepared with --order {})", file_path, order_name(kind));
+  File file(file_path, File::Mode::Read);
+  if (file.size() != vertices * sizeof(VertexId))
+    fail("{}: size {} bytes, expected {} (truncated or corrupt)", file_path, file.size(), vertices * sizeof(VertexId));
+  std::vector<VertexId> new_of_old(vertices);
+  auto bytes = std::as_writable_bytes(std::span<VertexId>(new_of_old));
+  file.pread_exact(bytes, 0);
+  if (crc32_of(bytes) != crc) fail("{}: checksum mismatch (corrupt)", file_path);
+  return from_new_ids(kind, std::move(new_of_old));
+}
+
+}  // namespace graphso

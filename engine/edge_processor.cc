@@ -1,0 +1,206 @@
+#include "engine/edge_processor.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/error.h"
+
+namespace graphso {
+namespace {
+// Runs up to this many edges are processed whole by one thread.
+constexpr uint64_t kSmallRunEdges = 1 << 17;
+}  // namespace
+
+void EdgeProcessor::grow(uint32_t job) {
+  if (job >= job_seconds_.size()) {
+    job_seconds_.resize(job + 1, 0.0);
+    job_edges_.resize(job + 1, 0);
+  }
+}
+
+uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
+  const uint32_t record = edge_bytes(run.weighted);
+  const Bitmap* sources = run.accounting.sources;
+  const Bitmap* destinations = run.accounting.destinations;
+  const StaticPartition& part = layout_.partitions[run.partition];
+  const int64_t count = static_cast<int64_t>(run.count);
+  uint64_t misplaced = 0, active = 0;
+#pragma omp parallel num_threads(threads_) reduction(+ : misplaced, active) if (parallel)
+  {
+    // Edges are sorted by source: the source bitmap is tested once per run of equal sources.
+    VertexId run_source = 0;
+    bool run_active = false, first = true;
+#pragma omp for schedule(static)
+    for (int64_t e = 0; e < count; ++e) {
+      Edge edge;
+      std::memcpy(&edge, run.data + e * record, sizeof(edge));
+      bool inside = edge.src >= part.src_begin && edge.src < part.src_end && edge.dst >= part.dst_begin &&
+                    edge.dst < part.dst_end;
+      if (!inside) {
+        ++misplaced;
+        continue;
+      }
+      if (first || edge.src != run_source) {
+        run_source = edge.src;
+        run_active = sources && sources->test(edge.src);
+        first = false;
+      }
+      active += run_active || (destinations && destinations->test(edge.dst));
+    }
+  }
+  if (misplaced)
+    fail("{} holds {} edges outside its vertex ranges (corrupt graph file; `graphso inspect --verify` checks "
+         "every block)",
+         name_(run), misplaced);
+  return active;
+}
+
+double EdgeProcessor::theta(uint32_t job) const {
+  if (job < job_edges_.size() && job_edges_[job]) return job_seconds_[job] / static_cast<double>(job_edges_[job]);
+  double known = 0;  // a job not measured yet is assumed as slow as the slowest measured one
+  for (size_t k = 0; k < job_edges_.size(); ++k)
+    if (job_edges_[k]) known = std::max(known, job_seconds_[k] / static_cast<double>(job_edges_[k]));
+  return known > 0 ? known : 1e-9;
+}
+
+bool EdgeProcessor::failed(uint32_t job) const {
+  for (const auto& f : failures_)
+    if (f.first == job) return true;
+  return false;
+}
+
+void EdgeProcessor::process(std::span<const EdgeRun> runs) {
+  for (const EdgeRun& run : runs)
+    for (uint32_t j : run.jobs) grow(j);
+  // Consecutive small runs go to the threads together; large runs one at a time.
+  size_t k = 0;
+  while (k < runs.size()) {
+    if (runs[k].count > kSmallRunEdges) {
+      process_large(runs[k]);
+      ++k;
+      continue;
+    }
+    size_t end = k;
+    while (end < runs.size() && runs[end].count <= kSmallRunEdges) ++end;
+    process_small(runs.subspan(k, end - k));
+    k = end;
+  }
+}
+
+void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
+  const int64_t count = static_cast<int64_t>(runs.size());
+  uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0;
+  std::vector<double> seconds(job_seconds_.size(), 0.0);
+  std::vector<uint64_t> job_edges(job_seconds_.size(), 0);
+  std::vector<std::pair<uint32_t, std::string>> errors;
+  std::string check_error;
+  const std::vector<std::pair<uint32_t, std::string>> failed_before = failures_;
+  auto skip = [&](uint32_t j) {
+    for (const auto& f : failed_before)
+      if (f.first == j) return true;
+    return false;
+  };
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) \
+    reduction(+ : edges_loaded, active_edges, edges_processed) if (count > 1)
+  for (int64_t u = 0; u < count; ++u) {
+    const EdgeRun& run = runs[u];
+    try {
+      active_edges += check_run(run, false);
+    } catch (const std::exception& e) {
+#pragma omp critical(graphso_engine_errors)
+      if (check_error.empty()) check_error = e.what();
+      continue;
+    }
+    edges_loaded += run.count;
+    for (uint32_t j : run.jobs) {
+      if (skip(j)) continue;
+      double began = omp_get_wtime();
+      try {
+        action_(j, run);
+      } catch (const std::exception& e) {
+#pragma omp critical(graphso_engine_errors)
+        errors.emplace_back(j, e.what());
+      }
+      double took = omp_get_wtime() - began;
+#pragma omp atomic
+      seconds[j] += took;
+#pragma omp atomic
+      job_edges[j] += run.count;
+      edges_processed += run.count;
+    }
+  }
+  if (!check_error.empty()) throw Error(check_error);
+  counters_.runs += runs.size();
+  counters_.edges_loaded += edges_loaded;
+  counters_.active_edges_loaded += active_edges;
+  counters_.edges_processed += edges_processed;
+  for (size_t j = 0; j < seconds.size(); ++j) {
+    job_seconds_[j] += seconds[j];
+    job_edges_[j] += job_edges[j];
+  }
+  for (auto& e : errors)
+    if (!failed(e.first)) failures_.push_back(std::move(e));
+}
+
+void EdgeProcessor::process_large(const EdgeRun& run) {
+  const uint64_t active = check_run(run, true);
+  counters_.runs += 1;
+  counters_.edges_loaded += run.count;
+  counters_.active_edges_loaded += active;
+
+  // The run's live jobs and their estimated loads L_j = theta_j x active edges.
+  std::vector<uint32_t> live;
+  std::vector<double> load;
+  for (size_t k = 0; k < run.jobs.size(); ++k) {
+    uint32_t j = run.jobs[k];
+    if (failed(j)) continue;
+    double edges = run.active_edges.empty() ? static_cast<double>(run.count) : static_cast<double>(run.active_edges[k]);
+    live.push_back(j);
+    load.push_back(theta(j) * std::max(edges, 1.0));
+  }
+  if (live.empty()) return;
+  double total = 0;
+  std::vector<double> start(live.size());
+  for (size_t k = 0; k < live.size(); ++k) {
+    start[k] = total;
+    total += load[k];
+  }
+
+  // Thread t takes the slice [t, t+1) * total / T of the jobs' loads laid end to end: a job with
+  // twice the load gets twice the threads, and every edge of every job is processed exactly once.
+  std::vector<double> seconds(live.size(), 0.0);
+  std::vector<std::string> errors(live.size());
+#pragma omp parallel num_threads(threads_)
+  {
+    const int t = omp_get_thread_num(), T = omp_get_num_threads();
+    const double lo = total * t / T, hi = total * (t + 1) / T;
+    for (size_t k = 0; k < live.size(); ++k) {
+      double a = std::max(lo, start[k]), b = std::min(hi, start[k] + load[k]);
+      if (a >= b) continue;
+      uint64_t first = static_cast<uint64_t>((a - start[k]) / load[k] * static_cast<double>(run.count));
+      uint64_t last = b >= start[k] + load[k] ? run.count
+                                              : static_cast<uint64_t>((b - start[k]) / load[k] * static_cast<double>(run.count));
+      if (first >= last) continue;
+      double began = omp_get_wtime();
+      try {
+        action_(live[k], run.piece(first, last - first));
+      } catch (const std::exception& e) {
+#pragma omp critical(graphso_engine_errors)
+        if (errors[k].empty()) errors[k] = e.what();
+      }
+      double took = omp_get_wtime() - began;
+#pragma omp atomic
+      seconds[k] += took;
+    }
+  }
+  for (size_t k = 0; k < live.size(); ++k) {
+    job_seconds_[live[k]] += seconds[k];
+    job_edges_[live[k]] += run.count;
+    counters_.edges_processed += run.count;
+    if (!errors[k].empty()) failures_.emplace_back(live[k], errors[k]);
+  }
+}
+
+}  // namespace graphso

@@ -1,0 +1,64 @@
+// Hands runs of edge records that are in memory to the jobs that want them, on the engine's
+// threads; shared by every engine (GridGraph blocks, X-Stream partitions, GraphSO chunks).
+//
+// Each run (base/edge_run.h) is checked (every edge inside its static partition's vertex ranges:
+// a corrupt file is an error, not a wild write), counted, and given to all of its jobs before
+// its memory is left (chunk-synchronous):
+//   small runs (chunks): one thread takes a run and runs every related job on it while it is
+//     in that core's cache, threads taking runs dynamically (the paper's Formula (1) budgets one
+//     chunk per core in the LLC);
+//   large runs (blocks): all threads work on one run, shared among its jobs in proportion to
+//     the estimated load theta_j x active edges, theta_j the job's measured seconds per edge.
+// What "give a run to a job" means is the engine's EdgeAction: GridGraph applies the edges
+// (Job::process), X-Stream scatters them into updates (Job::scatter_updates).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/edge_run.h"
+#include "engine/engine.h"
+#include "engine/engine_layout.h"
+
+namespace graphso {
+
+// What the engine does with a run for job index `job`. Called from several threads at once.
+using EdgeAction = std::function<void(uint32_t job, const EdgeRun& run)>;
+// Names a run in the error for a misplaced edge ("grid.row: block (1, 2)").
+using RunName = std::function<std::string(const EdgeRun& run)>;
+
+class EdgeProcessor {
+ public:
+  // layout: the partitions whose vertex ranges every run is checked against.
+  EdgeProcessor(const EngineLayout& layout, int threads, EdgeAction action, RunName name)
+      : layout_(layout), threads_(threads), action_(std::move(action)), name_(std::move(name)) {}
+
+  void process(std::span<const EdgeRun> runs);
+
+  // Jobs whose action threw, with the message; they are no longer handed edges.
+  const std::vector<std::pair<uint32_t, std::string>>& failures() const { return failures_; }
+  const EngineCounters& counters() const { return counters_; }
+
+ private:
+  uint64_t check_run(const EdgeRun& run, bool parallel) const;
+  void process_large(const EdgeRun& run);
+  void process_small(std::span<const EdgeRun> runs);
+  double theta(uint32_t job) const;
+  bool failed(uint32_t job) const;
+  void grow(uint32_t job);
+
+  const EngineLayout& layout_;
+  int threads_ = 1;
+  EdgeAction action_;
+  RunName name_;
+  std::vector<double> job_seconds_;  // per job index: time in the action, for theta_j
+  std::vector<uint64_t> job_edges_;  // per job index: edges handed to the action
+  std::vector<std::pair<uint32_t, std::string>> failures_;
+  EngineCounters counters_;
+};
+
+}  // namespace graphso

@@ -1,0 +1,76 @@
+// An out-of-core engine as the sharing modes and the batch runner drive it: three calls.
+//
+//   layout()          its files and static partitions (engine_layout.h), what loaders read
+//   process(runs)     hands runs of edges that are in memory to the jobs that want them
+//                     (GridGraph applies them; X-Stream scatters them into update bins)
+//   finish_round(js)  ends a round's edge work for those jobs (X-Stream's gather; GridGraph has
+//                     nothing to do)
+//
+// Nothing in an engine knows how its partitions were chosen or loaded: that is the sharing
+// mode's business (middleware/sharing_mode.h). The README's "Adding an engine" walks through a
+// third one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/edge_run.h"
+#include "engine/engine_layout.h"
+#include "io/chunk_reader.h"
+#include "jobs/job.h"
+
+namespace graphso {
+
+class GridGraph;
+
+enum class EngineKind { GridGraph, XStream };
+EngineKind parse_engine(const std::string& name);
+const char* engine_name(EngineKind engine);
+
+struct EngineCounters {
+  uint64_t runs = 0;  // runs of edges processed (blocks, block pieces, partitions' pieces, chunks)
+  uint64_t edges_loaded = 0;
+  uint64_t active_edges_loaded = 0;
+  uint64_t edges_processed = 0;  // edges handed to jobs, counted once per job
+};
+
+// An update-streaming engine's updates; all zero for one that applies edges at once.
+struct UpdateCounters {
+  uint64_t records = 0;        // update records emitted by scatter
+  uint64_t bytes = 0;          // their bytes
+  uint64_t bytes_written = 0;  // spilled to disk (whole pages, as written)
+  uint64_t bytes_read = 0;     // read back from disk in the gather phase
+  uint64_t spills = 0;         // spill writes
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual const EngineLayout& layout() const = 0;
+  // Binds the batch's jobs (EdgeRun::jobs index them; they outlive the engine) and sizes the
+  // engine's own memory: update_bytes is its update budget (engines with update buffers).
+  // Called once, before any round.
+  virtual void start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) = 0;
+  virtual void process(std::span<const EdgeRun> runs) = 0;
+  virtual void finish_round(std::span<const uint32_t> jobs) = 0;
+
+  // Jobs whose edge work threw, with the message; they are handed no more edges.
+  virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
+  virtual EngineCounters counters() const = 0;
+  virtual UpdateCounters updates() const { return {}; }
+  // The smallest update budget the engine takes; 0 for an engine without update buffers.
+  virtual uint64_t min_update_bytes(int threads) const {
+    (void)threads;
+    return 0;
+  }
+};
+
+// Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).
+std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, ReaderFactory& readers);
+
+}  // namespace graphso

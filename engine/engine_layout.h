@@ -1,0 +1,47 @@
+// An engine's on-disk layout as every loader sees it: the static partitions (one run of packed
+// edge records, sorted by source, in one file each) and the graph's out-degrees. The sharing
+// modes (middleware/sharing_mode.h) and the GraphSO middleware load from this alone; neither
+// sees the engine's own types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+
+namespace graphso {
+
+struct StaticPartition {
+  uint32_t file = 0;         // index into EngineLayout::files
+  uint64_t offset = 0;       // byte offset of the first edge
+  uint64_t edges = 0;
+  VertexId src_begin = 0, src_end = 0;  // every source lies in [src_begin, src_end)
+  VertexId dst_begin = 0, dst_end = 0;  // every destination lies in [dst_begin, dst_end)
+};
+
+// A second copy of a partition's edges, elsewhere.
+struct PartitionCopy {
+  uint32_t partition = 0;
+  uint32_t file = 0;
+  uint64_t offset = 0;
+};
+
+struct EngineLayout {
+  std::string name;                  // "gridgraph", "xstream": part of the TChunk file's identity
+  std::string dir;                   // where the TChunk table is kept
+  std::vector<std::string> files;    // edge files, padded to 4096 bytes for O_DIRECT
+  std::vector<StaticPartition> partitions;
+  // Optional: every partition again, in the order a round that wants them all reads best
+  // (GridGraph: column by column from grid.col, so a destination range stays in cache while its
+  // blocks stream). Empty: such a round reads the partitions in index order too.
+  std::vector<PartitionCopy> dense_order;
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+  bool weighted = false;
+  uint32_t identity = 0;             // changes whenever the prepared graph does (meta checksum)
+  const std::vector<uint32_t>* out_degrees = nullptr;
+  uint32_t edge_size() const { return edge_bytes(weighted); }
+};
+
+}  // namespace graphso

@@ -1,0 +1,161 @@
+#include "jobs/registry.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "base/error.h"
+#include "jobs/bfs.h"
+#include "jobs/kcore.h"
+#include "jobs/pagerank.h"
+#include "jobs/sssp.h"
+#include "jobs/wcc.h"
+
+namespace graphso {
+namespace {
+
+// "a, b or c"
+std::string choices_text(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t k = 0; k < items.size(); ++k) out += (k == 0 ? "" : k + 1 == items.size() ? " or " : ", ") + items[k];
+  return out;
+}
+
+uint64_t parse_integer(const std::string& where, const std::string& key, const std::string& text) {
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    fail("{}: {} = '{}' is not a non-negative integer", where, key, text);
+  return value;
+}
+
+std::vector<Algorithm> make_table() {
+  const ParamInfo source{"source", ParamType::Vertex, "", "the source vertex (original id)"};
+  const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
+                            "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
+  const ParamInfo max_iterations{"max_iterations", ParamType::Integer, "1000", "give up (not converged) after this many rounds"};
+  auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
+    return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
+                                              static_cast<uint32_t>(p.integer("max_iterations", 1, 1000000)),
+                                              std::move(sources));
+  };
+  return {
+      {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source},
+       [](const JobParams& p) { return std::make_unique<BfsJob>(p.name(), p.vertex("source")); }},
+      {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source},
+       [](const JobParams& p) { return std::make_unique<SsspJob>(p.name(), p.vertex("source")); }},
+      {"wcc", "weakly connected components: each vertex's smallest vertex id in its component",
+       {{"method", ParamType::Text, "union-find", "union-find (one pass) or label (label propagation, ~diameter rounds)"}},
+       [](const JobParams& p) -> std::unique_ptr<Job> {
+         if (p.text("method", {"union-find", "label"}) == "label") return std::make_unique<WccLabelJob>(p.name());
+         return std::make_unique<WccUnionFindJob>(p.name());
+       }},
+      {"pagerank", "PageRank, a fixed number of synchronous iterations (d = 0.85)",
+       {{"iterations", ParamType::Integer, "20", "iterations to run"}},
+       [](const JobParams& p) {
+         return std::make_unique<PageRankJob>(p.name(), static_cast<uint32_t>(p.integer("iterations", 1, 1000000)));
+       }},
+      {"pagerank-delta", "delta-PageRank to a tolerance (d = 0.85): only vertices with rank left to push are active",
+       {tolerance, max_iterations},
+       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "pagerank-delta", {}); }},
+      {"ppr", "personalized PageRank from a set of sources (delta form, d = 0.85, teleport to the sources)",
+       {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids)"}, tolerance,
+        max_iterations},
+       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }},
+      {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},
+       [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }},
+  };
+}
+
+}  // namespace
+
+const char* param_type_name(ParamType type) {
+  switch (type) {
+    case ParamType::Integer: return "integer";
+    case ParamType::Real: return "number";
+    case ParamType::Text: return "word";
+    case ParamType::Vertex: return "vertex";
+    case ParamType::Vertices: return "vertices";
+  }
+  return "?";
+}
+
+const ParamInfo* Algorithm::param(const std::string& key) const {
+  for (const ParamInfo& p : params)
+    if (p.name == key) return &p;
+  return nullptr;
+}
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> table = make_table();
+  return table;
+}
+
+const Algorithm* find_algorithm(const std::string& name) {
+  for (const Algorithm& a : algorithms())
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+const ParamInfo* find_any_param(const std::string& key) {
+  for (const Algorithm& a : algorithms())
+    if (const ParamInfo* p = a.param(key)) return p;
+  return nullptr;
+}
+
+const std::string& JobParams::value(const std::string& key) const {
+  auto it = spec_.params.find(key);
+  if (it != spec_.params.end()) return it->second;
+  for (const ParamInfo& p : params_)
+    if (p.name == key && !p.default_value.empty()) return p.default_value;
+  fail("{}: {} needs a {} (e.g. {}:{}=0)", spec_.origin, spec_.algo, key, spec_.algo, key);
+}
+
+uint64_t JobParams::integer(const std::string& key, uint64_t min, uint64_t max) const {
+  uint64_t v = parse_integer(spec_.where(key), key, value(key));
+  if (v < min || v > max) fail("{}: {} = {} is outside {}..{}", spec_.where(key), key, v, min, max);
+  return v;
+}
+
+double JobParams::positive(const std::string& key) const {
+  const std::string& text = value(key);
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+    fail("{}: {} = '{}' is not a number", spec_.where(key), key, text);
+  if (v <= 0) fail("{}: {} = {} must be positive", spec_.where(key), key, v);
+  return v;
+}
+
+const std::string& JobParams::text(const std::string& key, const std::vector<std::string>& choices) const {
+  const std::string& v = value(key);
+  if (std::find(choices.begin(), choices.end(), v) == choices.end())
+    fail("{}: {} = '{}' (expected {})", spec_.where(key), key, v, choices_text(choices));
+  return v;
+}
+
+VertexId JobParams::checked_vertex(const std::string& key, const std::string& text) const {
+  uint64_t v = parse_integer(spec_.where(key), key, text);
+  if (v >= vertices_)
+    fail("{}: {} = {} is out of range (the graph has vertices 0..{})", spec_.where(key), key, v, vertices_ - 1);
+  return order_ ? order_->to_new(static_cast<VertexId>(v)) : static_cast<VertexId>(v);
+}
+
+VertexId JobParams::vertex(const std::string& key) const { return checked_vertex(key, value(key)); }
+
+std::vector<VertexId> JobParams::vertices(const std::string& key) const {
+  const std::string& text = value(key);
+  std::vector<VertexId> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    out.push_back(checked_vertex(key, text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace graphso

@@ -1,0 +1,45 @@
+// The chunk sharing mode: one round through the GraphSO hooks, for any engine.
+//
+//   active = graphso.GetActiveChunks(frontiers of the running jobs)
+//   while (lp = graphso.Schedule(active))   // logical partitions, cached chunks first
+//     engine.process(lp's runs)             // chunk-synchronous: every related job, then the next
+//   engine.finish_round(running jobs)
+#include "middleware/sharing_mode.h"
+
+namespace graphso {
+namespace {
+
+class ChunkMode final : public SharingMode {
+ public:
+  explicit ChunkMode(GraphSO& graphso) : graphso_(graphso) {}
+
+  RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
+                   ActiveSets accounting) override {
+    std::vector<JobActivity> activity;
+    for (uint32_t j : running) activity.push_back({&jobs[j]->frontier(), jobs[j]->direction() == Direction::Both});
+    ActiveChunks active = graphso_.GetActiveChunks(activity);
+    // A demand's jobs index `activity`; the engine's runs carry the batch's job indexes.
+    for (ChunkDemand& demand : active.chunks)
+      for (uint32_t& j : demand.jobs) j = running[j];
+    RoundStats stats;
+    stats.active_chunks = active.chunks.size();
+    while (std::optional<LoadedPartition> lp = graphso_.Schedule(active)) {
+      ++stats.logical_partitions;
+      for (EdgeRun& run : lp->runs) run.accounting = accounting;
+      engine.process(lp->runs);
+    }
+    engine.finish_round(running);
+    return stats;
+  }
+  IoStats io_stats() const override { return graphso_.stats().io; }
+  const char* backend() const override { return graphso_.backend(); }
+
+ private:
+  GraphSO& graphso_;
+};
+
+}  // namespace
+
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso) { return std::make_unique<ChunkMode>(graphso); }
+
+}  // namespace graphso

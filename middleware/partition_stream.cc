@@ -1,0 +1,54 @@
+#include "middleware/partition_stream.h"
+
+namespace graphso {
+
+PartitionStream::PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes)
+    : layout_(layout), streamer_(readers, layout.files, buffer_bytes),
+      max_piece_edges_(streamer_.max_range_bytes() / layout.edge_size()) {}
+
+std::vector<bool> PartitionStream::wanted(const Job& job) const {
+  const Bitmap& f = job.frontier();
+  const bool both = job.direction() == Direction::Both;
+  std::vector<bool> wanted(layout_.partitions.size());
+  for (size_t k = 0; k < wanted.size(); ++k) {
+    const StaticPartition& p = layout_.partitions[k];
+    wanted[k] = p.edges > 0 && (f.any_in(p.src_begin, p.src_end) || (both && f.any_in(p.dst_begin, p.dst_end)));
+  }
+  return wanted;
+}
+
+void PartitionStream::add_pieces(uint32_t partition, uint32_t file, uint64_t offset, std::span<const uint32_t> jobs,
+                                 ActiveSets accounting, std::vector<EdgeRun>& runs,
+                                 std::vector<FileRange>& ranges) const {
+  const uint64_t total = layout_.partitions[partition].edges;
+  const uint32_t record = layout_.edge_size();
+  for (uint64_t first = 0; first < total; first += max_piece_edges_) {
+    const uint64_t count = std::min(max_piece_edges_, total - first);
+    runs.push_back({nullptr, count, layout_.weighted, partition, file, first, jobs, {}, accounting});
+    ranges.push_back({file, offset + first * record, count * record});
+  }
+}
+
+void PartitionStream::stream(Engine& engine, std::span<const std::span<const uint32_t>> jobs_of,
+                             ActiveSets accounting) {
+  bool dense = !layout_.dense_order.empty();
+  for (size_t k = 0; k < jobs_of.size() && dense; ++k)
+    if (layout_.partitions[k].edges > 0 && jobs_of[k].empty()) dense = false;
+  std::vector<EdgeRun> runs;
+  std::vector<FileRange> ranges;
+  if (dense) {
+    for (const PartitionCopy& copy : layout_.dense_order)
+      if (!jobs_of[copy.partition].empty())
+        add_pieces(copy.partition, copy.file, copy.offset, jobs_of[copy.partition], accounting, runs, ranges);
+  } else {
+    for (uint32_t k = 0; k < jobs_of.size(); ++k)
+      if (!jobs_of[k].empty())
+        add_pieces(k, layout_.partitions[k].file, layout_.partitions[k].offset, jobs_of[k], accounting, runs, ranges);
+  }
+  streamer_.stream(ranges, [&](size_t first, size_t last, std::span<const std::byte* const> data) {
+    for (size_t k = first; k < last; ++k) runs[k].data = data[k - first];
+    engine.process(std::span<const EdgeRun>(runs).subspan(first, last - first));
+  });
+}
+
+}  // namespace graphso

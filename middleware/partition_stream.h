@@ -1,0 +1,40 @@
+// What the stock sharing modes share: which static partitions a job wants this round, and
+// streaming the wanted ones to the engine in pieces that fit a read buffer.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "base/edge_run.h"
+#include "engine/engine.h"
+#include "io/load_stream.h"
+#include "jobs/job.h"
+
+namespace graphso {
+
+class PartitionStream {
+ public:
+  PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes);
+
+  // Per partition: whether it holds an edge the job must process this round: a frontier vertex
+  // among its sources, or, for a Direction::Both job, among its destinations.
+  std::vector<bool> wanted(const Job& job) const;
+
+  // Reads every partition k with a non-empty jobs_of[k] and hands it to engine.process(), in
+  // index order, or in the layout's dense order when every non-empty partition is wanted.
+  void stream(Engine& engine, std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting);
+
+  IoStats io_stats() const { return streamer_.io_stats(); }
+  const char* backend() const { return streamer_.backend(); }
+
+ private:
+  void add_pieces(uint32_t partition, uint32_t file, uint64_t offset, std::span<const uint32_t> jobs,
+                  ActiveSets accounting, std::vector<EdgeRun>& runs, std::vector<FileRange>& ranges) const;
+
+  const EngineLayout& layout_;
+  LoadStreamer streamer_;
+  uint64_t max_piece_edges_ = 0;
+};
+
+}  // namespace graphso

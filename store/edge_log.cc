@@ -1,0 +1,114 @@
+#include "store/edge_log.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
+
+namespace graphso::store {
+
+uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {
+  return std::atomic_ref<uint64_t>(*file.at<uint64_t>(layout.log_head)).load(std::memory_order_acquire);
+}
+
+EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& persister)
+    : file_(file),
+      layout_(layout),
+      persister_(persister),
+      records_(file.at<LogRecord>(layout.log)),
+      sums_(file.at<uint64_t>(layout.log_sums)),
+      head_word_(file.at<uint64_t>(layout.log_head)),
+      slots_(layout.geometry.log_slots),
+      head_(read_log_head(file, layout)) {}
+
+namespace {
+
+// The checksum word of the line starting at absolute position `line_start`, over its first
+// `count` records.
+uint64_t line_sum(const LogRecord* line, uint64_t line_start, uint64_t count) {
+  uint32_t crc = crc32c_of(as_bytes_of(line_start));
+  crc = crc32c_of(std::as_bytes(std::span<const LogRecord>(line, count)), crc);
+  return crc | (count << 32);
+}
+
+}  // namespace
+
+void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t from, uint64_t to) {
+  const uint64_t slots = layout.geometry.log_slots;
+  const auto* records = file.at<LogRecord>(layout.log);
+  const auto* sums = file.at<uint64_t>(layout.log_sums);
+  for (uint64_t p = from; p < to;) {
+    const uint64_t slot = p % slots;
+    const uint64_t first_slot = slot - slot % kLogLineRecords;
+    const uint64_t line_start = p - slot % kLogLineRecords;
+    const uint64_t line_end = std::min(line_start + (std::min(first_slot + kLogLineRecords, slots) - first_slot), to);
+    const uint64_t word = std::atomic_ref<const uint64_t>(sums[first_slot / kLogLineRecords]).load(std::memory_order_acquire);
+    const uint64_t count = word >> 32;
+    if (count < line_end - line_start || count > kLogLineRecords ||
+        word != line_sum(records + first_slot, line_start, count))
+      fail("{}: corrupt store: log records at positions {}..{} do not match their checksum", file.path(), line_start,
+           line_end - 1);
+    p = line_end;
+  }
+}
+
+void EdgeLog::append(std::span<const Edge> edges, bool deletes) {
+  if (edges.empty()) return;
+  if (edges.size() > slots_) fail("{}: a batch of {} edges is larger than the log ({} slots)", file_.path(), edges.size(), slots_);
+  const uint32_t delete_bit = deletes ? kFlagBit : 0;
+  uint64_t position = head_;
+  // Persist the written slots as one or two ranges (the batch may wrap around the log's end).
+  ByteRange ranges[2];
+  size_t range_count = 0;
+  for (const Edge& e : edges) {
+    uint64_t slot = position % slots_;
+    if (range_count == 0 || slot == 0) ranges[range_count++] = {layout_.log + slot * sizeof(LogRecord), 0};
+    ranges[range_count - 1].length += sizeof(LogRecord);
+    records_[slot] = LogRecord{e.src | delete_bit, e.dst | (phase_of(position, slots_) << 31)};
+    ++position;
+  }
+  if (range_count == 2) std::swap(ranges[0], ranges[1]);  // sorted by offset
+  // The checksum words of the lines the batch touched, after the records they cover.
+  ByteRange sum_ranges[2];
+  size_t sum_count = 0;
+  for (uint64_t p = head_; p < position;) {
+    const uint64_t slot = p % slots_;
+    const uint64_t first_slot = slot - slot % kLogLineRecords;
+    const uint64_t line_start = p - slot % kLogLineRecords;
+    const uint64_t line_stop = std::min({line_start + kLogLineRecords, line_start + (slots_ - first_slot), position});
+    const uint64_t line = first_slot / kLogLineRecords;
+    std::atomic_ref<uint64_t>(sums_[line]).store(line_sum(records_ + first_slot, line_start, line_stop - line_start),
+                                                 std::memory_order_release);
+    const uint64_t offset = layout_.log_sum_offset(line);
+    if (sum_count == 0 || sum_ranges[sum_count - 1].offset + sum_ranges[sum_count - 1].length != offset)
+      sum_ranges[sum_count++] = {offset, 0};
+    sum_ranges[sum_count - 1].length += sizeof(uint64_t);
+    p = line_stop;
+  }
+  if (sum_count == 2) std::swap(sum_ranges[0], sum_ranges[1]);
+  ByteRange all[4];
+  std::copy(ranges, ranges + range_count, all);
+  std::copy(sum_ranges, sum_ranges + sum_count, all + range_count);
+  persister_.persist(std::span<const ByteRange>(all, range_count + sum_count));
+  persister_.crash_point(CrashPoint::LogRecords);
+  // An aligned 8-byte store is never torn: recovery sees the old head or the new one.
+  std::atomic_ref<uint64_t>(*head_word_).store(position, std::memory_order_release);
+  persister_.persist(layout_.log_head, sizeof(uint64_t));
+  persister_.crash_point(CrashPoint::LogHead);
+  head_ = position;
+}
+
+LoggedEdge read_log_record(const PmemFile& file, const StoreLayout& layout, uint64_t position) {
+  const LogRecord& r = *file.at<LogRecord>(layout.record_offset(position));
+  if ((r.dst >> 31) != phase_of(position, layout.geometry.log_slots))
+    fail("{}: corrupt store: log record at position {} was not written in its lap", file.path(), position);
+  LoggedEdge e{r.src & ~kFlagBit, r.dst & ~kFlagBit, (r.src & kFlagBit) != 0};
+  if (e.src >= layout.geometry.vertices || e.dst >= layout.geometry.vertices)
+    fail("{}: corrupt store: log record at position {} names a vertex past the store's {}", file.path(), position,
+         layout.geometry.vertices);
+  return e;
+}
+
+}  // namespace graphso::store

@@ -1,0 +1,473 @@
+#include "store/graph_store.h"
+
+#include <omp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <random>
+
+#include "base/error.h"
+#include "store/adjacency_blocks.h"
+#include "store/edge_log.h"
+#include "store/pmem_file.h"
+#include "store/vertex_buffers.h"
+
+namespace graphso::store {
+namespace {
+
+// Runs body(task) for tasks 0..tasks-1, each on its own thread where OpenMP gives enough; the
+// first error is rethrown.
+template <typename Body>
+void run_tasks(uint32_t tasks, Body&& body) {
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(tasks)
+  for (uint32_t task = 0; task < tasks; ++task) {
+    try {
+      body(task);
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+// Checked before a store is created or opened: a bad option changes nothing.
+void check_options(const StoreOptions& options) {
+  if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
+  VertexBuffers::check_max_buffer_bytes(options.max_buffer_bytes);
+  check_power_cut(options.power_cut);
+}
+
+}  // namespace
+
+StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots) {
+  StoreGeometry g;
+  g.vertices = vertices;
+  g.log_slots = log_slots;
+  // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
+  // live ones again), plus at every checkpoint the log forces a partly filled block per vertex
+  // and direction (mostly 64 bytes; 2 units on average allowed) and the unused part of each
+  // thread's reservations.
+  const uint64_t full = 2 * 4 * (2 * edges / kBlockEntries + 1);
+  const uint64_t checkpoints = edges / std::max(log_slots, kMinLogSlots) + 2;
+  g.block_units = std::min<uint64_t>(full + checkpoints * (2 * 2 * vertices + 64 * 3 * 256) + 4096, uint64_t{1} << 32);
+  return g;
+}
+
+class GraphStore::Impl {
+ public:
+  Impl(WriterLock lock, PmemFile file, const StoreHeader& header, const StoreOptions& options)
+      : lock_(std::move(lock)),
+        file_(std::move(file)),
+        header_(header),
+        layout_(header.geometry),
+        options_(options),
+        persister_(file_, options.power_cut, false),
+        log_(file_, layout_, persister_),
+        checkpoint_(read_checkpoint(file_, layout_)),
+        blocks_(file_, layout_, options.threads, checkpoint_.high_water) {
+    if (header_.mode == StoreMode::XPGraph)
+      buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads, options.max_buffer_bytes);
+    recover();
+  }
+
+  // --- writing ---
+
+  void add(std::span<const Edge> edges, bool deletes) {
+    for (const Edge& e : edges)
+      if (e.src >= header_.geometry.vertices || e.dst >= header_.geometry.vertices)
+        fail("{}: edge {} -> {} is outside the store's {} vertices", file_.path(), e.src, e.dst,
+             header_.geometry.vertices);
+    const uint64_t slots = log_.slots();
+    while (!edges.empty()) {
+      // The log may hold at most its capacity in edges not yet checkpointed (store_format.h).
+      const uint64_t capacity = slots - kLogLineRecords;
+      if (header_.mode == StoreMode::XPGraph && log_.head() - checkpoint_.flushed >= capacity) checkpoint();
+      uint64_t room = header_.mode == StoreMode::XPGraph ? capacity - (log_.head() - checkpoint_.flushed) : capacity;
+      std::span<const Edge> batch = edges.first(std::min<uint64_t>(room, edges.size()));
+      edges = edges.subspan(batch.size());
+      if (header_.mode == StoreMode::Naive) {
+        log_.append(batch, deletes);
+        archive_in_place(batch, deletes);
+      } else if (log_.head() - buffered_ >= options_.archive_threshold) {
+        // XPGraph's logging and archiving run side by side: what is logged is buffered while
+        // this batch is logged. They touch different log slots (the batch fits in the room).
+        buffer_to(log_.head(), [&] { log_.append(batch, deletes); });
+        if (buffers_->reserved_bytes() > options_.buffer_memory) checkpoint();
+      } else {
+        log_.append(batch, deletes);
+      }
+    }
+  }
+
+  void buffer_all() {
+    if (header_.mode == StoreMode::XPGraph) buffer_to(log_.head());
+  }
+
+  // Persist order (docs/store.md): blocks, then the table copy, then the slot that commits them.
+  void checkpoint() {
+    if (header_.mode == StoreMode::Naive) return;
+    const uint64_t position = log_.head();
+    buffer_to(position);
+    run_tasks(options_.threads, [&](uint32_t shard) {
+      for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
+        for (Direction d : {Direction::Out, Direction::In}) {
+          std::span<const uint32_t> entries = buffers_->entries(d, v);
+          if (!entries.empty()) blocks_.prepend(shard, d, v, entries);
+          buffers_->clear(shard, d, v);
+        }
+    });
+    commit(position);
+  }
+
+  void compact() {
+    if (header_.mode == StoreMode::Naive) fail("{}: compact needs an xpgraph-mode store", file_.path());
+    const uint64_t position = log_.head();
+    buffer_to(position);
+    run_tasks(options_.threads, [&](uint32_t shard) {
+      std::vector<uint32_t> live;
+      for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
+        for (Direction d : {Direction::Out, Direction::In}) {
+          live.clear();
+          merged(d, v, false, live);
+          if (already_compact(d, v, live.size())) continue;
+          // A fresh run: the vertex's new chain starts empty and takes full blocks.
+          blocks_.heads(d)[v] = 0;
+          for (size_t at = 0; at < live.size(); at += kBlockEntries) {
+            size_t n = std::min<size_t>(kBlockEntries, live.size() - at);
+            blocks_.prepend(shard, d, v, std::span<const uint32_t>(live).subspan(at, n), kBlockCompacted);
+          }
+          buffers_->clear(shard, d, v);
+        }
+    });
+    commit(position);
+  }
+
+  void close() {
+    if (header_.mode != StoreMode::Naive) return;
+    blocks_.end_reservations();
+    write_table_copy(1 - checkpoint_.slot);
+    Checkpoint next{1 - checkpoint_.slot, checkpoint_.seq + 1, log_.head(), blocks_.high_water(), true};
+    write_checkpoint(file_, layout_, persister_, next);
+    checkpoint_ = next;
+  }
+
+  // --- reading ---
+
+  std::vector<VertexId> neighbours(Direction d, VertexId v) const {
+    if (v >= header_.geometry.vertices)
+      fail("{}: vertex {} is outside the store's {} vertices", file_.path(), v, header_.geometry.vertices);
+    std::vector<uint32_t> live;
+    merged(d, v, true, live);
+    std::sort(live.begin(), live.end());
+    return live;
+  }
+
+  // --- resumable input ---
+
+  std::optional<InputProgress> input() const { return read_input(file_, layout_); }
+  void begin_input(InputProgress input) {
+    input.start = log_.head();
+    write_input(file_, layout_, persister_, input);
+  }
+
+  StoreStatus status() const {
+    StoreStatus s;
+    s.header = header_;
+    s.head = log_.head();
+    s.buffered = buffered_;
+    s.flushed = header_.mode == StoreMode::Naive ? buffered_ : checkpoint_.flushed;
+    s.checkpoint_seq = checkpoint_.seq;
+    s.high_water = blocks_.high_water();
+    s.buffer_bytes = buffers_ ? buffers_->reserved_bytes() : 0;
+    s.checkpoints = checkpoints_;
+    s.replayed = replayed_;
+    s.persisted = persister_.stats();
+    return s;
+  }
+
+  const StoreHeader& header() const { return header_; }
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  // Recovery (docs/store.md, "What recovery reads"): the checkpoint in force gives the table of
+  // chain heads, F and H; blocks from H on are dropped and reused; the log [F, head) is replayed.
+  void recover() {
+    const uint64_t head = log_.head();
+    const Checkpoint& c = checkpoint_;
+    if (c.high_water < 1 || c.high_water > header_.geometry.block_units)
+      fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file_.path(),
+           c.high_water, header_.geometry.block_units);
+    if (c.flushed > head || head - c.flushed > log_.slots())
+      fail("{}: corrupt store: log head {} and checkpoint position {} are inconsistent", file_.path(), head,
+           c.flushed);
+    load_table_copy(c.slot);
+    buffered_ = c.flushed;
+    if (header_.mode == StoreMode::XPGraph) verify_log_lines(file_, layout_, c.flushed, head);
+    if (header_.mode == StoreMode::Naive) {
+      if (head != 0 && !c.clean)
+        fail("{}: the naive store was not closed cleanly, and the naive baseline has no crash recovery", file_.path());
+      // From here on it is not clean until close().
+      Checkpoint dirty{1 - c.slot, c.seq + 1, head, c.high_water, false};
+      write_checkpoint(file_, layout_, persister_, dirty);
+      checkpoint_ = dirty;
+      buffered_ = head;
+      return;
+    }
+    replayed_ = head - c.flushed;
+    buffer_to(head);
+  }
+
+  void load_table_copy(uint32_t slot) {
+    const auto* table = file_.at<uint32_t>(layout_.tables[slot]);
+    const uint64_t v = header_.geometry.vertices;
+    std::memcpy(blocks_.heads(Direction::Out).data(), table, v * sizeof(uint32_t));
+    std::memcpy(blocks_.heads(Direction::In).data(), table + v, v * sizeof(uint32_t));
+  }
+
+  void write_table_copy(uint32_t slot) {
+    auto* table = file_.at<uint32_t>(layout_.tables[slot]);
+    const uint64_t v = header_.geometry.vertices;
+    std::memcpy(table, blocks_.heads(Direction::Out).data(), v * sizeof(uint32_t));
+    std::memcpy(table + v, blocks_.heads(Direction::In).data(), v * sizeof(uint32_t));
+    persister_.persist(layout_.tables[slot], layout_.table_bytes());
+  }
+
+  // Everything below `position` is in blocks (threads idle): persist the blocks written since the
+  // last checkpoint, the table copy, then the slot.
+  void commit(uint64_t position) {
+    blocks_.end_reservations();
+    const uint64_t high_water = blocks_.high_water();
+    const uint64_t first = checkpoint_.high_water;
+    persister_.persist(layout_.block_offset(first), (high_water - first) * kBlockUnitBytes);
+    persister_.crash_point(CrashPoint::CheckpointBlocks);
+    const uint32_t slot = 1 - checkpoint_.slot;
+    write_table_copy(slot);
+    persister_.crash_point(CrashPoint::CheckpointTable);
+    Checkpoint next{slot, checkpoint_.seq + 1, position, high_water, false};
+    write_checkpoint(file_, layout_, persister_, next);
+    persister_.crash_point(CrashPoint::CheckpointSlot);
+    checkpoint_ = next;
+    ++checkpoints_;
+  }
+
+  VertexId shard_begin(uint32_t shard) const {
+    return store::shard_begin(shard, options_.threads, header_.geometry.vertices);
+  }
+
+  // Moves log records [buffered_, position) into the vertex buffers, flushing full ones. Every
+  // shard thread reads every record and keeps the ones whose source (out) or destination (in) it
+  // owns. The records are decoded here rather than through read_log_record, which divides to
+  // find each position's slot and lap: this is the hot path, and it steps slot and phase along. `alongside`, if given, runs at the same time on a thread of its own.
+  void buffer_to(uint64_t position, const std::function<void()>& alongside = {}) {
+    const uint64_t first = buffered_;
+    const uint64_t slots = log_.slots();
+    const uint64_t vertices = header_.geometry.vertices;
+    const LogRecord* records = file_.at<LogRecord>(layout_.log);
+    const uint32_t extra = alongside ? 1 : 0;
+    if (position <= first && !alongside) return;
+    run_tasks(options_.threads + extra, [&](uint32_t task) {
+      if (task < extra) return alongside();
+      const uint32_t shard = task - extra;
+      const VertexId lo = shard_begin(shard);
+      const uint32_t span = shard_begin(shard + 1) - lo;
+      constexpr uint64_t kAhead = 16;  // records between a slot's prefetch and its use
+      uint64_t slot = first % slots;
+      uint32_t phase = phase_of(first, slots);
+      for (uint64_t p = first; p < position; ++p) {
+        if (p + kAhead < position) {
+          uint64_t ahead = slot + kAhead;
+          const LogRecord& next = records[ahead < slots ? ahead : ahead - slots];
+          VertexId s = next.src & ~kFlagBit, d = next.dst & ~kFlagBit;
+          if (s - lo < span) buffers_->prefetch(Direction::Out, s);
+          if (d - lo < span) buffers_->prefetch(Direction::In, d);
+        }
+        const LogRecord r = records[slot];
+        const VertexId src = r.src & ~kFlagBit, dst = r.dst & ~kFlagBit;
+        if ((r.dst >> 31) != phase || src >= vertices || dst >= vertices)
+          fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex",
+               file_.path(), p);
+        const uint32_t tombstone = r.src & kFlagBit;
+        if (src - lo < span) append(shard, Direction::Out, src, dst | tombstone);
+        if (dst - lo < span) append(shard, Direction::In, dst, src | tombstone);
+        if (++slot == slots) {
+          slot = 0;
+          phase ^= 1;
+        }
+      }
+    });
+    buffered_ = position;
+  }
+
+  void append(uint32_t shard, Direction d, VertexId v, uint32_t entry) {
+    if (buffers_->append(shard, d, v, entry)) {
+      blocks_.prepend(shard, d, v, buffers_->entries(d, v));
+      buffers_->empty(d, v);
+    }
+  }
+
+  // Naive baseline: every edge straight into its PMEM adjacency lists, then the batch's written
+  // lines persisted (one bit per block marks them).
+  void archive_in_place(std::span<const Edge> batch, bool deletes) {
+    const uint32_t tombstone = deletes ? kFlagBit : 0;
+    const uint64_t line_units = block_units(kBlockClasses - 1);
+    if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_units / line_units + 63) / 64);
+    run_tasks(options_.threads, [&](uint32_t shard) {
+      const VertexId lo = shard_begin(shard);
+      const uint32_t span = shard_begin(shard + 1) - lo;
+      for (const Edge& e : batch) {
+        if (e.src - lo < span) blocks_.append_in_place(shard, Direction::Out, e.src, e.dst | tombstone, dirty_);
+        if (e.dst - lo < span) blocks_.append_in_place(shard, Direction::In, e.dst, e.src | tombstone, dirty_);
+      }
+    });
+    ranges_.clear();
+    for (uint64_t word = 0; word < dirty_.size(); ++word) {
+      uint64_t bits = dirty_[word].exchange(0, std::memory_order_relaxed);
+      while (bits) {
+        uint64_t line = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+        bits &= bits - 1;
+        uint64_t offset = layout_.block_offset(line * line_units);
+        if (!ranges_.empty() && ranges_.back().offset + ranges_.back().length == offset)
+          ranges_.back().length += kXPLineBytes;
+        else
+          ranges_.push_back({offset, kXPLineBytes});
+      }
+    }
+    persister_.persist(ranges_);
+    buffered_ = log_.head();
+  }
+
+  // v's d-chain is one smallest-fitting block holding exactly its `live` entries, none buffered.
+  bool already_compact(Direction d, VertexId v, uint64_t live) const {
+    if (!buffers_->entries(d, v).empty()) return false;
+    const uint32_t head = blocks_.head(d, v);
+    if (head == 0) return live == 0;
+    const BlockHeader& h = checked_block(file_, layout_, head, blocks_.high_water(), d, v).header;
+    return h.previous == 0 && h.count == live && h.size_class == block_class_for(h.count);
+  }
+
+  // v's live d-neighbours in `live` (tombstones applied in log order): its chain, oldest block
+  // first, then its DRAM buffer, then (with_log) the logged edges not yet buffered.
+  void merged(Direction d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
+    std::vector<const AdjacencyBlock*> chain;
+    walk_chain(file_, layout_, blocks_.high_water(), d, v, blocks_.head(d, v),
+               [&](const AdjacencyBlock& block) { chain.push_back(&block); });
+    LiveNeighbours neighbours;
+    neighbours.apply_chain(chain);
+    if (buffers_)
+      for (uint32_t entry : buffers_->entries(d, v)) neighbours.apply(entry);
+    if (with_log)
+      for (uint64_t p = buffered_; p < log_.head(); ++p) {
+        LoggedEdge e = log_.read(p);
+        uint32_t tombstone = e.deleted ? kFlagBit : 0;
+        if (d == Direction::Out && e.src == v) neighbours.apply(e.dst | tombstone);
+        if (d == Direction::In && e.dst == v) neighbours.apply(e.src | tombstone);
+      }
+    neighbours.for_each([&](uint32_t n) { live.push_back(n); });
+  }
+
+  WriterLock lock_;  // held for the object's life: no second writer
+  PmemFile file_;
+  StoreHeader header_;
+  StoreLayout layout_;
+  StoreOptions options_;
+  Persister persister_;
+  EdgeLog log_;
+  Checkpoint checkpoint_;
+  AdjacencyBlocks blocks_;
+  std::unique_ptr<VertexBuffers> buffers_;
+  uint64_t buffered_ = 0;
+  uint64_t checkpoints_ = 0;
+  uint64_t replayed_ = 0;
+  std::vector<std::atomic<uint64_t>> dirty_;
+  std::vector<ByteRange> ranges_;
+};
+
+// --- GraphStore: the face ---
+
+GraphStore::GraphStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GraphStore::~GraphStore() = default;
+
+std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
+                                               const StoreOptions& options) {
+  check_options(options);
+  if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
+    fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
+  if (geometry.log_slots < kMinLogSlots) fail("{}: the log needs at least {} slots, not {}", path, kMinLogSlots, geometry.log_slots);
+  if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
+    fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
+  StoreHeader header{geometry, mode, std::random_device{}() * uint64_t{0x9E3779B97F4A7C15ull} ^ static_cast<uint64_t>(::getpid())};
+  if (path_exists(path)) fail("{}: cannot create the store: it exists", path);
+  // Written under another name and renamed into place once its superblock is persisted: a crash
+  // while creating leaves no half-made store behind, only a ".new" file the next create replaces.
+  // The lock is taken on that file first, so it is already held on the store when it appears.
+  const std::string temp = path + ".new";
+  WriterLock lock = WriterLock::take(temp, path, true);
+  if (path_exists(path)) {
+    ::unlink(temp.c_str());
+    fail("{}: another process created the store meanwhile", path);
+  }
+  const uint64_t bytes = StoreLayout(geometry).file_bytes;
+  try {
+    if (::ftruncate(lock.fd(), 0) != 0 || ::ftruncate(lock.fd(), static_cast<off_t>(bytes)) != 0)
+      fail("{}: cannot size the store to {} bytes: {}", path, bytes, errno_text(errno));
+    lock.reserve(path, bytes);
+    PmemFile file = PmemFile::open(temp);
+    Persister persister(file, options.power_cut, true);
+    write_superblock(file, persister, header);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+  publish_file(temp, path);
+  return open_locked(std::move(lock), path, options);
+}
+
+std::unique_ptr<GraphStore> GraphStore::open(const std::string& path, const StoreOptions& options) {
+  check_options(options);
+  if (!path_exists(path)) fail("{}: no such store", path);
+  return open_locked(WriterLock::take(path, path, false), path, options);
+}
+
+std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::string& path, const StoreOptions& options) {
+  {
+    // A store made sparse by an earlier graphso gets its space now, before anything is mapped.
+    struct stat st {};
+    if (::fstat(lock.fd(), &st) != 0) fail("{}: cannot stat the store: {}", path, errno_text(errno));
+    lock.reserve(path, static_cast<uint64_t>(st.st_size));
+  }
+  PmemFile file = PmemFile::open(path);
+  StoreHeader header = read_superblock(file);
+  return std::unique_ptr<GraphStore>(
+      new GraphStore(std::make_unique<Impl>(std::move(lock), std::move(file), header, options)));
+}
+
+void GraphStore::add_edges(std::span<const Edge> edges) { impl_->add(edges, false); }
+void GraphStore::add_edge(VertexId src, VertexId dst) {
+  Edge e{src, dst};
+  impl_->add(std::span<const Edge>(&e, 1), false);
+}
+void GraphStore::del_edges(std::span<const Edge> edges) { impl_->add(edges, true); }
+void GraphStore::del_edge(VertexId src, VertexId dst) {
+  Edge e{src, dst};
+  impl_->add(std::span<const Edge>(&e, 1), true);
+}
+std::vector<VertexId> GraphStore::get_nebrs_out(VertexId v) const { return impl_->neighbours(Direction::Out, v); }
+std::vector<VertexId> GraphStore::get_nebrs_in(VertexId v) const { return impl_->neighbours(Direction::In, v); }
+void GraphStore::buffer_all_edges() { impl_->buffer_all(); }
+void GraphStore::flush_all_vbufs() { impl_->checkpoint(); }
+void GraphStore::compact() { impl_->compact(); }
+void GraphStore::close() { impl_->close(); }
+std::optional<InputProgress> GraphStore::input() const { return impl_->input(); }
+void GraphStore::begin_input(InputProgress input) { impl_->begin_input(std::move(input)); }
+StoreStatus GraphStore::status() const { return impl_->status(); }
+const StoreHeader& GraphStore::header() const { return impl_->header(); }
+const std::string& GraphStore::path() const { return impl_->path(); }
+
+}  // namespace graphso::store

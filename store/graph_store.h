@@ -1,0 +1,99 @@
+// The evolving-graph store (XPGraph on PMEM; docs/store.md): edges are logged and acknowledged in
+// batches, buffered per vertex in DRAM, flushed to PMEM as whole 256-byte blocks, and made
+// recoverable by checkpoints. `StoreMode::Naive` is the GraphOne-on-PMEM baseline: no DRAM
+// buffers, every edge written into the PMEM adjacency lists in place and persisted with its batch.
+//
+// One writer per store: create() and open() take the store's WriterLock (a second writer, in
+// this process or another, gets a one-line error); snapshots and store-stat read beside it.
+// Threads: one caller at a time. Buffering runs `threads` OpenMP threads, each on its own shard of
+// vertices. DRAM: 32 bytes per vertex of capacity, plus the vertex buffer pools.
+//
+// After an error (a full store, a failed persist) the object must be dropped: what is durable is
+// what open() recovers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "store/persister.h"
+#include "store/pmem_file.h"
+#include "store/store_format.h"
+#include "store/store_meta.h"
+
+namespace graphso::store {
+
+struct StoreOptions {
+  uint32_t threads = 1;
+  uint32_t max_buffer_bytes = 256;           // top vertex buffer, flushed as one block
+  uint64_t buffer_memory = uint64_t{1} << 30;  // vertex buffer pools past this: checkpoint
+  uint64_t archive_threshold = 1 << 16;      // logged, unbuffered edges that start buffering
+  PowerCutConfig power_cut{};
+};
+
+// Sizes for a store that will hold `edges` edges over `vertices` vertices.
+StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots);
+
+struct StoreStatus {
+  StoreHeader header;
+  uint64_t head = 0;        // persisted log head: edges (and deletions) logged
+  uint64_t buffered = 0;    // B
+  uint64_t flushed = 0;     // F of the checkpoint in force
+  uint64_t checkpoint_seq = 0;
+  uint64_t high_water = 0;  // blocks handed out, block 0 included
+  uint64_t buffer_bytes = 0;  // DRAM vertex buffer pools
+  uint64_t checkpoints = 0;   // taken by this process
+  uint64_t replayed = 0;      // log records replayed when opening
+  PersistStats persisted;
+};
+
+class GraphStore {
+ public:
+  // Creates a new store file (an existing one is an error) and opens it.
+  static std::unique_ptr<GraphStore> create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
+                                            const StoreOptions& options);
+  // Opens a store, recovering after a crash: the checkpoint in force, then the log replayed.
+  static std::unique_ptr<GraphStore> open(const std::string& path, const StoreOptions& options);
+  ~GraphStore();
+
+  // Durable on return (group commit). Ids must be below the store's vertex count.
+  void add_edges(std::span<const Edge> edges);
+  void add_edge(VertexId src, VertexId dst);
+  // A deletion removes one earlier occurrence of the edge; deleting an absent edge does nothing.
+  void del_edges(std::span<const Edge> edges);
+  void del_edge(VertexId src, VertexId dst);
+
+  // Neighbour multisets, merging PMEM blocks, DRAM buffers and logged unbuffered edges; sorted.
+  std::vector<VertexId> get_nebrs_out(VertexId v) const;
+  std::vector<VertexId> get_nebrs_in(VertexId v) const;
+
+  // Moves every logged edge into the vertex buffers.
+  void buffer_all_edges();
+  // Buffers everything, flushes every vertex buffer into blocks and commits a checkpoint: the log
+  // is then free up to the head, and the DRAM buffers empty.
+  void flush_all_vbufs();
+  // Rewrites every vertex's chains as runs of full blocks with deletions applied; checkpointed.
+  void compact();
+  // Naive mode: records a clean close (its only way to reopen). XPGraph mode: nothing to do.
+  void close();
+
+  // Resumable ingest: the input being ingested, if any.
+  std::optional<InputProgress> input() const;
+  void begin_input(InputProgress input);
+
+  StoreStatus status() const;
+  const StoreHeader& header() const;
+  const std::string& path() const;
+
+ private:
+  class Impl;
+  explicit GraphStore(std::unique_ptr<Impl> impl);
+  static std::unique_ptr<GraphStore> open_locked(WriterLock lock, const std::string& path, const StoreOptions& options);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace graphso::store

@@ -1,0 +1,74 @@
+// The one audited way anything reaches persistence in the store (docs/store.md, "What is
+// persisted, in which order"). It flushes (pmem_persist on PMEM, pmem_msync on a file), counts
+// what it persisted, and in the power-cut test mode also copies every persisted range into a
+// shadow image and stops the process at a named crash point.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/file.h"
+#include "store/pmem_file.h"
+
+namespace graphso::store {
+
+// Places in the protocol where a power cut is simulated.
+enum class CrashPoint {
+  InputRecord,       // after a new input record is persisted
+  LogRecords,        // after a batch's records, before the head
+  LogHead,           // after the head, before the batch is acknowledged
+  CheckpointBlocks,  // after the flushed blocks, before the table copy
+  CheckpointTable,   // after the table copy, before the slot
+  CheckpointSlot,    // after the slot (the commit point)
+};
+const char* crash_point_name(CrashPoint point);
+// Every name, for --help and error messages.
+std::string crash_point_names();
+
+struct PowerCutConfig {
+  std::string shadow_path;  // empty: off. Created when missing: zeros for a new store, else a copy.
+  std::string crash_point;  // a crash_point_name; empty: never stop
+  uint64_t crash_after = 1;  // stop at that point's n-th pass
+};
+// A known crash point with a shadow image, or none: checked before a store is touched.
+void check_power_cut(const PowerCutConfig& config);
+
+inline constexpr int kCrashExitCode = 86;
+
+struct PersistStats {
+  uint64_t calls = 0;
+  uint64_t bytes = 0;        // exactly the bytes asked for
+  uint64_t line_bytes = 0;   // rounded out to 256-byte XPLines: what PMEM media would write
+};
+
+struct ByteRange {
+  uint64_t offset;
+  uint64_t length;
+};
+
+// Not thread-safe: the store persists from one thread at a time.
+class Persister {
+ public:
+  // new_store: the file was just created (all zeros).
+  Persister(const PmemFile& file, const PowerCutConfig& power_cut, bool new_store);
+
+  void persist(uint64_t offset, uint64_t length);
+  // Ranges sorted by offset, not overlapping: on a file, one pmem_msync over their span (it writes
+  // only dirty pages) instead of one per range.
+  void persist(std::span<const ByteRange> ranges);
+  void crash_point(CrashPoint point);
+
+  const PersistStats& stats() const { return stats_; }
+
+ private:
+  void account(uint64_t offset, uint64_t length);
+  const PmemFile& file_;
+  PowerCutConfig power_cut_;
+  File shadow_;
+  uint64_t crash_hits_ = 0;
+  PersistStats stats_;
+};
+
+}  // namespace graphso::store

@@ -1,0 +1,42 @@
+// A consistent read of a store's graph by another process while ingest may go on (docs/store.md,
+// "Snapshots"): the checkpoint in force, its chains, and the log from its position to the
+// persisted head S. The result is the graph after the first S logged edges.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "base/types.h"
+
+namespace graphso::store {
+
+struct SnapshotInfo {
+  uint64_t store_id = 0;
+  uint64_t position = 0;  // S: the log position the snapshot is consistent at
+  uint64_t vertices = 0;
+  uint64_t edges = 0;     // live edges written
+  uint64_t blocks = 0;    // adjacency blocks the snapshot's chains reach (in-chains: count_in_chains)
+  uint64_t block_bytes = 0;  // and their size
+  uint32_t attempts = 0;  // reads started again because a checkpoint moved underneath
+};
+
+// Receives the snapshot's live edges, grouped by source in increasing order. A consumer is told
+// where an attempt starts (begin) so it can drop what a failed attempt gave it.
+struct SnapshotConsumer {
+  std::function<void()> begin;
+  std::function<void(std::span<const Edge>)> edges;
+  bool count_in_chains = false;  // also walk (check and count) every in-chain
+};
+
+// Reads the graph at the store's persisted head (deletions applied) into `consumer`.
+SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer& consumer);
+
+// The store's identity and persisted head, read without a full snapshot.
+SnapshotInfo peek_snapshot_position(const std::string& store_path);
+
+// Writes the live edges (deletions applied) as a graphso edge list at edge_list_path.
+SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::string& edge_list_path);
+
+}  // namespace graphso::store

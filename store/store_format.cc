@@ -1,0 +1,45 @@
+#include "store/store_format.h"
+
+#include <cstring>
+
+#include "base/checksum.h"
+#include "base/error.h"
+#include "base/file.h"
+
+namespace graphso::store {
+
+const char* store_mode_name(StoreMode mode) { return mode == StoreMode::Naive ? "naive" : "xpgraph"; }
+
+StoreMode parse_store_mode(const std::string& name) {
+  if (name == "xpgraph") return StoreMode::XPGraph;
+  if (name == "naive") return StoreMode::Naive;
+  fail("unknown store mode '{}' (expected xpgraph or naive)", name);
+}
+
+uint32_t block_crc(const AdjacencyBlock& block) {
+  BlockHeader header = block.header;
+  header.crc = 0;
+  uint32_t crc = crc32_of(as_bytes_of(header));
+  return crc32_of(std::as_bytes(std::span<const uint32_t>(block.entries, block.header.count)), crc);
+}
+
+StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
+  uint64_t at = 0;
+  auto region = [&](uint64_t bytes) {
+    uint64_t start = at;
+    at = align_up(at + bytes, kRegionAlignment);
+    return start;
+  };
+  superblock = region(sizeof(Superblock));
+  input_slots = region(2 * sizeof(InputRecord));
+  checkpoint_slots = region(2 * 512);
+  log_head = region(sizeof(uint64_t));
+  log = region(g.log_slots * sizeof(LogRecord));
+  log_sums = region(log_lines() * sizeof(uint64_t));
+  tables[0] = region(table_bytes());
+  tables[1] = region(table_bytes());
+  blocks = region(g.block_units * kBlockUnitBytes);
+  file_bytes = at;
+}
+
+}  // namespace graphso::store

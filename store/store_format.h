@@ -1,0 +1,145 @@
+// The store file's on-PMEM format (docs/store.md): regions, records and blocks. Offsets, never
+// pointers: the file may be mapped anywhere, by the ingesting process or a snapshot reader.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "base/types.h"
+
+namespace graphso::store {
+
+inline constexpr uint64_t kStoreMagic = 0x45524F5453534750ull;  // "PGSSTORE"
+inline constexpr uint32_t kStoreVersion = 2;  // 2: log line checksums
+inline constexpr uint64_t kRegionAlignment = 4096;
+inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
+// Adjacency blocks are 64, 128 or 256 bytes (size class 0, 1, 2), aligned to their size, addressed
+// in 64-byte units. A full vertex buffer flushes as one 256-byte block: one whole XPLine.
+inline constexpr uint64_t kBlockUnitBytes = 64;
+inline constexpr uint32_t kBlockClasses = 3;
+inline constexpr uint32_t kBlockEntries = 60;  // of the largest: (256 - 16-byte header) / 4
+inline constexpr uint64_t block_units(uint32_t size_class) { return uint64_t{1} << size_class; }
+inline constexpr uint32_t block_entries(uint32_t size_class) {
+  return static_cast<uint32_t>((kBlockUnitBytes * block_units(size_class) - 16) / 4);
+}
+// The smallest size class holding n entries (n <= kBlockEntries).
+inline constexpr uint32_t block_class_for(uint32_t n) { return n <= block_entries(0) ? 0 : n <= block_entries(1) ? 1 : 2; }
+inline constexpr uint32_t kFlagBit = 0x80000000u;  // delete / phase / tombstone bit of a u32
+inline constexpr uint64_t kMaxStoreVertices = kFlagBit;  // ids must leave bit 31 free
+
+enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1 };
+const char* store_mode_name(StoreMode mode);
+StoreMode parse_store_mode(const std::string& name);
+
+enum class Direction : uint8_t { Out = 0, In = 1 };
+
+// Fixed at creation.
+struct StoreGeometry {
+  uint64_t vertices = 0;      // ids are below this
+  uint64_t log_slots = 0;     // L: records in the circular edge log
+  uint64_t block_units = 0;  // size of the block region in 64-byte units; unit 0 unused
+};
+
+struct Superblock {
+  uint64_t magic;
+  uint32_t version;
+  uint32_t mode;  // StoreMode
+  uint64_t vertices;
+  uint64_t log_slots;
+  uint64_t block_units;
+  uint64_t store_id;  // random at creation: ties snapshots to their store
+  uint32_t reserved;
+  uint32_t crc;  // of the bytes before it
+};
+
+// What `ingest` is working through; two slots, the valid one with the larger seq is current.
+struct InputRecord {
+  uint64_t seq;
+  uint64_t start;          // log position of the input's first edge
+  uint64_t size;           // file size
+  uint64_t edges;          // edges in the input
+  uint32_t head_crc;       // CRC-32 of the file's first 4 KiB
+  uint32_t deletes;        // 1: the input's edges are deletions
+  char path[464];
+  uint32_t reserved;
+  uint32_t crc;
+};
+static_assert(sizeof(InputRecord) == 512);
+
+// Two slots; the valid one with the larger seq is the checkpoint in force. Slot k's vertex
+// table copy is the table region k.
+struct CheckpointSlot {
+  uint64_t seq;
+  uint64_t flushed;     // F: every edge before it is in blocks reachable from this slot's table
+  uint64_t high_water;  // H: block units [1, H) are the ones this checkpoint may reach
+  uint64_t clean;       // naive mode: 1 after a clean close (the baseline has no recovery)
+  uint32_t reserved;
+  uint32_t crc;
+};
+
+// Circular-log record: src (bit 31: delete), dst (bit 31: the lap's phase).
+struct LogRecord {
+  uint32_t src;
+  uint32_t dst;
+};
+static_assert(sizeof(LogRecord) == 8);
+
+// The log is checked in lines of 32 records (one XPLine). A line's checksum word holds the
+// CRC-32C of the line's start position and its first `count` records, written with every batch
+// that touches the line and persisted with it, before the head: a record in [F, head) is always
+// covered. bits 0-31: CRC-32C; bits 32-37: count (0: never written).
+inline constexpr uint64_t kLogLineRecords = kXPLineBytes / 8;
+// The log holds at most slots - kLogLineRecords unflushed records, so [F, head) never has records
+// of two laps in one line (a line's checksum covers one lap's records).
+inline constexpr uint64_t kMinLogSlots = 2 * kLogLineRecords;
+
+inline constexpr uint32_t phase_of(uint64_t position, uint64_t log_slots) {
+  return 1u - static_cast<uint32_t>((position / log_slots) & 1u);
+}
+
+struct BlockHeader {
+  uint32_t owner;
+  uint32_t previous;  // unit index of the older block of the same chain, 0 at the end
+  uint8_t count;
+  uint8_t size_class;
+  uint8_t direction;  // Direction
+  uint8_t flags;      // kBlockCompacted, kBlockNaive
+  uint32_t crc;       // of header (crc field zero) and the count entries; naive mode: 0
+};
+inline constexpr uint8_t kBlockCompacted = 1;  // first block of a compacted run
+inline constexpr uint8_t kBlockNaive = 2;      // written in place by the naive baseline
+
+// The largest block; smaller ones are its first 64 or 128 bytes.
+struct AdjacencyBlock {
+  BlockHeader header;
+  uint32_t entries[kBlockEntries];  // neighbour ids, bit 31: tombstone
+};
+static_assert(sizeof(AdjacencyBlock) == kXPLineBytes);
+
+uint32_t block_crc(const AdjacencyBlock& block);
+
+// Where each region starts; all 4 KiB-aligned.
+struct StoreLayout {
+  explicit StoreLayout(const StoreGeometry& geometry);
+  StoreGeometry geometry;
+  uint64_t superblock = 0;
+  uint64_t input_slots = 0;       // 2 x InputRecord
+  uint64_t checkpoint_slots = 0;  // 2 x CheckpointSlot, 512 bytes apart
+  uint64_t log_head = 0;          // one u64
+  uint64_t log = 0;
+  uint64_t log_sums = 0;          // one u64 per log line
+  uint64_t tables[2] = {0, 0};    // per slot: out heads (u32 x V), then in heads (u32 x V)
+  uint64_t blocks = 0;
+  uint64_t file_bytes = 0;
+
+  uint64_t table_bytes() const { return geometry.vertices * 8; }
+  uint64_t block_offset(uint64_t unit) const { return blocks + unit * kBlockUnitBytes; }
+  uint64_t record_offset(uint64_t position) const {
+    return log + (position % geometry.log_slots) * sizeof(LogRecord);
+  }
+  uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
+  uint64_t log_sum_offset(uint64_t line) const { return log_sums + line * sizeof(uint64_t); }
+};
+
+}  // namespace graphso::store
