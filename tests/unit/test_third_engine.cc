@@ -1,7 +1,7 @@
 // A third engine needs three calls and nothing else: this one reads the X-Stream layout's
 // partition files and applies each edge at once (as GridGraph does), and runs in every sharing
 // mode, chunk mode included, with results equal to the reference. It is the README's worked
-// example ("Adding an engine"); the engine is the 22 lines of ApplyEngine below.
+// example ("Adding an engine"); the engine is the 23 lines of ApplyEngine below.
 #include <catch2/catch.hpp>
 
 #include <optional>

@@ -13,7 +13,7 @@ int cmd_jobs(const Args& args) {
   for (const Algorithm& algo : algorithms()) {
     std::printf("\n  %-15s %s\n", algo.name.c_str(), algo.help.c_str());
     for (const ParamInfo& p : algo.params)
-      std::printf("    %-13s %-9s %s (%s)\n", p.name.c_str(), param_type_name(p.type), p.help.c_str(),
+      std::printf("    %-15s %-9s %s (%s)\n", p.name.c_str(), param_type_name(p.type), p.help.c_str(),
                   p.default_value.empty() ? "required" : ("default " + p.default_value).c_str());
   }
   std::printf("\nEvery job also takes name (default INDEX-ALGO); job files also take arrive_after (rounds).\n");
