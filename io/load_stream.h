@@ -23,8 +23,9 @@ class LoadStreamer {
   uint64_t max_range_bytes() const { return buffers_.max_range_bytes(); }
 
   // process(first, last, data): ranges [first, last) are in memory, range k at data[k - first].
+  // ends: ascending range indexes a load must not cross (a load ends at each).
   using Process = std::function<void(size_t first, size_t last, std::span<const std::byte* const> data)>;
-  void stream(std::span<const FileRange> ranges, const Process& process);
+  void stream(std::span<const FileRange> ranges, const Process& process, std::span<const size_t> ends = {});
 
   IoStats io_stats() const { return buffers_.io_stats(); }
   const char* backend() const { return buffers_.backend(); }

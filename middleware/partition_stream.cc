@@ -18,37 +18,51 @@ std::vector<bool> PartitionStream::wanted(const Job& job) const {
 }
 
 void PartitionStream::add_pieces(uint32_t partition, uint32_t file, uint64_t offset, std::span<const uint32_t> jobs,
-                                 ActiveSets accounting, std::vector<EdgeRun>& runs,
-                                 std::vector<FileRange>& ranges) const {
+                                 ActiveSets accounting) {
   const uint64_t total = layout_.partitions[partition].edges;
   const uint32_t record = layout_.edge_size();
   for (uint64_t first = 0; first < total; first += max_piece_edges_) {
     const uint64_t count = std::min(max_piece_edges_, total - first);
-    runs.push_back({nullptr, count, layout_.weighted, partition, file, first, jobs, {}, accounting});
-    ranges.push_back({file, offset + first * record, count * record});
+    runs_.push_back({nullptr, count, layout_.weighted, partition, file, first, jobs, {}, accounting});
+    ranges_.push_back({file, offset + first * record, count * record});
   }
 }
 
-void PartitionStream::stream(Engine& engine, std::span<const std::span<const uint32_t>> jobs_of,
-                             ActiveSets accounting) {
+void PartitionStream::add(std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting) {
   bool dense = !layout_.dense_order.empty();
   for (size_t k = 0; k < jobs_of.size() && dense; ++k)
     if (layout_.partitions[k].edges > 0 && jobs_of[k].empty()) dense = false;
-  std::vector<EdgeRun> runs;
-  std::vector<FileRange> ranges;
   if (dense) {
     for (const PartitionCopy& copy : layout_.dense_order)
       if (!jobs_of[copy.partition].empty())
-        add_pieces(copy.partition, copy.file, copy.offset, jobs_of[copy.partition], accounting, runs, ranges);
+        add_pieces(copy.partition, copy.file, copy.offset, jobs_of[copy.partition], accounting);
   } else {
     for (uint32_t k = 0; k < jobs_of.size(); ++k)
       if (!jobs_of[k].empty())
-        add_pieces(k, layout_.partitions[k].file, layout_.partitions[k].offset, jobs_of[k], accounting, runs, ranges);
+        add_pieces(k, layout_.partitions[k].file, layout_.partitions[k].offset, jobs_of[k], accounting);
   }
-  streamer_.stream(ranges, [&](size_t first, size_t last, std::span<const std::byte* const> data) {
-    for (size_t k = first; k < last; ++k) runs[k].data = data[k - first];
-    engine.process(std::span<const EdgeRun>(runs).subspan(first, last - first));
-  });
+  ends_.push_back(runs_.size());
+}
+
+void PartitionStream::stream(Engine& engine, const std::function<void(size_t group)>& group_done) {
+  std::vector<EdgeRun> runs = std::move(runs_);
+  std::vector<FileRange> ranges = std::move(ranges_);
+  std::vector<size_t> ends = std::move(ends_);
+  runs_.clear(), ranges_.clear(), ends_.clear();
+  size_t group = 0;
+  auto close_groups = [&](size_t processed) {
+    while (group < ends.size() && ends[group] <= processed) group_done(group++);
+  };
+  close_groups(0);  // groups that want nothing
+  streamer_.stream(
+      ranges,
+      [&](size_t first, size_t last, std::span<const std::byte* const> data) {
+        for (size_t k = first; k < last; ++k) runs[k].data = data[k - first];
+        engine.process(std::span<const EdgeRun>(runs).subspan(first, last - first));
+        close_groups(last);
+      },
+      ends);
+  close_groups(runs.size());
 }
 
 }  // namespace graphso

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -21,20 +22,26 @@ class PartitionStream {
   // among its sources, or, for a Direction::Both job, among its destinations.
   std::vector<bool> wanted(const Job& job) const;
 
-  // Reads every partition k with a non-empty jobs_of[k] and hands it to engine.process(), in
-  // index order, or in the layout's dense order when every non-empty partition is wanted.
-  void stream(Engine& engine, std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting);
+  // Adds a group: every partition k with a non-empty jobs_of[k], in index order, or in the
+  // layout's dense order when every non-empty partition is wanted.
+  void add(std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting);
+  // Reads the groups in order and hands them to engine.process(); a load never spans two groups,
+  // and group_done(g) is called once group g is processed, while the next load is being read.
+  void stream(Engine& engine, const std::function<void(size_t group)>& group_done);
 
   IoStats io_stats() const { return streamer_.io_stats(); }
   const char* backend() const { return streamer_.backend(); }
 
  private:
   void add_pieces(uint32_t partition, uint32_t file, uint64_t offset, std::span<const uint32_t> jobs,
-                  ActiveSets accounting, std::vector<EdgeRun>& runs, std::vector<FileRange>& ranges) const;
+                  ActiveSets accounting);
 
   const EngineLayout& layout_;
   LoadStreamer streamer_;
   uint64_t max_piece_edges_ = 0;
+  std::vector<EdgeRun> runs_;     // the groups added since the last stream()
+  std::vector<FileRange> ranges_;
+  std::vector<size_t> ends_;      // where each group ends in runs_
 };
 
 }  // namespace graphso

@@ -12,6 +12,9 @@ class IndependentMode final : public SharingMode {
   IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes)
       : stream_(layout, readers, buffer_bytes) {}
 
+  // The jobs' loads are read back to back (job k's first load while job j's last is processed),
+  // but no load holds two jobs' partitions, and the engine finishes each job's round after its
+  // last load, before the next job's first is processed.
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running, ActiveSets) override {
     for (const uint32_t& j : running) {
       const Job& job = *jobs[j];
@@ -21,9 +24,9 @@ class IndependentMode final : public SharingMode {
       std::vector<std::span<const uint32_t>> jobs_of(wanted.size());
       for (size_t k = 0; k < wanted.size(); ++k)
         if (wanted[k]) jobs_of[k] = std::span<const uint32_t>(&j, 1);
-      stream_.stream(engine, jobs_of, own);
-      engine.finish_round(std::span<const uint32_t>(&j, 1));
+      stream_.add(jobs_of, own);
     }
+    stream_.stream(engine, [&](size_t group) { engine.finish_round(running.subspan(group, 1)); });
     return {};
   }
   IoStats io_stats() const override { return stream_.io_stats(); }
@@ -48,8 +51,8 @@ class PartitionMode final : public SharingMode {
         if (wanted[k]) related[k].push_back(j);
     }
     std::vector<std::span<const uint32_t>> jobs_of(related.begin(), related.end());
-    stream_.stream(engine, jobs_of, accounting);
-    engine.finish_round(running);
+    stream_.add(jobs_of, accounting);
+    stream_.stream(engine, [&](size_t) { engine.finish_round(running); });
     return {};
   }
   IoStats io_stats() const override { return stream_.io_stats(); }
