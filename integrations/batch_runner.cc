@@ -176,10 +176,10 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     RoundRecord record;
     // Shared loads are counted against the union of the running jobs' frontiers (independent
     // mode counts each job's loads against its own).
-    union_sources.clear();
-    union_both.clear();
     bool any_both = false;
-    if (config.sharing != Sharing::Independent)
+    if (config.sharing != Sharing::Independent) {
+      union_sources.clear();
+      union_both.clear();
       for (uint32_t j : running) {
         union_sources.or_with(jobs[j]->frontier());
         if (jobs[j]->direction() == Direction::Both) {
@@ -187,6 +187,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
           any_both = true;
         }
       }
+    }
     RoundStats round_stats = sharing->round(engine, job_ptrs, running, {&union_sources, any_both ? &union_both : nullptr});
     record.active_chunks = round_stats.active_chunks;
 

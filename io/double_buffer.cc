@@ -49,22 +49,18 @@ size_t DoubleBuffer::start(std::span<const FileRange> ranges) {
   const int slot = served_ == 0 ? 1 : 0;
   ReadPlan plan = plan_reads(ranges, buffer(slot), buffer_bytes_);
   if (plan.placed == 0) fail("a range of {} bytes does not fit a read buffer of {}", ranges[0].length, buffer_bytes_);
-  Load load{slot, std::move(plan.placement), {}};
+  in_flight_ = Load{slot, std::move(plan.placement), {}};
   try {
     for (uint32_t f = 0; f < files_.size(); ++f) {
       std::vector<ReadRequest> mine = reads_of_file(plan, f);
       if (mine.empty()) continue;
       reader(f).submit(mine);
-      load.files.push_back(f);
+      in_flight_->files.push_back(f);
     }
   } catch (...) {
-    try {
-      wait(load);
-    } catch (...) {
-    }
+    abandon();  // the batches already submitted land before the error leaves
     throw;
   }
-  in_flight_ = std::move(load);
   return plan.placed;
 }
 

@@ -1,8 +1,6 @@
 #include "jobs/job_spec.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <set>
 
 #include "base/error.h"
