@@ -2,7 +2,7 @@
 
 #include <span>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
 
@@ -23,8 +23,6 @@ const char* order_name(OrderKind kind) {
   }
   return "?";
 }
-
-std::string VertexOrder::path(const std::string& dir) { return dir + "/order"; }
 
 VertexOrder VertexOrder::natural(uint64_t vertices) {
   VertexOrder order;
@@ -48,26 +46,24 @@ VertexOrder VertexOrder::from_new_ids(OrderKind kind, std::vector<VertexId> new_
   return order;
 }
 
-uint32_t VertexOrder::save(const std::string& dir) const {
+uint32_t VertexOrder::save(const std::string& path) const {
   if (is_natural()) return 0;
   auto bytes = std::as_bytes(std::span<const VertexId>(new_of_old_));
-  AtomicOutputFile out(path(dir));
+  AtomicOutputFile out(path);
   out.append(bytes);
   out.commit();
   return crc32_of(bytes);
 }
 
-VertexOrder VertexOrder::load(const std::string& dir, OrderKind kind, uint64_t vertices, uint32_t crc) {
+VertexOrder VertexOrder::load(const std::string& path, OrderKind kind, uint64_t vertices, uint32_t crc) {
   if (kind == OrderKind::Natural) return natural(vertices);
-  const std::string file_path = path(dir);
-  if (!path_exists(file_path)) fail("{}: missing (the graph was prepared with --order {})", file_path, order_name(kind));
-  File file(file_path, File::Mode::Read);
-  if (file.size() != vertices * sizeof(VertexId))
-    fail("{}: size {} bytes, expected {} (truncated or corrupt)", file_path, file.size(), vertices * sizeof(VertexId));
+  if (!path_exists(path)) fail("{}: missing (the graph was prepared with --order {})", path, order_name(kind));
+  File file(path, File::Mode::Read);
+  check_size(path, file.size(), vertices * sizeof(VertexId));
   std::vector<VertexId> new_of_old(vertices);
   auto bytes = std::as_writable_bytes(std::span<VertexId>(new_of_old));
   file.pread_exact(bytes, 0);
-  if (crc32_of(bytes) != crc) fail("{}: checksum mismatch (corrupt)", file_path);
+  check_crc(path, crc, crc32_of(bytes));
   return from_new_ids(kind, std::move(new_of_old));
 }
 

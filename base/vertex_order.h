@@ -25,11 +25,10 @@ class VertexOrder {
   static VertexOrder natural(uint64_t vertices);
   // new_of_old must be a permutation of [0, n); checked.
   static VertexOrder from_new_ids(OrderKind kind, std::vector<VertexId> new_of_old);
-  // Reads <dir>/order and checks it against what the meta recorded.
-  static VertexOrder load(const std::string& dir, OrderKind kind, uint64_t vertices, uint32_t crc);
-  // Writes <dir>/order (nothing for the natural order); returns its crc32.
-  uint32_t save(const std::string& dir) const;
-  static std::string path(const std::string& dir);
+  // Reads the order file (GraphFiles::order) and checks it against what the meta recorded.
+  static VertexOrder load(const std::string& path, OrderKind kind, uint64_t vertices, uint32_t crc);
+  // Writes the order file (nothing for the natural order); returns its crc32.
+  uint32_t save(const std::string& path) const;
 
   OrderKind kind() const { return kind_; }
   const char* name() const { return order_name(kind_); }

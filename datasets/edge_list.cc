@@ -4,19 +4,18 @@
 
 #include <cstring>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
 #include "base/error.h"
 
 namespace graphso {
 namespace {
 
-constexpr char kMagic[8] = {'G', 'S', 'O', 'E', 'D', 'G', 'E', '1'};
-constexpr uint32_t kVersion = 1;
+constexpr FileFormat kFormat{"GSOEDGE1", 1, "a graphso edge list", "edge list format",
+                             "re-create it with `graphso convert`", "use `graphso convert` first"};
 constexpr uint64_t kWriteBatchBytes = 8ull << 20;
 
 struct Header {
-  char magic[8];
-  uint32_t version;
+  FormatTag tag;
   uint32_t flags;  // bit 0: weighted
   uint64_t vertices;
   uint64_t edges;
@@ -25,10 +24,7 @@ struct Header {
 };
 static_assert(sizeof(Header) == kEdgeListHeaderBytes);
 
-uint32_t header_crc(const Header& h) {
-  return crc32_of(std::span<const std::byte>(reinterpret_cast<const std::byte*>(&h),
-                                             offsetof(Header, crc)));
-}
+uint32_t header_crc(const Header& h) { return crc_before(h, offsetof(Header, crc)); }
 
 }  // namespace
 
@@ -63,8 +59,7 @@ void EdgeListWriter::finish(uint64_t vertices) {
     fail("edge list declares {} vertices but uses id {}", vertices, max_id_plus_one_ - 1);
   if (vertices > kMaxVertexId + 1) fail("{} vertices exceed the maximum of 2^32-1", vertices);
   Header h{};
-  std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  h.version = kVersion;
+  h.tag = kFormat.tag();
   h.flags = weighted_ ? 1 : 0;
   h.vertices = vertices;
   h.edges = edges_;
@@ -78,20 +73,16 @@ EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode
   if (size < sizeof(Header)) fail("{}: too small to be a graphso edge list ({} bytes)", path, size);
   Header h{};
   file_.pread_exact(std::as_writable_bytes(std::span<Header, 1>(&h, 1)), 0);
-  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
-    fail("{}: not a graphso edge list (bad magic; use `graphso convert` first)", path);
-  if (h.version != kVersion)
-    fail("{}: edge list format version {} (this build reads {})", path, h.version, kVersion);
-  if (h.crc != header_crc(h)) fail("{}: edge list header checksum mismatch (corrupt)", path);
+  check_tag(kFormat, h.tag, path);
+  check_crc(path, h.crc, header_crc(h), "edge list header");
   if (h.vertices > kMaxVertexId + 1)
     fail("{}: the header declares {} vertices, more than graphso's maximum of 2^32-1 (corrupt?)", path, h.vertices);
   info_.vertices = h.vertices;
   info_.edges = h.edges;
   info_.weighted = (h.flags & 1) != 0;
-  const uint64_t expected = sizeof(Header) + h.edges * edge_bytes(info_.weighted);
-  if (h.edges > (size - sizeof(Header)) / edge_bytes(info_.weighted) || size != expected)
-    fail("{}: size {} bytes, expected {} for {} edges (truncated or corrupt)", path, size, expected,
-         h.edges);
+  if (h.edges > (size - sizeof(Header)) / edge_bytes(info_.weighted))  // and the size below cannot overflow
+    fail("{}: the header declares {} edges, more than its {} bytes hold (truncated or corrupt)", path, h.edges, size);
+  check_size(path, size, sizeof(Header) + h.edges * edge_bytes(info_.weighted), fmt::format("{} edges", h.edges));
 }
 
 template <typename EdgeRecord>

@@ -182,7 +182,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
       union_both.clear();
       for (uint32_t j : running) {
         union_sources.or_with(jobs[j]->frontier());
-        if (jobs[j]->direction() == Direction::Both) {
+        if (jobs[j]->edge_use() == EdgeUse::BothWays) {
           union_both.or_with(jobs[j]->frontier());
           any_both = true;
         }

@@ -9,7 +9,7 @@
 
 namespace graphso {
 
-class BfsJob final : public EdgeJob<BfsJob, Direction::Out> {
+class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
  public:
   static constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
   BfsJob(std::string name, VertexId source) : EdgeJob(std::move(name), "bfs"), source_(source) {}

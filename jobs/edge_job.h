@@ -14,11 +14,11 @@
 
 namespace graphso {
 
-template <typename Derived, Direction kDirection>
+template <typename Derived, EdgeUse kEdgeUse>
 class EdgeJob : public Job {
  public:
   using Job::Job;
-  Direction direction() const final { return reverse_edges_ ? Direction::Both : Direction::Out; }
+  EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
   void process(const EdgeRun& run) final {
     if (run.weighted) reverse_edges_ ? process_records<WeightedEdge, true>(run) : process_records<WeightedEdge, false>(run);
@@ -48,10 +48,10 @@ class EdgeJob : public Job {
  protected:
   // A Both job on a symmetric graph finds every reverse edge among the out-edges, so it runs as
   // an Out job: the engines and the middleware then load only chunks with active sources.
-  void use_symmetry(const GraphInfo& graph) { reverse_edges_ = kDirection == Direction::Both && !graph.symmetric; }
+  void use_symmetry(const GraphInfo& graph) { reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric; }
 
  private:
-  bool reverse_edges_ = kDirection == Direction::Both;
+  bool reverse_edges_ = kEdgeUse == EdgeUse::BothWays;
 
   // What scatter() returns: the value an update carries.
   template <typename D>

@@ -1,5 +1,5 @@
 // The vertex-program interface every engine drives. A job owns its vertex state and a frontier:
-// the vertices whose out-edges (and, for Direction::Both, in-edges) must be processed this round.
+// the vertices whose out-edges (and, for EdgeUse::BothWays, in-edges) must be processed this round.
 // Engines hand a job runs of edge records (sorted by source, from one block, partition or chunk)
 // and call end_round() when a round's edges are done. A job never knows where the edges came from.
 // Two ways to drive the same edge function and apply step:
@@ -27,9 +27,10 @@
 
 namespace graphso {
 
-enum class Direction {
-  Out,   // only out-edges of frontier vertices (BFS, SSSP, PageRank)
-  Both,  // edge u->v is used in both directions (WCC on a graph that is not symmetric)
+// Which edges of its frontier a job processes in a round.
+enum class EdgeUse {
+  OutEdges,  // only out-edges of frontier vertices (BFS, SSSP, PageRank)
+  BothWays,  // edge u->v is used in both directions (WCC on a graph that is not symmetric)
 };
 
 enum class OutFormat { Text, Binary };
@@ -50,14 +51,14 @@ class Job {
 
   const std::string& name() const { return name_; }
   const std::string& algo() const { return algo_; }
-  virtual Direction direction() const = 0;
+  virtual EdgeUse edge_use() const = 0;
 
   // Bytes of vertex state init() will allocate for this graph (values + both frontiers).
   virtual uint64_t state_bytes(uint64_t vertices) const = 0;
   // Allocates the state and sets the first frontier. threads: OpenMP threads for end_round().
   virtual void init(const GraphInfo& graph, int threads) = 0;
   // Applies the edge function to every edge of the run whose source is in the frontier (and
-  // whose destination is, for Direction::Both). Safe to call for edges that are not active, and
+  // whose destination is, for EdgeUse::BothWays). Safe to call for edges that are not active, and
   // from several threads at once on different runs: every vertex update is atomic.
   virtual void process(const EdgeRun& run) = 0;
   // Bytes of one update record: the destination id and the value it carries. 0 for a job that

@@ -20,7 +20,7 @@ class KCoreJob final : public Job {
  public:
   explicit KCoreJob(std::string name) : Job(std::move(name), "kcore") {}
 
-  Direction direction() const override { return reverse_ ? Direction::Both : Direction::Out; }
+  EdgeUse edge_use() const override { return reverse_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
   uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(uint32_t) + (n + 63) / 64 * 8; }
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;

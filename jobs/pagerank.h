@@ -24,7 +24,7 @@ namespace graphso {
 
 inline constexpr double kDamping = 0.85;
 
-class PageRankJob final : public EdgeJob<PageRankJob, Direction::Out> {
+class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
  public:
   PageRankJob(std::string name, uint32_t iterations)
       : EdgeJob(std::move(name), "pagerank"), iterations_(iterations) {}
@@ -47,7 +47,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, Direction::Out> {
   std::vector<double> sum_;
 };
 
-class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, Direction::Out> {
+class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdges> {
  public:
   // sources: empty for PageRank, the teleport set for personalized PageRank.
   PageRankDeltaJob(std::string name, std::string algo, double tolerance, uint32_t max_iterations,

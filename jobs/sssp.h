@@ -10,7 +10,7 @@
 
 namespace graphso {
 
-class SsspJob final : public EdgeJob<SsspJob, Direction::Out> {
+class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
  public:
   static constexpr uint64_t kInfinity = std::numeric_limits<uint64_t>::max();
   SsspJob(std::string name, VertexId source) : EdgeJob(std::move(name), "sssp"), source_(source) {}

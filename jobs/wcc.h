@@ -16,7 +16,7 @@
 
 namespace graphso {
 
-class WccLabelJob final : public EdgeJob<WccLabelJob, Direction::Both> {
+class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
  public:
   explicit WccLabelJob(std::string name) : EdgeJob(std::move(name), "wcc") {}
 
@@ -35,7 +35,7 @@ class WccUnionFindJob final : public Job {
  public:
   explicit WccUnionFindJob(std::string name) : Job(std::move(name), "wcc") {}
 
-  Direction direction() const override { return Direction::Out; }
+  EdgeUse edge_use() const override { return EdgeUse::OutEdges; }
   uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;

@@ -7,7 +7,7 @@ double chunk_priority(const ChunkInfo& c, uint64_t related_jobs, uint64_t active
   return static_cast<double>(related_jobs) * static_cast<double>(std::max<uint64_t>(active_sources, 1)) * average_degree;
 }
 
-ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobActivity> jobs, int threads) {
+ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads) {
   const int64_t count = static_cast<int64_t>(table.chunks().size());
   std::vector<ChunkDemand> all(count);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
@@ -16,7 +16,7 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobActi
     ChunkDemand& d = all[m];
     d.chunk = static_cast<uint32_t>(m);
     for (uint32_t j = 0; j < jobs.size(); ++j) {
-      TChunkTable::Activity a = table.active_in(static_cast<uint32_t>(m), *jobs[j].frontier);
+      TChunkTable::ActiveCounts a = table.active_in(static_cast<uint32_t>(m), *jobs[j].frontier);
       bool by_destination = jobs[j].both_directions && jobs[j].frontier->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
       if (a.sources == 0 && !by_destination) continue;
       d.jobs.push_back(j);

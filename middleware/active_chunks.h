@@ -17,7 +17,9 @@
 
 namespace graphso {
 
-struct JobActivity {
+// What GetActiveChunks needs of one job: its frontier, and whether it uses edges both ways (then
+// a chunk is active when an active vertex is a source or a destination in it).
+struct JobFrontier {
   const Bitmap* frontier = nullptr;
   bool both_directions = false;
 };
@@ -30,7 +32,7 @@ struct EdgeSpan {
 
 struct ChunkDemand {
   uint32_t chunk = 0;
-  std::vector<uint32_t> jobs;           // indexes into the JobActivity span
+  std::vector<uint32_t> jobs;           // indexes into the JobFrontier span
   std::vector<uint64_t> active_edges;   // per entry of jobs: its active out-edges in the chunk
   uint64_t active_sources = 0;          // N(A_m): summed over related jobs
   double priority = 0;                  // Formula 2
@@ -49,6 +51,6 @@ struct ActiveChunks {
 // through its destinations counts one active source, so its priority is not zero.
 double chunk_priority(const ChunkInfo& chunk, uint64_t related_jobs, uint64_t active_sources);
 
-ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobActivity> jobs, int threads);
+ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads);
 
 }  // namespace graphso

@@ -15,10 +15,10 @@ class ChunkMode final : public SharingMode {
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
-    std::vector<JobActivity> activity;
-    for (uint32_t j : running) activity.push_back({&jobs[j]->frontier(), jobs[j]->direction() == Direction::Both});
-    ActiveChunks active = graphso_.GetActiveChunks(activity);
-    // A demand's jobs index `activity`; the engine's runs carry the batch's job indexes.
+    std::vector<JobFrontier> frontiers;
+    for (uint32_t j : running) frontiers.push_back({&jobs[j]->frontier(), jobs[j]->edge_use() == EdgeUse::BothWays});
+    ActiveChunks active = graphso_.GetActiveChunks(frontiers);
+    // A demand's jobs index `frontiers`; the engine's runs carry the batch's job indexes.
     for (ChunkDemand& demand : active.chunks)
       for (uint32_t& j : demand.jobs) j = running[j];
     RoundStats stats;

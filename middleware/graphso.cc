@@ -83,7 +83,7 @@ GraphSOStats GraphSO::stats() const {
   return s;
 }
 
-ActiveChunks GraphSO::GetActiveChunks(std::span<const JobActivity> jobs) {
+ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs) {
   buffers_.abandon();  // a new round abandons whatever the last one left
   in_flight_.reset();
   last_served_.reset();

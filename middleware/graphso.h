@@ -45,7 +45,7 @@ struct GraphSOConfig {
 
 // A logical partition in memory: one run per whole chunk, or per page run of a chunk read by
 // pages, in chunk order. Each run's jobs and active edges are its ChunkDemand's (so its jobs are
-// indexes into the JobActivity span given to GetActiveChunks, unless the caller renumbered
+// indexes into the JobFrontier span given to GetActiveChunks, unless the caller renumbered
 // them); its data is valid until the next Schedule() call.
 struct LoadedPartition {
   bool from_cache = false;
@@ -71,7 +71,7 @@ class GraphSO {
   GraphSO(const GraphSO&) = delete;
   GraphSO& operator=(const GraphSO&) = delete;
 
-  ActiveChunks GetActiveChunks(std::span<const JobActivity> jobs);
+  ActiveChunks GetActiveChunks(std::span<const JobFrontier> jobs);
   std::optional<LoadedPartition> Schedule(const ActiveChunks& active);
 
   const TChunkTable& table() const { return table_; }

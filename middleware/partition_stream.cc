@@ -8,7 +8,7 @@ PartitionStream::PartitionStream(const EngineLayout& layout, ReaderFactory& read
 
 std::vector<bool> PartitionStream::wanted(const Job& job) const {
   const Bitmap& f = job.frontier();
-  const bool both = job.direction() == Direction::Both;
+  const bool both = job.edge_use() == EdgeUse::BothWays;
   std::vector<bool> wanted(layout_.partitions.size());
   for (size_t k = 0; k < wanted.size(); ++k) {
     const StaticPartition& p = layout_.partitions[k];

@@ -19,7 +19,7 @@ class PartitionStream {
   PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes);
 
   // Per partition: whether it holds an edge the job must process this round: a frontier vertex
-  // among its sources, or, for a Direction::Both job, among its destinations.
+  // among its sources, or, for a EdgeUse::BothWays job, among its destinations.
   std::vector<bool> wanted(const Job& job) const;
 
   // Adds a group: every partition k with a non-empty jobs_of[k], in index order, or in the

@@ -26,7 +26,7 @@ namespace {
 
 // The runs of chunk c's edges that hold the active sources of the demand's jobs, merged while
 // the pages between two runs are cheaper to read than a request (max_gap_pages).
-std::vector<EdgeSpan> active_runs(const TChunkTable& table, std::span<const JobActivity> jobs, const ChunkDemand& d,
+std::vector<EdgeSpan> active_runs(const TChunkTable& table, std::span<const JobFrontier> jobs, const ChunkDemand& d,
                                   uint32_t edge_size, uint64_t max_gap_pages) {
   const ChunkInfo& c = table.chunk(d.chunk);
   std::vector<EdgeSpan> runs;
@@ -55,7 +55,7 @@ std::vector<EdgeSpan> active_runs(const TChunkTable& table, std::span<const JobA
 
 }  // namespace
 
-void choose_granularity(const TChunkTable& table, std::span<const JobActivity> jobs, uint32_t edge_size,
+void choose_granularity(const TChunkTable& table, std::span<const JobFrontier> jobs, uint32_t edge_size,
                         Granularity granularity, const DeviceProfile* device, ActiveChunks& active, int threads) {
   if (granularity == Granularity::Chunk) return;
   if (granularity == Granularity::Auto && !device) fail("auto read granularity needs a measured device profile");

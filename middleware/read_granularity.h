@@ -12,7 +12,7 @@
 //          measured at start-up: whole = one request + the chunk's pages; by pages = one
 //          request per run + the runs' pages
 //
-// A chunk needed by a job that uses in-edges too (Direction::Both) is always read whole: its
+// A chunk needed by a job that uses in-edges too (EdgeUse::BothWays) is always read whole: its
 // active edges are not grouped by source. Cached chunks are served whole from the cache, and a
 // chunk read by pages never enters the cache (it is incomplete).
 #pragma once
@@ -32,7 +32,7 @@ const char* granularity_name(Granularity granularity);
 
 // Fills ChunkDemand::page_runs / page_bytes for the demands that should be read by pages.
 // device: the cost model (page mode uses it only to merge runs; null merges touching pages only).
-void choose_granularity(const TChunkTable& table, std::span<const JobActivity> jobs, uint32_t edge_size,
+void choose_granularity(const TChunkTable& table, std::span<const JobFrontier> jobs, uint32_t edge_size,
                         Granularity granularity, const DeviceProfile* device, ActiveChunks& active, int threads);
 
 }  // namespace graphso

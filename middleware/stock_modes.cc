@@ -19,7 +19,7 @@ class IndependentMode final : public SharingMode {
     for (const uint32_t& j : running) {
       const Job& job = *jobs[j];
       // Each job's loads are counted against its own frontier.
-      ActiveSets own{&job.frontier(), job.direction() == Direction::Both ? &job.frontier() : nullptr};
+      ActiveSets own{&job.frontier(), job.edge_use() == EdgeUse::BothWays ? &job.frontier() : nullptr};
       std::vector<bool> wanted = stream_.wanted(job);
       std::vector<std::span<const uint32_t>> jobs_of(wanted.size());
       for (size_t k = 0; k < wanted.size(); ++k)

@@ -5,7 +5,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
+#include "base/graph_files.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
@@ -13,12 +14,10 @@
 namespace graphso {
 namespace {
 
-constexpr char kMagic[8] = {'G', 'S', 'O', 'T', 'C', 'H', 'K', '\0'};
-constexpr uint32_t kVersion = 1;
+constexpr FileFormat kFormat{"GSOTCHK", 1, "a TChunk table", "TChunk format", "re-run `graphso prep`"};
 
 struct Header {
-  char magic[8];
-  uint32_t version;
+  FormatTag tag;
   uint32_t identity;  // EngineLayout::identity
   uint64_t chunk_bytes;
   uint64_t chunks;
@@ -27,6 +26,7 @@ struct Header {
   uint64_t vertices;
   char layout[16];
 };
+static_assert(sizeof(Header) == 72);
 
 void put_varint(std::vector<uint8_t>& out, uint64_t value) {
   while (value >= 0x80) {
@@ -38,13 +38,8 @@ void put_varint(std::vector<uint8_t>& out, uint64_t value) {
 
 }  // namespace
 
-std::string TChunkTable::file_prefix(const EngineLayout& layout) {
-  // GridGraph's tables keep their first name; other layouts' carry the layout's.
-  return layout.name == "gridgraph" ? "tchunk." : fmt::format("tchunk.{}.", layout.name);
-}
-
 std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) {
-  return fmt::format("{}/{}{}", layout.dir, file_prefix(layout), chunk_bytes);
+  return GraphFiles(layout.dir).tchunk(layout.name, chunk_bytes);
 }
 
 uint64_t TChunkTable::memory_bytes() const {
@@ -124,9 +119,9 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
   return table;
 }
 
-TChunkTable::Activity TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
+TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
   const ChunkInfo& c = chunks_[id];
-  Activity a;
+  ActiveCounts a;
   uint64_t in_range = frontier.count_in(c.first_src, uint64_t{c.last_src} + 1);
   if (in_range == 0) return a;
   if (in_range == uint64_t{c.last_src} - c.first_src + 1) return {c.distinct_sources, c.edges};
@@ -141,8 +136,7 @@ TChunkTable::Activity TChunkTable::active_in(uint32_t id, const Bitmap& frontier
 
 void TChunkTable::save(const EngineLayout& layout) const {
   Header h{};
-  std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  h.version = kVersion;
+  h.tag = kFormat.tag();
   h.identity = layout.identity;
   h.chunk_bytes = chunk_bytes_;
   h.chunks = chunks_.size();
@@ -150,44 +144,28 @@ void TChunkTable::save(const EngineLayout& layout) const {
   h.edges = layout.edges;
   h.vertices = layout.vertices;
   std::strncpy(h.layout, layout.name.c_str(), sizeof(h.layout) - 1);
-  AtomicOutputFile out(path(layout, chunk_bytes_));
-  uint32_t crc = crc32_of(as_bytes_of(h));
-  auto records = std::as_bytes(std::span<const ChunkInfo>(chunks_));
-  auto index = std::as_bytes(std::span<const uint8_t>(index_));
-  crc = crc32_of(records, crc);
-  crc = crc32_of(index, crc);
-  out.append(as_bytes_of(h));
-  out.append(records);
-  out.append(index);
-  out.append(as_bytes_of(crc));
-  out.commit();
+  std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
+  bytes.append(reinterpret_cast<const char*>(chunks_.data()), chunks_.size() * sizeof(ChunkInfo));
+  bytes.append(reinterpret_cast<const char*>(index_.data()), index_.size());
+  write_sealed_file(path(layout, chunk_bytes_), bytes);
 }
 
 TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes) {
   const std::string file = path(layout, chunk_bytes);
-  std::string bytes = read_small_file(file);
-  Header h{};
-  if (bytes.size() < sizeof(h) + sizeof(uint32_t)) fail("{}: too short to be a TChunk table (truncated?)", file);
-  std::memcpy(&h, bytes.data(), sizeof(h));
-  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) fail("{}: not a TChunk table (bad magic)", file);
-  if (h.version != kVersion)
-    fail("{}: TChunk format version {}, this build reads version {} (re-run `graphso prep`)", file, h.version, kVersion);
-  uint64_t expected = sizeof(h) + h.chunks * sizeof(ChunkInfo) + h.index_bytes + sizeof(uint32_t);
-  if (h.chunks > bytes.size() || bytes.size() != expected)
-    fail("{}: size {} bytes, expected {} (truncated or corrupt)", file, bytes.size(), expected);
-  uint32_t stored = 0;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 4, 4);
-  if (crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size() - 4))) != stored)
-    fail("{}: checksum mismatch (corrupt TChunk table)", file);
+  SealedFile sealed(kFormat, file, sizeof(Header));
+  const Header h = sealed.header<Header>();
+  if (h.chunks > (uint64_t{1} << 40) || h.index_bytes > (uint64_t{1} << 48))  // the size below cannot overflow
+    fail("{}: corrupt: {} chunks, {} index bytes", file, h.chunks, h.index_bytes);
+  sealed.check_size_and_crc(sizeof(h) + h.chunks * sizeof(ChunkInfo) + h.index_bytes + sizeof(uint32_t), "TChunk table");
   if (h.identity != layout.identity || h.edges != layout.edges || h.vertices != layout.vertices ||
       h.chunk_bytes != chunk_bytes || layout.name != h.layout)
     fail("{}: belongs to another graph or layout (re-run `graphso prep`)", file);
   TChunkTable table;
   table.chunk_bytes_ = chunk_bytes;
   table.chunks_.resize(h.chunks);
-  std::memcpy(table.chunks_.data(), bytes.data() + sizeof(h), h.chunks * sizeof(ChunkInfo));
-  table.index_.assign(bytes.begin() + static_cast<std::ptrdiff_t>(sizeof(h) + h.chunks * sizeof(ChunkInfo)),
-                      bytes.end() - 4);
+  std::memcpy(table.chunks_.data(), sealed.body(), h.chunks * sizeof(ChunkInfo));
+  const auto* index = reinterpret_cast<const uint8_t*>(sealed.body() + h.chunks * sizeof(ChunkInfo));
+  table.index_.assign(index, index + h.index_bytes);
   // The checksum guards against accidents; these guard the decoder against a wrong table.
   uint64_t edges = 0;
   for (const ChunkInfo& c : table.chunks_) {

@@ -39,14 +39,12 @@ class TChunkTable {
  public:
   // Reads the layout's partitions once, sequentially, and cuts them into chunks.
   static TChunkTable build(const EngineLayout& layout, uint64_t chunk_bytes);
-  // Loads <dir>/tchunk.<chunk_bytes>, or builds and saves it when missing. A table that exists
+  // Loads the layout's table for chunk_bytes (GraphFiles::tchunk), or builds and saves it when missing. A table that exists
   // but is damaged or belongs to another graph is an error (rebuild with `graphso prep`).
   static TChunkTable load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built = nullptr);
   static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes);
   void save(const EngineLayout& layout) const;
   static std::string path(const EngineLayout& layout, uint64_t chunk_bytes);
-  // The file name before the chunk size: "tchunk." (GridGraph) or "tchunk.<layout>." (others).
-  static std::string file_prefix(const EngineLayout& layout);
 
   uint64_t chunk_bytes() const { return chunk_bytes_; }
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }
@@ -55,11 +53,11 @@ class TChunkTable {
   uint64_t memory_bytes() const;
 
   // For chunk m and a frontier: active distinct sources and their edges in m.
-  struct Activity {
+  struct ActiveCounts {
     uint64_t sources = 0;
     uint64_t edges = 0;
   };
-  Activity active_in(uint32_t id, const Bitmap& frontier) const;
+  ActiveCounts active_in(uint32_t id, const Bitmap& frontier) const;
   // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order.
   template <typename Visit>
   void for_each_source(uint32_t id, Visit&& visit) const;

@@ -11,6 +11,7 @@
 #include "base/checksum.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "base/graph_files.h"
 #include "base/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_meta.h"
@@ -55,8 +56,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
     fail("--order-root {} is out of range (the graph has vertices 0..{})", options.order_root, info.vertices - 1);
 
   make_directory(dir);
+  const GraphFiles files(dir);
   // The meta file is the commit point: remove it first so a half-written directory never opens.
-  ::unlink(meta_path(dir).c_str());
+  ::unlink(files.meta().c_str());
 
   OrderCost order_cost;
   const VertexOrder order = compute_vertex_order(options.order, reader, options.order_root, &order_cost);
@@ -98,8 +100,8 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   meta.finalize();
 
   // Pass 2: scatter edges into their blocks of grid.col through per-block staging buffers.
-  File col(dir + "/grid.col", File::Mode::ReadWrite);
-  File row(dir + "/grid.row", File::Mode::ReadWrite);
+  File col(files.grid_col(), File::Mode::ReadWrite);
+  File row(files.grid_row(), File::Mode::ReadWrite);
   for (const File* f : {&col, &row}) {
     f->truncate(0);  // no stale bytes from an earlier prep in the padding
     f->truncate(meta.edge_file_bytes());
@@ -183,17 +185,15 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   auto degree_bytes = std::as_bytes(std::span<const uint32_t>(narrow));
   meta.degrees_crc = crc32_of(degree_bytes);
   {
-    AtomicOutputFile out(degrees_path(dir));
+    AtomicOutputFile out(files.degrees());
     out.append(degree_bytes);
     out.commit();
   }
   meta.order = order.kind();
   meta.order_root = options.order == OrderKind::Bfs ? options.order_root : kNoVertex;
-  meta.order_crc = order.save(dir);
-  if (order.is_natural()) ::unlink(VertexOrder::path(dir).c_str());  // no stale order from an earlier prep
-  AtomicOutputFile out(meta_path(dir));
-  out.append(meta.serialize());
-  out.commit();
+  meta.order_crc = order.save(files.order());
+  if (order.is_natural()) ::unlink(files.order().c_str());  // no stale order from an earlier prep
+  meta.save(files.meta());
   return order_cost;
 }
 

@@ -12,7 +12,7 @@ namespace {
 // flushes. Aligning a larger block after smaller ones wastes at most 3 units.
 constexpr uint64_t kReservationUnits = 256;
 
-const char* direction_name(Direction d) { return d == Direction::Out ? "out" : "in"; }
+const char* direction_name(AdjacencyList d) { return d == AdjacencyList::Out ? "out" : "in"; }
 
 }  // namespace
 
@@ -41,7 +41,7 @@ void AdjacencyBlocks::end_reservations() {
   for (Reservation& r : reservations_) r.next = r.end = 0;
 }
 
-void AdjacencyBlocks::prepend(uint32_t thread, Direction d, VertexId v, std::span<const uint32_t> entries,
+void AdjacencyBlocks::prepend(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entries,
                               uint8_t flags) {
   const uint32_t size_class = block_class_for(static_cast<uint32_t>(entries.size()));
   const uint32_t unit = allocate(thread, size_class);
@@ -54,7 +54,7 @@ void AdjacencyBlocks::prepend(uint32_t thread, Direction d, VertexId v, std::spa
   head = unit;
 }
 
-void AdjacencyBlocks::append_in_place(uint32_t thread, Direction d, VertexId v, uint32_t entry,
+void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId v, uint32_t entry,
                                       std::vector<std::atomic<uint64_t>>& dirty) {
   uint32_t& head = heads_[static_cast<size_t>(d)][v];
   if (head == 0 || block(head).header.count == kBlockEntries) {
@@ -70,7 +70,7 @@ void AdjacencyBlocks::append_in_place(uint32_t thread, Direction d, VertexId v, 
 }
 
 const AdjacencyBlock& checked_block(const PmemFile& file, const StoreLayout& layout, uint32_t unit,
-                                    uint64_t high_water, Direction d, VertexId v) {
+                                    uint64_t high_water, AdjacencyList d, VertexId v) {
   if (unit >= high_water || unit >= layout.geometry.block_units)
     fail("{}: corrupt store: the {}-chain of vertex {} reaches block unit {}, past the {} allocated", file.path(),
          direction_name(d), v, unit, high_water);

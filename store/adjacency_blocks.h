@@ -23,17 +23,17 @@ class AdjacencyBlocks {
   AdjacencyBlocks(const PmemFile& file, const StoreLayout& layout, uint32_t threads, uint64_t high_water);
 
   // The table of chain heads, one per vertex and direction (loaded from a checkpoint copy).
-  uint32_t head(Direction d, VertexId v) const { return heads_[static_cast<size_t>(d)][v]; }
-  std::vector<uint32_t>& heads(Direction d) { return heads_[static_cast<size_t>(d)]; }
-  const std::vector<uint32_t>& heads(Direction d) const { return heads_[static_cast<size_t>(d)]; }
+  uint32_t head(AdjacencyList d, VertexId v) const { return heads_[static_cast<size_t>(d)][v]; }
+  std::vector<uint32_t>& heads(AdjacencyList d) { return heads_[static_cast<size_t>(d)]; }
+  const std::vector<uint32_t>& heads(AdjacencyList d) const { return heads_[static_cast<size_t>(d)]; }
 
   // Writes entries (at most kBlockEntries) as a new block at the front of v's chain. Called by
   // v's shard thread, which takes blocks from its own reservation.
-  void prepend(uint32_t thread, Direction d, VertexId v, std::span<const uint32_t> entries, uint8_t flags = 0);
+  void prepend(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entries, uint8_t flags = 0);
   // Naive baseline: appends one entry into v's newest block in place (a new 256-byte block when
   // full) and marks the block in `dirty` (one bit per 4 units, that is per XPLine), for the
   // batch's persist.
-  void append_in_place(uint32_t thread, Direction d, VertexId v, uint32_t entry, std::vector<std::atomic<uint64_t>>& dirty);
+  void append_in_place(uint32_t thread, AdjacencyList d, VertexId v, uint32_t entry, std::vector<std::atomic<uint64_t>>& dirty);
 
   // Units handed out so far are [1, high_water()). end_reservations() drops what threads hold in
   // reserve: all threads must be idle.
@@ -60,12 +60,12 @@ class AdjacencyBlocks {
 // Block `unit` of v's d-chain, after checking it is well formed: inside [1, high_water), aligned
 // to its size, owner, direction, count, checksum, and `previous` below it.
 const AdjacencyBlock& checked_block(const PmemFile& file, const StoreLayout& layout, uint32_t unit,
-                                    uint64_t high_water, Direction d, VertexId v);
+                                    uint64_t high_water, AdjacencyList d, VertexId v);
 
 // Reads a chain from its head towards older blocks, checking each; `visit` gets each block,
 // newest first.
 template <typename Visit>
-void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_water, Direction d, VertexId v,
+void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_water, AdjacencyList d, VertexId v,
                 uint32_t head, Visit&& visit) {
   for (uint32_t unit = head; unit != 0;) {
     const AdjacencyBlock& block = checked_block(file, layout, unit, high_water, d, v);

@@ -117,7 +117,7 @@ class GraphStore::Impl {
     buffer_to(position);
     run_tasks(options_.threads, [&](uint32_t shard) {
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
-        for (Direction d : {Direction::Out, Direction::In}) {
+        for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) {
           std::span<const uint32_t> entries = buffers_->entries(d, v);
           if (!entries.empty()) blocks_.prepend(shard, d, v, entries);
           buffers_->clear(shard, d, v);
@@ -133,7 +133,7 @@ class GraphStore::Impl {
     run_tasks(options_.threads, [&](uint32_t shard) {
       std::vector<uint32_t> live;
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
-        for (Direction d : {Direction::Out, Direction::In}) {
+        for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) {
           live.clear();
           merged(d, v, false, live);
           if (already_compact(d, v, live.size())) continue;
@@ -160,7 +160,7 @@ class GraphStore::Impl {
 
   // --- reading ---
 
-  std::vector<VertexId> neighbours(Direction d, VertexId v) const {
+  std::vector<VertexId> neighbours(AdjacencyList d, VertexId v) const {
     if (v >= header_.geometry.vertices)
       fail("{}: vertex {} is outside the store's {} vertices", file_.path(), v, header_.geometry.vertices);
     std::vector<uint32_t> live;
@@ -227,15 +227,15 @@ class GraphStore::Impl {
   void load_table_copy(uint32_t slot) {
     const auto* table = file_.at<uint32_t>(layout_.tables[slot]);
     const uint64_t v = header_.geometry.vertices;
-    std::memcpy(blocks_.heads(Direction::Out).data(), table, v * sizeof(uint32_t));
-    std::memcpy(blocks_.heads(Direction::In).data(), table + v, v * sizeof(uint32_t));
+    std::memcpy(blocks_.heads(AdjacencyList::Out).data(), table, v * sizeof(uint32_t));
+    std::memcpy(blocks_.heads(AdjacencyList::In).data(), table + v, v * sizeof(uint32_t));
   }
 
   void write_table_copy(uint32_t slot) {
     auto* table = file_.at<uint32_t>(layout_.tables[slot]);
     const uint64_t v = header_.geometry.vertices;
-    std::memcpy(table, blocks_.heads(Direction::Out).data(), v * sizeof(uint32_t));
-    std::memcpy(table + v, blocks_.heads(Direction::In).data(), v * sizeof(uint32_t));
+    std::memcpy(table, blocks_.heads(AdjacencyList::Out).data(), v * sizeof(uint32_t));
+    std::memcpy(table + v, blocks_.heads(AdjacencyList::In).data(), v * sizeof(uint32_t));
     persister_.persist(layout_.tables[slot], layout_.table_bytes());
   }
 
@@ -285,8 +285,8 @@ class GraphStore::Impl {
           uint64_t ahead = slot + kAhead;
           const LogRecord& next = records[ahead < slots ? ahead : ahead - slots];
           VertexId s = next.src & ~kFlagBit, d = next.dst & ~kFlagBit;
-          if (s - lo < span) buffers_->prefetch(Direction::Out, s);
-          if (d - lo < span) buffers_->prefetch(Direction::In, d);
+          if (s - lo < span) buffers_->prefetch(AdjacencyList::Out, s);
+          if (d - lo < span) buffers_->prefetch(AdjacencyList::In, d);
         }
         const LogRecord r = records[slot];
         const VertexId src = r.src & ~kFlagBit, dst = r.dst & ~kFlagBit;
@@ -294,8 +294,8 @@ class GraphStore::Impl {
           fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex",
                file_.path(), p);
         const uint32_t tombstone = r.src & kFlagBit;
-        if (src - lo < span) append(shard, Direction::Out, src, dst | tombstone);
-        if (dst - lo < span) append(shard, Direction::In, dst, src | tombstone);
+        if (src - lo < span) append(shard, AdjacencyList::Out, src, dst | tombstone);
+        if (dst - lo < span) append(shard, AdjacencyList::In, dst, src | tombstone);
         if (++slot == slots) {
           slot = 0;
           phase ^= 1;
@@ -305,7 +305,7 @@ class GraphStore::Impl {
     buffered_ = position;
   }
 
-  void append(uint32_t shard, Direction d, VertexId v, uint32_t entry) {
+  void append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry) {
     if (buffers_->append(shard, d, v, entry)) {
       blocks_.prepend(shard, d, v, buffers_->entries(d, v));
       buffers_->empty(d, v);
@@ -322,8 +322,8 @@ class GraphStore::Impl {
       const VertexId lo = shard_begin(shard);
       const uint32_t span = shard_begin(shard + 1) - lo;
       for (const Edge& e : batch) {
-        if (e.src - lo < span) blocks_.append_in_place(shard, Direction::Out, e.src, e.dst | tombstone, dirty_);
-        if (e.dst - lo < span) blocks_.append_in_place(shard, Direction::In, e.dst, e.src | tombstone, dirty_);
+        if (e.src - lo < span) blocks_.append_in_place(shard, AdjacencyList::Out, e.src, e.dst | tombstone, dirty_);
+        if (e.dst - lo < span) blocks_.append_in_place(shard, AdjacencyList::In, e.dst, e.src | tombstone, dirty_);
       }
     });
     ranges_.clear();
@@ -344,7 +344,7 @@ class GraphStore::Impl {
   }
 
   // v's d-chain is one smallest-fitting block holding exactly its `live` entries, none buffered.
-  bool already_compact(Direction d, VertexId v, uint64_t live) const {
+  bool already_compact(AdjacencyList d, VertexId v, uint64_t live) const {
     if (!buffers_->entries(d, v).empty()) return false;
     const uint32_t head = blocks_.head(d, v);
     if (head == 0) return live == 0;
@@ -354,7 +354,7 @@ class GraphStore::Impl {
 
   // v's live d-neighbours in `live` (tombstones applied in log order): its chain, oldest block
   // first, then its DRAM buffer, then (with_log) the logged edges not yet buffered.
-  void merged(Direction d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
+  void merged(AdjacencyList d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
     std::vector<const AdjacencyBlock*> chain;
     walk_chain(file_, layout_, blocks_.high_water(), d, v, blocks_.head(d, v),
                [&](const AdjacencyBlock& block) { chain.push_back(&block); });
@@ -366,8 +366,8 @@ class GraphStore::Impl {
       for (uint64_t p = buffered_; p < log_.head(); ++p) {
         LoggedEdge e = log_.read(p);
         uint32_t tombstone = e.deleted ? kFlagBit : 0;
-        if (d == Direction::Out && e.src == v) neighbours.apply(e.dst | tombstone);
-        if (d == Direction::In && e.dst == v) neighbours.apply(e.src | tombstone);
+        if (d == AdjacencyList::Out && e.src == v) neighbours.apply(e.dst | tombstone);
+        if (d == AdjacencyList::In && e.dst == v) neighbours.apply(e.src | tombstone);
       }
     neighbours.for_each([&](uint32_t n) { live.push_back(n); });
   }
@@ -458,10 +458,10 @@ void GraphStore::del_edge(VertexId src, VertexId dst) {
   Edge e{src, dst};
   impl_->add(std::span<const Edge>(&e, 1), true);
 }
-std::vector<VertexId> GraphStore::get_nebrs_out(VertexId v) const { return impl_->neighbours(Direction::Out, v); }
-std::vector<VertexId> GraphStore::get_nebrs_in(VertexId v) const { return impl_->neighbours(Direction::In, v); }
+std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return impl_->neighbours(AdjacencyList::Out, v); }
+std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return impl_->neighbours(AdjacencyList::In, v); }
 void GraphStore::buffer_all_edges() { impl_->buffer_all(); }
-void GraphStore::flush_all_vbufs() { impl_->checkpoint(); }
+void GraphStore::flush_to_blocks() { impl_->checkpoint(); }
 void GraphStore::compact() { impl_->compact(); }
 void GraphStore::close() { impl_->close(); }
 std::optional<InputProgress> GraphStore::input() const { return impl_->input(); }

@@ -68,14 +68,19 @@ class GraphStore {
   void del_edge(VertexId src, VertexId dst);
 
   // Neighbour multisets, merging PMEM blocks, DRAM buffers and logged unbuffered edges; sorted.
-  std::vector<VertexId> get_nebrs_out(VertexId v) const;
-  std::vector<VertexId> get_nebrs_in(VertexId v) const;
+  std::vector<VertexId> out_neighbours(VertexId v) const;
+  std::vector<VertexId> in_neighbours(VertexId v) const;
 
   // Moves every logged edge into the vertex buffers.
   void buffer_all_edges();
   // Buffers everything, flushes every vertex buffer into blocks and commits a checkpoint: the log
   // is then free up to the head, and the DRAM buffers empty.
-  void flush_all_vbufs();
+  void flush_to_blocks();
+
+  // XPGraph's names for the same calls (the paper's API, docs/store.md).
+  std::vector<VertexId> get_nebrs_out(VertexId v) const { return out_neighbours(v); }
+  std::vector<VertexId> get_nebrs_in(VertexId v) const { return in_neighbours(v); }
+  void flush_all_vbufs() { flush_to_blocks(); }
   // Rewrites every vertex's chains as runs of full blocks with deletions applied; checkpointed.
   void compact();
   // Naive mode: records a clean close (its only way to reopen). XPGraph mode: nothing to do.

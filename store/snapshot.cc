@@ -86,7 +86,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   for (uint64_t v = 0; v < vertices; ++v) {
     chain.clear();
     neighbours.clear();
-    walk_chain(file, layout, c.high_water, Direction::Out, static_cast<VertexId>(v), table[v],
+    walk_chain(file, layout, c.high_water, AdjacencyList::Out, static_cast<VertexId>(v), table[v],
                [&](const AdjacencyBlock& block) {
                  chain.push_back(&block);
                  count_block(block);
@@ -96,7 +96,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
       neighbours.apply(by_source[i].dst | (by_source[i].deleted ? kFlagBit : 0));
     neighbours.for_each([&](uint32_t n) { pending.push_back(Edge{static_cast<VertexId>(v), n}); });
     if (consumer.count_in_chains)
-      walk_chain(file, layout, c.high_water, Direction::In, static_cast<VertexId>(v), table[vertices + v], count_block);
+      walk_chain(file, layout, c.high_water, AdjacencyList::In, static_cast<VertexId>(v), table[vertices + v], count_block);
     if (pending.size() >= (1u << 20)) {
       consumer.edges(pending);
       edges += pending.size();

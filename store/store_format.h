@@ -6,12 +6,13 @@
 #include <cstdint>
 #include <string>
 
+#include "base/checked_file.h"
 #include "base/types.h"
 
 namespace graphso::store {
 
-inline constexpr uint64_t kStoreMagic = 0x45524F5453534750ull;  // "PGSSTORE"
-inline constexpr uint32_t kStoreVersion = 2;  // 2: log line checksums
+inline constexpr FileFormat kStoreFormat{"PGSSTORE", 2, "a graphso store", "store",  // 2: log line checksums
+                                         "re-create it with `graphso ingest`"};
 inline constexpr uint64_t kRegionAlignment = 4096;
 inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
 // Adjacency blocks are 64, 128 or 256 bytes (size class 0, 1, 2), aligned to their size, addressed
@@ -32,7 +33,8 @@ enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1 };
 const char* store_mode_name(StoreMode mode);
 StoreMode parse_store_mode(const std::string& name);
 
-enum class Direction : uint8_t { Out = 0, In = 1 };
+// Which of a vertex's two adjacency lists: its out-neighbours or its in-neighbours.
+enum class AdjacencyList : uint8_t { Out = 0, In = 1 };
 
 // Fixed at creation.
 struct StoreGeometry {
@@ -42,8 +44,7 @@ struct StoreGeometry {
 };
 
 struct Superblock {
-  uint64_t magic;
-  uint32_t version;
+  FormatTag tag;
   uint32_t mode;  // StoreMode
   uint64_t vertices;
   uint64_t log_slots;
@@ -103,7 +104,7 @@ struct BlockHeader {
   uint32_t previous;  // unit index of the older block of the same chain, 0 at the end
   uint8_t count;
   uint8_t size_class;
-  uint8_t direction;  // Direction
+  uint8_t direction;  // AdjacencyList
   uint8_t flags;      // kBlockCompacted, kBlockNaive
   uint32_t crc;       // of header (crc field zero) and the count entries; naive mode: 0
 };

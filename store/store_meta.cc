@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <cstring>
 
-#include "base/checksum.h"
 #include "base/error.h"
 
 namespace graphso::store {
@@ -12,7 +11,7 @@ namespace {
 // CRC of a record's bytes before its trailing crc field.
 template <typename Record>
 uint32_t record_crc(const Record& r) {
-  return crc32_of(std::span<const std::byte>(reinterpret_cast<const std::byte*>(&r), offsetof(Record, crc)));
+  return crc_before(r, offsetof(Record, crc));
 }
 
 constexpr uint64_t kCheckpointSlotBytes = 512;
@@ -29,8 +28,7 @@ InputRecord* input_slot(const PmemFile& file, const StoreLayout& layout, uint32_
 
 void write_superblock(const PmemFile& file, Persister& persister, const StoreHeader& header) {
   Superblock s{};
-  s.magic = kStoreMagic;
-  s.version = kStoreVersion;
+  s.tag = kStoreFormat.tag();
   s.mode = static_cast<uint32_t>(header.mode);
   s.vertices = header.geometry.vertices;
   s.log_slots = header.geometry.log_slots;
@@ -45,9 +43,8 @@ StoreHeader read_superblock(const PmemFile& file) {
   if (file.size() < sizeof(Superblock)) fail("{}: not a graphso store (too small)", file.path());
   Superblock s;
   std::memcpy(&s, file.at<Superblock>(0), sizeof s);
-  if (s.magic != kStoreMagic) fail("{}: not a graphso store (bad magic)", file.path());
-  if (s.version != kStoreVersion) fail("{}: store version {} is not supported (expected {})", file.path(), s.version, kStoreVersion);
-  if (s.crc != record_crc(s)) fail("{}: corrupt store: superblock checksum mismatch", file.path());
+  check_tag(kStoreFormat, s.tag, file.path());
+  check_crc(file.path(), s.crc, record_crc(s), "store superblock");
   if (s.mode > static_cast<uint32_t>(StoreMode::Naive)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
   h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units};

@@ -30,7 +30,7 @@ uint32_t VertexBuffers::capacity(uint32_t size_class) const {
   return size_class == 0 ? 3 : (BufferPool::kMinBufferBytes << size_class) / 4;
 }
 
-bool VertexBuffers::append(uint32_t shard, Direction d, VertexId v, uint32_t entry) {
+bool VertexBuffers::append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry) {
   Slot& s = slot(d, v);
   if (s.count == capacity(s.size_class)) {
     // Grow to the next size class: move the entries, give a pooled buffer back.
@@ -45,7 +45,7 @@ bool VertexBuffers::append(uint32_t shard, Direction d, VertexId v, uint32_t ent
   return s.size_class + 1u == classes_ && s.count == flush_entries_;
 }
 
-void VertexBuffers::clear(uint32_t shard, Direction d, VertexId v) {
+void VertexBuffers::clear(uint32_t shard, AdjacencyList d, VertexId v) {
   Slot& s = slot(d, v);
   if (s.pooled) pools_[shard].release(s.pool_address(), s.size_class);
   s = Slot{};

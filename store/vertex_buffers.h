@@ -28,16 +28,16 @@ class VertexBuffers {
   VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes);
 
   // By v's shard thread only. Returns true when the buffer is now full: flush, then empty it.
-  bool append(uint32_t shard, Direction d, VertexId v, uint32_t entry);
-  void prefetch(Direction d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
-  std::span<const uint32_t> entries(Direction d, VertexId v) const {
+  bool append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry);
+  void prefetch(AdjacencyList d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
+  std::span<const uint32_t> entries(AdjacencyList d, VertexId v) const {
     const Slot& s = slot(d, v);
     return {s.data(), s.count};
   }
   // After a flush during buffering: the vertex keeps its (top) buffer, it is busy.
-  void empty(Direction d, VertexId v) { slot(d, v).count = 0; }
+  void empty(AdjacencyList d, VertexId v) { slot(d, v).count = 0; }
   // Returns v's buffer to its shard's pool (flushing everything).
-  void clear(uint32_t shard, Direction d, VertexId v);
+  void clear(uint32_t shard, AdjacencyList d, VertexId v);
   uint64_t reserved_bytes() const;
 
  private:
@@ -63,8 +63,8 @@ class VertexBuffers {
     }
   };
   static_assert(sizeof(Slot) == 16);
-  Slot& slot(Direction d, VertexId v) { return slots_[static_cast<size_t>(d)][v]; }
-  const Slot& slot(Direction d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
+  Slot& slot(AdjacencyList d, VertexId v) { return slots_[static_cast<size_t>(d)][v]; }
+  const Slot& slot(AdjacencyList d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
   uint32_t capacity(uint32_t size_class) const;
 
   uint32_t classes_;

@@ -43,8 +43,8 @@ void require_store_equals(const store::GraphStore& store, const Adjacency& expec
   uint64_t mismatches = 0;
   VertexId first_bad = kNoVertex;
   for (uint64_t v = 0; v < vertices; ++v) {
-    bool same = store.get_nebrs_out(static_cast<VertexId>(v)) == expected.out[v] &&
-                store.get_nebrs_in(static_cast<VertexId>(v)) == expected.in[v];
+    bool same = store.out_neighbours(static_cast<VertexId>(v)) == expected.out[v] &&
+                store.in_neighbours(static_cast<VertexId>(v)) == expected.in[v];
     if (!same && mismatches++ == 0) first_bad = static_cast<VertexId>(v);
   }
   INFO("first vertex whose neighbours differ: " << first_bad);

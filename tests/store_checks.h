@@ -27,7 +27,7 @@ struct Adjacency {
 Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices);
 std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
 
-// REQUIREs get_nebrs_out/in of every vertex to equal the model (degree and multiset).
+// REQUIREs out_neighbours/in_neighbours of every vertex to equal the model (degree and multiset).
 void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
 
 // Opens the store file (recovering as after a crash), and REQUIREs it to hold exactly the first

@@ -13,7 +13,7 @@
 #include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "prep/grid_prep.h"
+#include "prep/graph_prep.h"
 #include "jobs/bfs.h"
 #include "jobs/pagerank.h"
 #include "jobs/sssp.h"
@@ -78,8 +78,11 @@ std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrep
   std::string edges = dir.file(name + ".bin");
   write_edges(edges, set);
   std::string graph = dir.file(name);
-  prepare_grid(edges, graph, options);
-  XStreamLayout::write(GridGraph::open(graph));
+  PrepOptions prep;
+  prep.grid = options;
+  prep.layouts = LayoutSet::Both;
+  prep.tchunk_tables = false;  // each run builds the table for its own chunk size
+  graphso::prepare_graph(edges, graph, prep);
   return graph;
 }
 

@@ -11,7 +11,7 @@ EngineLayout gridgraph_layout(const GridGraph& graph) {
   EngineLayout layout;
   layout.name = "gridgraph";
   layout.dir = graph.dir();
-  layout.files = {graph.row_path(), graph.col_path()};
+  layout.files = {graph.files().grid_row(), graph.files().grid_col()};
   layout.vertices = m.vertices;
   layout.edges = m.edges;
   layout.weighted = m.weighted;

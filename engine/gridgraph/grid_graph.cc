@@ -2,57 +2,46 @@
 
 #include <cstring>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
 
 namespace graphso {
 
-std::string meta_path(const std::string& dir) { return dir + "/meta"; }
-std::string degrees_path(const std::string& dir) { return dir + "/degrees"; }
-
 GridGraph GridGraph::open(const std::string& dir) {
   if (!path_exists(dir)) fail("{}: no such graph directory", dir);
-  if (!path_exists(meta_path(dir)))
-    fail("{}: not a prepared graph (no meta file; run `graphso prep`, or it was interrupted)", dir);
   GridGraph g;
-  g.dir_ = dir;
-  g.meta_ = GridMeta::parse(read_small_file(meta_path(dir)), meta_path(dir));
+  g.files_ = GraphFiles(dir);
+  const GraphFiles& files = g.files_;
+  if (!path_exists(files.meta()))
+    fail("{}: not a prepared graph (no meta file; run `graphso prep`, or it was interrupted)", dir);
+  g.meta_ = GridMeta::load(files.meta());
   const GridMeta& m = g.meta_;
 
-  for (const std::string& path : {g.row_path(), g.col_path()}) {
+  for (const std::string& path : {files.grid_row(), files.grid_col()}) {
     if (!path_exists(path)) fail("{}: missing", path);
-    uint64_t size = File(path, File::Mode::Read).size();
-    if (size != m.edge_file_bytes())
-      fail("{}: size {} bytes, expected {} for {} edges (truncated or corrupt)", path, size,
-           m.edge_file_bytes(), m.edges);
+    check_size(path, File(path, File::Mode::Read).size(), m.edge_file_bytes(), fmt::format("{} edges", m.edges));
   }
 
-  File degrees(degrees_path(dir), File::Mode::Read);
-  uint64_t expected = m.vertices * sizeof(uint32_t);
-  if (degrees.size() != expected)
-    fail("{}: size {} bytes, expected {} (truncated or corrupt)", degrees.path(), degrees.size(),
-         expected);
+  File degrees(files.degrees(), File::Mode::Read);
+  check_size(degrees.path(), degrees.size(), m.vertices * sizeof(uint32_t));
   g.out_degrees_.resize(m.vertices);
   auto bytes = std::as_writable_bytes(std::span<uint32_t>(g.out_degrees_));
   degrees.pread_exact(bytes, 0);
-  if (crc32_of(bytes) != m.degrees_crc) fail("{}: checksum mismatch (corrupt)", degrees.path());
-  g.order_ = VertexOrder::load(dir, m.order, m.vertices, m.order_crc);
+  check_crc(degrees.path(), m.degrees_crc, crc32_of(bytes));
+  g.order_ = VertexOrder::load(files.order(), m.order, m.vertices, m.order_crc);
   return g;
 }
 
 uint32_t GridGraph::identity() const {
-  // The meta's own checksum (its last 4 bytes). A crc32 over the whole file would not do: over
-  // data followed by its own crc32 it is the same constant for every file.
-  std::string meta = meta_.serialize();
-  uint32_t crc;
-  std::memcpy(&crc, meta.data() + meta.size() - sizeof(crc), sizeof(crc));
-  return crc;
+  // The meta's own checksum. A crc32 over the whole file would not do: over data followed by its
+  // own crc32 it is the same constant for every file.
+  return meta_.crc();
 }
 
 void GridGraph::verify_blocks() const {
   const GridMeta& m = meta_;
-  File row(row_path(), File::Mode::Read), col(col_path(), File::Mode::Read);
+  File row(files_.grid_row(), File::Mode::Read), col(files_.grid_col(), File::Mode::Read);
   std::vector<std::byte> block;
   for (uint32_t i = 0; i < m.partitions; ++i)
     for (uint32_t j = 0; j < m.partitions; ++j) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/graph_files.h"
 #include "engine/gridgraph/grid_meta.h"
 
 namespace graphso {
@@ -14,13 +15,12 @@ class GridGraph {
  public:
   static GridGraph open(const std::string& dir);
 
-  const std::string& dir() const { return dir_; }
+  const std::string& dir() const { return files_.dir(); }
+  const GraphFiles& files() const { return files_; }
   const GridMeta& meta() const { return meta_; }
   // Indexed by new id.
   const std::vector<uint32_t>& out_degrees() const { return out_degrees_; }
   const VertexOrder& order() const { return order_; }
-  std::string row_path() const { return dir_ + "/grid.row"; }
-  std::string col_path() const { return dir_ + "/grid.col"; }
   // Changes whenever the prepared graph does (crc32 of the meta); ties derived files to it.
   uint32_t identity() const;
 
@@ -28,14 +28,10 @@ class GridGraph {
   void verify_blocks() const;
 
  private:
-  std::string dir_;
+  GraphFiles files_{""};
   GridMeta meta_;
   std::vector<uint32_t> out_degrees_;
   VertexOrder order_;
 };
-
-// File names inside a graph directory.
-std::string meta_path(const std::string& dir);
-std::string degrees_path(const std::string& dir);
 
 }  // namespace graphso

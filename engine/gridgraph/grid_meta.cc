@@ -3,18 +3,18 @@
 #include <algorithm>
 #include <cstring>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
 
 namespace graphso {
 namespace {
 
-constexpr char kMagic[8] = {'G', 'S', 'O', 'G', 'R', 'I', 'D', '\0'};
+constexpr FileFormat kFormat{"GSOGRID", kGridFormatVersion, "a graphso graph meta file", "graph format",
+                             "re-run `graphso prep`"};
 
 struct Header {
-  char magic[8];
-  uint32_t version;
+  FormatTag tag;
   uint32_t flags;  // bit 0: weighted; bit 1: symmetric
   uint64_t vertices;
   uint64_t edges;
@@ -27,6 +27,7 @@ struct Header {
   uint32_t pad;
   uint64_t reserved[2];
 };
+static_assert(sizeof(Header) == 80);  // the format's, version 2
 
 template <typename T>
 void put(std::string& out, const T* data, size_t count) {
@@ -59,8 +60,7 @@ void GridMeta::finalize() {
 
 std::string GridMeta::serialize() const {
   Header h{};
-  std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  h.version = kGridFormatVersion;
+  h.tag = kFormat.tag();
   h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u);
   h.vertices = vertices;
   h.edges = edges;
@@ -74,31 +74,24 @@ std::string GridMeta::serialize() const {
   put(out, &h, 1);
   put(out, block_edges.data(), block_edges.size());
   put(out, block_crc.data(), block_crc.size());
-  uint32_t crc = crc32_of(std::as_bytes(std::span<const char>(out.data(), out.size())));
-  put(out, &crc, 1);
   return out;
 }
 
-GridMeta GridMeta::parse(const std::string& bytes, const std::string& path) {
-  if (bytes.size() < sizeof(Header) + sizeof(uint32_t))
-    fail("{}: too short to be a graph meta file ({} bytes; truncated?)", path, bytes.size());
-  Header h{};
-  std::memcpy(&h, bytes.data(), sizeof(h));
-  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0)
-    fail("{}: not a graphso graph meta file (bad magic)", path);
-  if (h.version != kGridFormatVersion)
-    fail("{}: graph format version {}, this build reads version {} (re-run `graphso prep`)", path,
-         h.version, kGridFormatVersion);
+uint32_t GridMeta::crc() const {
+  std::string bytes = serialize();
+  return crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+}
+
+void GridMeta::save(const std::string& path) const { write_sealed_file(path, serialize()); }
+
+GridMeta GridMeta::load(const std::string& path) {
+  SealedFile file(kFormat, path, sizeof(Header));
+  const Header h = file.header<Header>();
   if (h.partitions == 0 || h.partitions > 4096)
     fail("{}: corrupt: {} partitions", path, h.partitions);
   uint64_t blocks = uint64_t{h.partitions} * h.partitions;
-  uint64_t expected = sizeof(Header) + blocks * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t);
-  if (bytes.size() != expected)
-    fail("{}: size {} bytes, expected {} (truncated or corrupt)", path, bytes.size(), expected);
-  uint32_t stored_crc = 0;
-  std::memcpy(&stored_crc, bytes.data() + bytes.size() - sizeof(uint32_t), sizeof(uint32_t));
-  uint32_t crc = crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size() - 4)));
-  if (crc != stored_crc) fail("{}: checksum mismatch (corrupt meta file)", path);
+  file.check_size_and_crc(sizeof(Header) + blocks * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t),
+                          "meta file");
 
   GridMeta meta;
   meta.vertices = h.vertices;
@@ -114,9 +107,8 @@ GridMeta GridMeta::parse(const std::string& bytes, const std::string& path) {
   meta.order_root = h.order_root;
   meta.block_edges.resize(blocks);
   meta.block_crc.resize(blocks);
-  const char* p = bytes.data() + sizeof(Header);
-  std::memcpy(meta.block_edges.data(), p, blocks * sizeof(uint64_t));
-  std::memcpy(meta.block_crc.data(), p + blocks * sizeof(uint64_t), blocks * sizeof(uint32_t));
+  std::memcpy(meta.block_edges.data(), file.body(), blocks * sizeof(uint64_t));
+  std::memcpy(meta.block_crc.data(), file.body() + blocks * sizeof(uint64_t), blocks * sizeof(uint32_t));
 
   // A checksum protects against accidents; these protect against a consistent-but-wrong file.
   if (meta.vertices == 0 || meta.vertices > kMaxVertexId + 1)

@@ -48,9 +48,12 @@ struct GridMeta {
   uint64_t block_bytes(uint32_t i, uint32_t j) const { return block_edges[block_index(i, j)] * edge_size(); }
 
   void finalize();  // computes the offset tables from block_edges
+  // The file's bytes before its CRC, and that CRC (which identifies this preparation).
   std::string serialize() const;
-  // Parses and validates a meta file's bytes; errors name `path`.
-  static GridMeta parse(const std::string& bytes, const std::string& path);
+  uint32_t crc() const;
+  void save(const std::string& path) const;
+  // Reads and validates a meta file; errors name `path`.
+  static GridMeta load(const std::string& path);
 
  private:
   std::vector<uint64_t> row_offsets_;

@@ -5,26 +5,22 @@
 #include <filesystem>
 #include <queue>
 
-#include "base/checksum.h"
+#include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
 
 namespace graphso {
 namespace {
 
-constexpr char kMagic[8] = {'G', 'S', 'O', 'X', 'S', 'T', 'R', '\0'};
-constexpr uint32_t kVersion = 1;
+constexpr FileFormat kFormat{"GSOXSTR", 1, "an X-Stream meta", "format", "re-run `graphso prep`"};
 
 struct Header {
-  char magic[8];
-  uint32_t version;
+  FormatTag tag;
   uint32_t partitions;
   uint32_t grid_identity;
   uint32_t pad;
 };
-
-std::string meta_file(const std::string& dir) { return dir + "/xstream.meta"; }
-std::string part_file(const std::string& dir, uint32_t k) { return dir + "/xstream.part." + std::to_string(k); }
+static_assert(sizeof(Header) == 24);
 
 // Reads one sorted block of the row file through a small buffer.
 class BlockCursor {
@@ -63,9 +59,9 @@ uint64_t key_of(const std::byte* record) {
 
 }  // namespace
 
-bool XStreamLayout::exists(const std::string& dir) { return path_exists(meta_file(dir)); }
+bool XStreamLayout::exists(const std::string& dir) { return path_exists(GraphFiles(dir).xstream_meta()); }
 
-std::string XStreamLayout::path(uint32_t k) const { return part_file(dir_, k); }
+std::string XStreamLayout::path(uint32_t k) const { return files_.xstream_part(k); }
 
 std::vector<std::string> XStreamLayout::paths() const {
   std::vector<std::string> out;
@@ -82,7 +78,7 @@ void XStreamLayout::write(const GridGraph& grid) {
   const GridMeta& m = grid.meta();
   const uint32_t record = m.edge_size();
   const uint32_t P = m.partitions;
-  File row(grid.row_path(), File::Mode::Read);
+  File row(grid.files().grid_row(), File::Mode::Read);
   // About 16 MiB of read buffers in all, at least 4 KiB per block.
   const uint64_t buffer_edges = std::max<uint64_t>(4096 / record + 1, (16ull << 20) / record / P);
   std::vector<uint64_t> edges(P, 0);
@@ -97,7 +93,7 @@ void XStreamLayout::write(const GridGraph& grid) {
     std::priority_queue<Head, std::vector<Head>, std::greater<>> heap;
     for (uint32_t j = 0; j < P; ++j)
       if (!cursors[j].done()) heap.push({key_of(cursors[j].current()), j});
-    AtomicOutputFile file(part_file(grid.dir(), k));
+    AtomicOutputFile file(grid.files().xstream_part(k));
     auto flush = [&] {
       crc[k] = crc32_of(out, crc[k]);
       file.append(out);
@@ -119,55 +115,39 @@ void XStreamLayout::write(const GridGraph& grid) {
     file.commit();
   }
   Header h{};
-  std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  h.version = kVersion;
+  h.tag = kFormat.tag();
   h.partitions = P;
   h.grid_identity = grid.identity();
   std::string meta(reinterpret_cast<const char*>(&h), sizeof(h));
   meta.append(reinterpret_cast<const char*>(edges.data()), edges.size() * sizeof(uint64_t));
   meta.append(reinterpret_cast<const char*>(crc.data()), crc.size() * sizeof(uint32_t));
-  uint32_t sum = crc32_of(std::as_bytes(std::span<const char>(meta.data(), meta.size())));
-  meta.append(reinterpret_cast<const char*>(&sum), sizeof(sum));
-  AtomicOutputFile file(meta_file(grid.dir()));
-  file.append(meta);
-  file.commit();
+  write_sealed_file(grid.files().xstream_meta(), meta);
 }
 
 XStreamLayout XStreamLayout::open(const GridGraph& grid) {
-  const std::string path = meta_file(grid.dir());
+  const std::string path = grid.files().xstream_meta();
   if (!path_exists(path))
     fail("{}: the graph has no X-Stream layout (run `graphso prep --engine xstream` or `--engine both`)", path);
-  std::string bytes = read_small_file(path);
-  Header h{};
-  if (bytes.size() < sizeof(h) + sizeof(uint32_t)) fail("{}: too short to be an X-Stream meta (truncated?)", path);
-  std::memcpy(&h, bytes.data(), sizeof(h));
-  if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) fail("{}: not an X-Stream meta (bad magic)", path);
-  if (h.version != kVersion) fail("{}: format version {}, this build reads version {} (re-run `graphso prep`)", path, h.version, kVersion);
-  const uint64_t expected = sizeof(h) + uint64_t{h.partitions} * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t);
-  if (bytes.size() != expected) fail("{}: size {} bytes, expected {} (truncated or corrupt)", path, bytes.size(), expected);
-  uint32_t sum;
-  std::memcpy(&sum, bytes.data() + expected - sizeof(sum), sizeof(sum));
-  if (crc32_of(std::as_bytes(std::span<const char>(bytes.data(), expected - sizeof(sum)))) != sum)
-    fail("{}: checksum mismatch (corrupt)", path);
+  SealedFile file(kFormat, path, sizeof(Header));
+  const Header h = file.header<Header>();
+  file.check_size_and_crc(sizeof(h) + uint64_t{h.partitions} * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t));
   const GridMeta& m = grid.meta();
   if (h.grid_identity != grid.identity() || h.partitions != m.partitions)
     fail("{}: derived from another preparation of this graph (re-run `graphso prep --engine xstream`)", path);
   XStreamLayout layout;
-  layout.dir_ = grid.dir();
-  layout.identity_ = sum;
+  layout.files_ = grid.files();
+  layout.identity_ = file.crc();
   layout.edges_.resize(h.partitions);
   layout.crc_.resize(h.partitions);
-  std::memcpy(layout.edges_.data(), bytes.data() + sizeof(h), h.partitions * sizeof(uint64_t));
-  std::memcpy(layout.crc_.data(), bytes.data() + sizeof(h) + h.partitions * sizeof(uint64_t), h.partitions * sizeof(uint32_t));
+  std::memcpy(layout.edges_.data(), file.body(), h.partitions * sizeof(uint64_t));
+  std::memcpy(layout.crc_.data(), file.body() + h.partitions * sizeof(uint64_t), h.partitions * sizeof(uint32_t));
   uint64_t total = 0;
   for (uint32_t k = 0; k < h.partitions; ++k) {
     total += layout.edges_[k];
     const std::string part = layout.path(k);
     if (!path_exists(part)) fail("{}: missing", part);
-    uint64_t size = File(part, File::Mode::Read).size();
-    uint64_t want = align_up(layout.edges_[k] * m.edge_size(), kDirectAlignment);
-    if (size != want)
-      fail("{}: size {} bytes, expected {} for {} edges (truncated or corrupt)", part, size, want, layout.edges_[k]);
+    check_size(part, File(part, File::Mode::Read).size(), align_up(layout.edges_[k] * m.edge_size(), kDirectAlignment),
+               fmt::format("{} edges", layout.edges_[k]));
   }
   if (total != m.edges) fail("{}: partitions hold {} edges, the graph {} (corrupt)", path, total, m.edges);
   return layout;
@@ -181,7 +161,7 @@ void XStreamLayout::verify(const GridGraph& grid) const {
     File file(path(k), File::Mode::Read);
     bytes.resize(edges_[k] * record);
     file.pread_exact(bytes, 0);
-    if (crc32_of(bytes) != crc_[k]) fail("{}: checksum mismatch (corrupt)", path(k));
+    check_crc(path(k), crc_[k], crc32_of(bytes));
     uint64_t last = 0;
     for (uint64_t e = 0; e < edges_[k]; ++e) {
       uint64_t key = key_of(bytes.data() + e * record);

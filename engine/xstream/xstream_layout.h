@@ -40,7 +40,7 @@ class XStreamLayout {
   void verify(const GridGraph& grid) const;
 
  private:
-  std::string dir_;
+  GraphFiles files_{""};
   std::vector<uint64_t> edges_;
   std::vector<uint32_t> crc_;
   uint32_t identity_ = 0;

@@ -145,6 +145,17 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
   }
   for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
     REQUIRE(read_small_file(snapshot + ".out/" + result) == read_small_file(in->dir.file("direct.out/") + result));
+  // The same prep library writes the X-Stream layout of a snapshot when asked (then it is rebuilt).
+  CliResult both = graphso_cli({"snapshot", store, "-o", snapshot, "--engine", "both"});
+  INFO(both.err);
+  REQUIRE(both.status == 0);
+  REQUIRE_THAT(both.out, Catch::Contains("at log position 32768: 4096 vertices, 32768 edges"));
+  CliResult streamed = graphso_cli({"run", snapshot, "--engine", "xstream", "--job", "bfs:source=1", "--job", "wcc",
+                                    "--sharing", "chunk", "--out", snapshot + ".xstream"});
+  INFO(streamed.err);
+  REQUIRE(streamed.status == 0);
+  for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
+    REQUIRE(read_small_file(snapshot + ".xstream/" + result) == read_small_file(in->dir.file("direct.out/") + result));
 
   // Deletions of the first thousand edges (duplicates in R-MAT: each removes one occurrence).
   EdgeSet deletions;

@@ -132,7 +132,7 @@ TEST_CASE("staggered arrivals: late jobs join mid-run and still equal the refere
 namespace {
 
 // A job whose edge function throws after a while, as a job with a bug would.
-class ExplodingJob final : public EdgeJob<ExplodingJob, Direction::Out> {
+class ExplodingJob final : public EdgeJob<ExplodingJob, EdgeUse::OutEdges> {
  public:
   ExplodingJob() : EdgeJob("exploding", "test") {}
   uint64_t state_bytes(uint64_t n) const override { return 2 * ((n + 63) / 64 * 8); }

@@ -43,8 +43,8 @@ TEST_CASE("prep: every edge lands once in its block, sorted by source, same in b
     for (uint32_t i = 0; i < m.partitions; ++i)
       for (uint32_t j = 0; j < m.partitions; ++j) {
         uint64_t count = m.block_edges[m.block_index(i, j)];
-        auto row = read_block(g, g.row_path(), m.row_offset(i, j), count);
-        auto col = read_block(g, g.col_path(), m.col_offset(i, j), count);
+        auto row = read_block(g, g.files().grid_row(), m.row_offset(i, j), count);
+        auto col = read_block(g, g.files().grid_col(), m.col_offset(i, j), count);
         REQUIRE(std::memcmp(row.data(), col.data(), row.size() * sizeof(WeightedEdge)) == 0);
         for (uint64_t e = 0; e < count; ++e) {
           REQUIRE(m.range_of(row[e].src) == i);

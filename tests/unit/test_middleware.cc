@@ -133,7 +133,7 @@ TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every
   for (uint64_t v = 0; v < n; ++v)
     if (v % 3) dense.set(v);
   wcc.set(5);
-  std::vector<JobActivity> jobs = {{&sparse, false}, {&dense, false}, {&none, false}, {&wcc, true}};
+  std::vector<JobFrontier> jobs = {{&sparse, false}, {&dense, false}, {&none, false}, {&wcc, true}};
   ActiveChunks active = get_active_chunks(table, jobs, 2);
 
   std::map<uint32_t, const ChunkDemand*> by_chunk;
@@ -187,7 +187,7 @@ TEST_CASE("Formula 2 priority and the scheduler: cache first, then by priority, 
 
   Bitmap frontier(set.vertices);
   for (uint64_t v = 0; v < set.vertices; v += 7) frontier.set(v);
-  std::vector<JobActivity> jobs = {{&frontier, false}};
+  std::vector<JobFrontier> jobs = {{&frontier, false}};
   ActiveChunks active = get_active_chunks(table, jobs, 2);
   REQUIRE(active.chunks.size() > 20);
   ChunkCache cache(64 * 1024);

@@ -64,7 +64,7 @@ std::vector<std::tuple<VertexId, VertexId, Weight>> edges_in_original_ids(const 
   GridGraph graph = GridGraph::open(graph_dir);
   const GridMeta& m = graph.meta();
   std::vector<std::byte> raw(m.edges * m.edge_size());
-  File(graph.row_path(), File::Mode::Read).pread_exact(raw, 0);
+  File(graph.files().grid_row(), File::Mode::Read).pread_exact(raw, 0);
   std::vector<std::tuple<VertexId, VertexId, Weight>> out;
   for (uint64_t e = 0; e < m.edges; ++e) {
     WeightedEdge edge{0, 0, 1};
@@ -102,7 +102,7 @@ TEST_CASE("vertex order: a checked permutation, stored with the graph and verifi
     std::string g = prepare(dir, set, kind, kNoVertex, order_name(kind));
     GridGraph graph = GridGraph::open(g);
     REQUIRE(graph.order().kind() == kind);
-    REQUIRE(path_exists(VertexOrder::path(g)) == (kind != OrderKind::Natural));
+    REQUIRE(path_exists(GraphFiles(g).order()) == (kind != OrderKind::Natural));
     REQUIRE(graph.meta().symmetric);
     // Relabelling round-trips: the stored edges, mapped back, are exactly the input.
     REQUIRE(edges_in_original_ids(g) == sorted_edges(set));
@@ -114,17 +114,17 @@ TEST_CASE("vertex order: a checked permutation, stored with the graph and verifi
   }
   std::string g = dir.file("bfs");
   SECTION("a damaged order file is an error naming it") {
-    File f(VertexOrder::path(g), File::Mode::ReadWrite);
+    File f(GraphFiles(g).order(), File::Mode::ReadWrite);
     uint32_t x = 7;
     f.pwrite_all(as_bytes_of(x), 8);
     REQUIRE_THAT(graphso::testing::error_of([&] { GridGraph::open(g); }), Catch::Contains("order: checksum mismatch"));
   }
   SECTION("a truncated order file is an error naming it") {
-    File(VertexOrder::path(g), File::Mode::ReadWrite).truncate(40);
+    File(GraphFiles(g).order(), File::Mode::ReadWrite).truncate(40);
     REQUIRE_THAT(graphso::testing::error_of([&] { GridGraph::open(g); }), Catch::Contains("order: size 40 bytes"));
   }
   SECTION("a missing order file is an error naming the order") {
-    std::remove(VertexOrder::path(g).c_str());
+    std::remove(GraphFiles(g).order().c_str());
     REQUIRE_THAT(graphso::testing::error_of([&] { GridGraph::open(g); }), Catch::Contains("prepared with --order bfs"));
   }
 }
@@ -191,7 +191,7 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
       std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,
                               gr.name + "-" + order_name(kind));
       uint64_t mem = graphso::testing::budget_for(g, jobs, 0.25);
-      // R-MAT is directed: wcc:method=label then needs in-edges too (Direction::Both).
+      // R-MAT is directed: wcc:method=label then needs in-edges too (EdgeUse::BothWays).
       REQUIRE(GridGraph::open(g).meta().symmetric == (gr.name != "rmat"));
       struct Mode {
         Sharing sharing;
@@ -253,7 +253,7 @@ TEST_CASE("the cost model: runs merge across gaps cheaper to read than a request
   // Every 97th vertex: a few sources per chunk, pages apart.
   Bitmap frontier(set.vertices);
   for (VertexId v = 0; v < set.vertices; v += 97) frontier.set(v);
-  std::vector<JobActivity> jobs = {{&frontier, false}};
+  std::vector<JobFrontier> jobs = {{&frontier, false}};
 
   auto plan = [&](Granularity granularity, const DeviceProfile* device) {
     ActiveChunks active = get_active_chunks(table, jobs, 1);

@@ -4,12 +4,16 @@
 // damaged stores.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <random>
 
 #include "store/buffer_pool.h"
 #include "store/graph_store.h"
+#include "store/input_resume.h"
 #include "store/snapshot.h"
-#include "integrations/store_snapshot.h"
+#include "store/store_stat.h"
+#include "engine/xstream/xstream_layout.h"
+#include "prep/store_snapshot.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"
 
@@ -133,6 +137,43 @@ TEST_CASE("store: single-edge API, buffer_all_edges and flush_all_vbufs") {
   REQUIRE(s->status().flushed == s->status().head);
   REQUIRE(s->status().buffer_bytes > 0);  // pools keep their slabs for reuse
   require_store_equals(*s, adjacency_of(ops, 100));
+}
+
+TEST_CASE("store: an input resumes after its acknowledged edges, and store-stat reports where it is") {
+  TempDir dir;
+  EdgeSet set;
+  set.vertices = 50;
+  for (VertexId i = 0; i < 1000; ++i) set.edges.push_back({i % 50, (i * 7 + 1) % 50, 1});
+  const std::string input = dir.file("in.bin"), other = dir.file("other.bin"), path = dir.file("store.pm");
+  graphso::testing::write_edges(input, set);
+  set.edges.resize(10);
+  graphso::testing::write_edges(other, set);
+  EdgeListReader reader(input), other_reader(other);
+  const InputProgress id = identify_input(input, reader.info(), false);
+  REQUIRE(id.edges == 1000);
+  REQUIRE(id.path == std::filesystem::absolute(input).lexically_normal().string());
+  REQUIRE_THAT(graphso::testing::error_of([&] { check_input_ids(reader, 40, input); }),
+               Catch::Contains("names a vertex outside the store's 40 vertices"));
+  std::vector<Edge> edges;
+  reader.rewind();
+  reader.next_batch(edges, 300);
+  {
+    auto s = GraphStore::create(path, default_geometry(50, 4096, 1024), StoreMode::XPGraph, {});
+    REQUIRE(resume_input(*s, id) == 0);  // a new input: recorded, starts at the log head
+    s->add_edges(edges);
+  }  // as if killed after 300 acknowledged edges
+  StoreStat stat = read_store_stat(path);
+  REQUIRE(stat.input);
+  REQUIRE(stat.input->path == id.path);
+  REQUIRE(stat.input_acknowledged == 300);
+  REQUIRE(stat.log_head == 300);
+  REQUIRE(stat.snapshot.edges == 300);
+  auto s = GraphStore::open(path, {});
+  REQUIRE(resume_input(*s, id) == 300);  // the same input: after its acknowledged edges
+  // Another input in between: the first one then starts again from its beginning.
+  REQUIRE(resume_input(*s, identify_input(other, other_reader.info(), false)) == 0);
+  REQUIRE(resume_input(*s, id) == 0);
+  REQUIRE(read_store_stat(path).input_acknowledged == 0);
 }
 
 TEST_CASE("store: bad edges and bad vertices are errors that change nothing") {
@@ -264,13 +305,24 @@ TEST_CASE("store: a snapshot runs BFS, SSSP, PageRank and WCC equal to the refer
   REQUIRE(first.rebuilt);
   REQUIRE(first.info.edges == live.edges.size());
   REQUIRE_FALSE(snapshot_store(path, graph, {}).rebuilt);  // unchanged store: not rebuilt
+  REQUIRE_FALSE(XStreamLayout::exists(graph));
+  // The same prep library as `graphso prep`: asked for both layouts, the snapshot is rebuilt with
+  // the X-Stream layout too (and then kept).
+  PrepOptions both;
+  both.layouts = LayoutSet::Both;
+  REQUIRE(snapshot_store(path, graph, both).rebuilt);
+  REQUIRE(XStreamLayout::exists(graph));
+  REQUIRE_FALSE(snapshot_store(path, graph, both).rebuilt);
   const std::vector<std::string> jobs = {"bfs:source=100", "sssp:source=100", "pagerank:iterations=10", "wcc"};
-  for (Sharing mode : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
-    INFO("mode " << sharing_name(mode));
-    auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, 0.25));
-    for (size_t j = 0; j < batch.jobs.size(); ++j)
-      graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], live);
-  }
+  for (EngineKind engine : graphso::testing::kEngines)
+    for (Sharing mode : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
+      INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode));
+      graphso::testing::RunOptions run;
+      run.engine = engine;
+      auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, 0.25), run);
+      for (size_t j = 0; j < batch.jobs.size(); ++j)
+        graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], live);
+    }
   // More edges: the next snapshot is rebuilt at the new position.
   {
     auto s = GraphStore::open(path, {});

@@ -3,17 +3,16 @@
 // batch. Resumable: the store records the input and how many of its edges are acknowledged.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <future>
 #include <memory>
 #include <optional>
 
 #include "datasets/edge_list.h"
-#include "base/checksum.h"
 #include "base/json_writer.h"
 #include "base/progress.h"
 #include "store/graph_store.h"
+#include "store/input_resume.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
@@ -29,33 +28,6 @@ uint64_t device_write_bytes() {
   while (io >> key >> value)
     if (key == "write_bytes:") return value;
   return 0;
-}
-
-InputProgress identify_input(const std::string& path, const EdgeListInfo& info, bool deletes) {
-  InputProgress id;
-  id.path = std::filesystem::absolute(path).lexically_normal().string();
-  File file(path, File::Mode::Read);
-  id.size = file.size();
-  std::vector<std::byte> head(std::min<uint64_t>(id.size, 4096));
-  file.pread_exact(head, 0);
-  id.head_crc = crc32_of(head);
-  id.edges = info.edges;
-  id.deletes = deletes;
-  return id;
-}
-
-// Every id below `vertices`, checked before anything is logged: bad input changes nothing.
-void check_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path) {
-  std::vector<Edge> batch;
-  uint64_t at = 0;
-  reader.rewind();
-  while (reader.next_batch(batch, 1 << 20)) {
-    for (const Edge& e : batch) {
-      if (e.src >= vertices || e.dst >= vertices)
-        fail("{}: edge {} ({} -> {}) names a vertex outside the store's {} vertices", path, at, e.src, e.dst, vertices);
-      ++at;
-    }
-  }
 }
 
 // Appends the running total of acknowledged edges, one line per batch (the crash tests' witness).
@@ -128,7 +100,7 @@ int cmd_ingest(const Args& args) {
     StoreMode mode = mode_name.empty() ? StoreMode::XPGraph : parse_store_mode(mode_name);
     uint64_t capacity = std::max(vertices, info.vertices);
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
-    check_ids(reader, capacity, input_path);
+    check_input_ids(reader, capacity, input_path);
     const uint64_t slots = parse_size(log_slots, "--log-slots");
     if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
     StoreGeometry geometry = default_geometry(capacity, info.edges, slots);
@@ -153,7 +125,7 @@ int cmd_ingest(const Args& args) {
       fail("ingest: --block-space is fixed when a store is created; {} has {} bytes", store_path, g.block_units * kBlockUnitBytes);
     if (!mode_name.empty() && parse_store_mode(mode_name) != s.header.mode)
       fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
-    check_ids(reader, s.header.geometry.vertices, input_path);
+    check_input_ids(reader, s.header.geometry.vertices, input_path);
     std::printf("%s: opened at log position %llu (checkpoint %llu at %llu, %llu records replayed)\n",
                 store_path.c_str(), static_cast<unsigned long long>(s.head),
                 static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
@@ -164,17 +136,11 @@ int cmd_ingest(const Args& args) {
 
   // Resume after the acknowledged edges of the same input, or start it at the log head.
   InputProgress id = identify_input(input_path, info, deletes);
-  uint64_t done = 0;
-  std::optional<InputProgress> current = gs.input();
-  if (current && current->same_input(id)) {
-    done = gs.status().head - current->start;
-    if (done > id.edges)
-      fail("ingest: {}: the store logged {} edges since {} started, more than its {}", store_path, done, input_path, id.edges);
-    if (done == id.edges) std::printf("%s: %s is already ingested (%llu edges)\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done));
-    else if (done > 0) std::printf("%s: resuming %s after %llu of %llu edges\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(id.edges));
-  } else {
-    gs.begin_input(id);
-  }
+  uint64_t done = resume_input(gs, id);
+  if (done == id.edges && done > 0)
+    std::printf("%s: %s is already ingested (%llu edges)\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done));
+  else if (done > 0)
+    std::printf("%s: resuming %s after %llu of %llu edges\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done), static_cast<unsigned long long>(id.edges));
 
   std::fflush(stdout);  // where it starts is known even if the process dies mid-ingest
   AckLog acks(ack_log);
@@ -198,7 +164,7 @@ int cmd_ingest(const Args& args) {
     std::swap(edges, next);
   }
   const auto flush_start = std::chrono::steady_clock::now();
-  gs.flush_all_vbufs();  // everything into adjacency blocks: the log is free again
+  gs.flush_to_blocks();  // everything into adjacency blocks: the log is free again
   gs.close();
   progress.finish();
   const auto end = std::chrono::steady_clock::now();

@@ -1,7 +1,6 @@
 // graphso inspect GRAPH_DIR [--verify]
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "base/progress.h"
@@ -74,15 +73,7 @@ int cmd_inspect(const Args& args) {
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
   bool any = false;
   for (const EngineLayout& layout : layouts) {
-    const std::string stem = TChunkTable::file_prefix(layout);
-    std::vector<uint64_t> sizes;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-      std::string name = entry.path().filename();
-      if (name.rfind(stem, 0) == 0 && name.size() > stem.size() &&
-          name.find_first_not_of("0123456789", stem.size()) == std::string::npos)
-        sizes.push_back(std::stoull(name.substr(stem.size())));
-    }
-    std::sort(sizes.begin(), sizes.end());
+    std::vector<uint64_t> sizes = graph.files().tchunk_sizes(layout.name);
     for (uint64_t size : sizes) {
       TChunkTable table = TChunkTable::load(layout, size);
       uint64_t sources = 0, width = 0, edges = 0;
@@ -92,9 +83,9 @@ int cmd_inspect(const Args& args) {
         edges += c.edges;
       }
       double count = static_cast<double>(std::max<size_t>(1, table.chunks().size()));
-      std::printf("%s%-9llu %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
+      std::printf("%-17s %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
                   "%s in memory\n",
-                  stem.c_str(), static_cast<unsigned long long>(size), table.chunks().size(),
+                  (GraphFiles::tchunk_name(layout.name, size) + ":").c_str(), table.chunks().size(),
                   human_bytes(static_cast<double>(size)).c_str(), static_cast<double>(edges) / count,
                   static_cast<double>(sources) / count, static_cast<double>(width) / count,
                   human_bytes(static_cast<double>(table.memory_bytes())).c_str());

@@ -1,28 +1,35 @@
 // graphso snapshot STORE -o GRAPH_DIR: the store's graph at its persisted log head as a prepared
-// graph (grid + TChunk table) for `graphso run`; may run while another process ingests.
+// graph (grid, X-Stream layout when asked, TChunk tables) for `graphso run`; may run while another
+// process ingests.
 #include <cstdio>
 
 #include "base/progress.h"
-#include "integrations/store_snapshot.h"
+#include "prep/store_snapshot.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
 
 int cmd_snapshot(const Args& args) {
   po::options_description options("snapshot options");
-  std::string store_path, output, chunk_size;
-  StoreSnapshotOptions snapshot;
+  std::string store_path, output, chunk_size, engine;
+  PrepOptions prep;
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file")
       ("output,o", po::value(&output)->required(), "graph directory to write (replaced if it holds an older snapshot)")
-      ("partitions,p", number(&snapshot.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
+      ("engine", po::value(&engine)->default_value("gridgraph"), "layouts to write: gridgraph|xstream|both")
+      ("partitions,p", number(&prep.grid.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
       ("chunk-size", po::value(&chunk_size), "TChunk table chunk size (default: Formula (1))");
   po::positional_options_description positional;
   positional.add("store", 1);
   po::variables_map vm;
   if (!parse_options("snapshot", "STORE -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  if (!chunk_size.empty()) snapshot.chunk_bytes = parse_size(chunk_size, "--chunk-size");
-  StoreSnapshotResult result = snapshot_store(store_path, output, snapshot);
+  prep.layouts = parse_layout_set(engine);
+  if (prep.grid.partitions > 4096) fail("snapshot: --partitions {} is above the maximum of 4096", prep.grid.partitions);
+  if (!chunk_size.empty()) {
+    prep.chunk_bytes = parse_size(chunk_size, "--chunk-size");
+    if (prep.chunk_bytes == 0) fail("snapshot: --chunk-size must be above 0");
+  }
+  StoreSnapshotResult result = snapshot_store(store_path, output, prep);
   const unsigned long long position = result.info.position;
   if (!result.rebuilt)
     std::printf("%s: up to date with %s at log position %llu, not rebuilt\n", output.c_str(), store_path.c_str(), position);

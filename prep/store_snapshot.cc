@@ -1,6 +1,5 @@
-#include "integrations/store_snapshot.h"
+#include "prep/store_snapshot.h"
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,26 +7,22 @@
 
 #include "base/error.h"
 #include "base/file.h"
+#include "base/graph_files.h"
 #include "base/staging.h"
-#include "engine/gridgraph/grid_graph.h"
-#include "prep/grid_prep.h"
-#include "engine/gridgraph/grid_engine.h"
-#include "middleware/tchunk.h"
+#include "engine/xstream/xstream_layout.h"
 
 namespace graphso {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kMarkerFile = "store.snapshot";
-
 struct Marker {
   uint64_t store_id = 0;
   uint64_t position = 0;
 };
 
-bool read_marker(const std::string& graph_dir, Marker& marker) {
-  std::string path = graph_dir + "/" + kMarkerFile;
+bool read_marker(const GraphFiles& files, Marker& marker) {
+  const std::string path = files.store_marker();
   if (!path_exists(path)) return false;
   std::istringstream in(read_small_file(path));
   std::string key;
@@ -43,14 +38,16 @@ bool read_marker(const std::string& graph_dir, Marker& marker) {
 }  // namespace
 
 StoreSnapshotResult snapshot_store(const std::string& store_path, const std::string& target_dir,
-                                   const StoreSnapshotOptions& options) {
-  const std::string graph_dir = normal_path(target_dir);
+                                   const PrepOptions& options) {
+  const GraphFiles target(target_dir);
+  const std::string& graph_dir = target.dir();
   StoreSnapshotResult result;
   Marker marker;
   store::SnapshotInfo now = store::peek_snapshot_position(store_path);
-  const bool is_snapshot = read_marker(graph_dir, marker);
+  const bool is_snapshot = read_marker(target, marker);
+  const bool has_layouts = options.layouts == LayoutSet::GridGraph || XStreamLayout::exists(graph_dir);
   if (is_snapshot && marker.store_id == now.store_id && marker.position == now.position &&
-      path_exists(graph_dir + "/meta")) {
+      path_exists(target.meta()) && has_layouts) {
     result.info = now;
     return result;
   }
@@ -60,21 +57,12 @@ StoreSnapshotResult snapshot_store(const std::string& store_path, const std::str
     fail("{}: exists and is not a store snapshot; choose another directory", graph_dir);
   // Built beside the target and swapped in whole: an interrupted snapshot leaves the old one.
   StagedDirectory staged(graph_dir);
-  const std::string& staging = staged.path();
+  const GraphFiles files(staged.path());
   try {
-    const std::string edges = staging + "/snapshot.edges.bin";
-    result.info = store::write_snapshot_edges(store_path, edges);
-    GridPrepOptions prep;
-    prep.partitions = options.partitions;
-    prepare_grid(edges, staging, prep);
-    ::unlink(edges.c_str());
-    GridGraph graph = GridGraph::open(staging);
-    const GridMeta& m = graph.meta();
-    uint64_t chunk_bytes = options.chunk_bytes ? options.chunk_bytes
-                                               : default_chunk_bytes(m.edges * m.edge_size(), m.vertices, omp_get_num_procs());
-    EngineLayout layout = gridgraph_layout(graph);
-    TChunkTable::build(layout, chunk_bytes).save(layout);
-    AtomicOutputFile out(staging + "/" + kMarkerFile);
+    result.info = store::write_snapshot_edges(store_path, files.snapshot_edges());
+    prepare_graph(files.snapshot_edges(), files.dir(), options);
+    ::unlink(files.snapshot_edges().c_str());
+    AtomicOutputFile out(files.store_marker());
     out.append(fmt::format("store: {}\nstore_id: {}\nposition: {}\nedges: {}\n", store_path, result.info.store_id,
                            result.info.position, result.info.edges));
     out.commit();

@@ -1,0 +1,62 @@
+#include "base/checked_file.h"
+
+#include "base/error.h"
+#include "base/file.h"
+
+namespace graphso {
+
+FormatTag FileFormat::tag() const {
+  FormatTag t{};
+  std::memcpy(t.magic, magic, sizeof t.magic);
+  t.version = version;
+  return t;
+}
+
+void check_tag(const FileFormat& format, const FormatTag& tag, const std::string& path) {
+  if (std::memcmp(tag.magic, format.magic, sizeof tag.magic) != 0)
+    fail("{}: not {} (bad magic{}{})", path, format.noun, format.magic_hint ? "; " : "",
+         format.magic_hint ? format.magic_hint : "");
+  if (tag.version != format.version)
+    fail("{}: {} version {}, this build reads version {} ({})", path, format.name, tag.version, format.version,
+         format.remedy);
+}
+
+void check_size(const std::string& path, uint64_t size, uint64_t expected, const std::string& what) {
+  if (size != expected)
+    fail("{}: size {} bytes, expected {}{}{} (truncated or corrupt)", path, size, expected, what.empty() ? "" : " for ",
+         what);
+}
+
+void check_crc(const std::string& path, uint32_t stored, uint32_t computed, const std::string& what) {
+  if (stored != computed) fail("{}: checksum mismatch (corrupt{}{})", path, what.empty() ? "" : " ", what);
+}
+
+void write_sealed_file(const std::string& path, const std::string& bytes) {
+  const auto view = std::as_bytes(std::span<const char>(bytes.data(), bytes.size()));
+  const uint32_t crc = crc32_of(view);
+  AtomicOutputFile out(path);
+  out.append(view);
+  out.append(as_bytes_of(crc));
+  out.commit();
+}
+
+SealedFile::SealedFile(const FileFormat& format, const std::string& path, size_t header_bytes)
+    : path_(path), bytes_(read_small_file(path)), header_bytes_(header_bytes) {
+  if (bytes_.size() < header_bytes + sizeof(uint32_t))
+    fail("{}: too short to be {} ({} bytes; truncated?)", path, format.noun, bytes_.size());
+  check_tag(format, header<FormatTag>(), path);
+}
+
+void SealedFile::check_size_and_crc(uint64_t expected, const std::string& what) const {
+  check_size(path_, bytes_.size(), expected);
+  const uint64_t covered = bytes_.size() - sizeof(uint32_t);
+  check_crc(path_, crc(), crc32_of(std::as_bytes(std::span<const char>(bytes_.data(), covered))), what);
+}
+
+uint32_t SealedFile::crc() const {
+  uint32_t stored = 0;
+  std::memcpy(&stored, bytes_.data() + bytes_.size() - sizeof stored, sizeof stored);
+  return stored;
+}
+
+}  // namespace graphso

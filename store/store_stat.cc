@@ -1,0 +1,28 @@
+#include "store/store_stat.h"
+
+#include <algorithm>
+
+#include "store/edge_log.h"
+#include "store/pmem_file.h"
+
+namespace graphso::store {
+
+StoreStat read_store_stat(const std::string& store_path) {
+  StoreStat stat;
+  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const Edge>) {}, true});
+  PmemFile file = PmemFile::open_read_only(store_path);
+  stat.header = read_superblock(file);
+  const StoreLayout layout(stat.header.geometry);
+  stat.checkpoint = read_checkpoint(file, layout);
+  stat.input = read_input(file, layout);
+  stat.log_head = read_log_head(file, layout);
+  stat.file_bytes = file.size();
+  stat.block_bytes_used = (stat.checkpoint.high_water - 1) * kBlockUnitBytes;
+  stat.block_bytes_capacity = (stat.header.geometry.block_units - 1) * kBlockUnitBytes;
+  stat.bytes_used = layout.blocks + stat.block_bytes_used;
+  if (stat.input)
+    stat.input_acknowledged = std::min(stat.log_head - std::min(stat.log_head, stat.input->start), stat.input->edges);
+  return stat;
+}
+
+}  // namespace graphso::store
