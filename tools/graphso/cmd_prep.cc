@@ -3,32 +3,29 @@
 
 #include "base/progress.h"
 #include "base/staging.h"
-#include "prep/graph_prep.h"
-#include "tools/graphso/options.h"
+#include "tools/graphso/layout_options.h"
 
 namespace graphso {
 
 int cmd_prep(const Args& args) {
   po::options_description options("prep options");
-  std::string input, output, engine, staging, chunk_size, order;
+  std::string input, output, staging, order;
   PrepOptions prep;
+  LayoutOptions layout;
   options.add_options()
       ("input", po::value(&input)->required(), "graphso edge list (from convert or generate)")
-      ("output,o", po::value(&output)->required(), "graph directory to write")
-      ("engine", po::value(&engine)->default_value("gridgraph"),
-       "layouts to write: gridgraph|xstream|both (the grid is always written: xstream derives from it)")
-      ("partitions,p", number(&prep.grid.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
+      ("output,o", po::value(&output)->required(), "graph directory to write");
+  layout.add_to(options, prep);
+  options.add_options()
       ("order", po::value(&order)->default_value("natural"), "relabel vertices first: natural|degree|bfs (see docs/middleware.md)")
       ("order-root", number<uint64_t>(), "bfs order: start from this vertex (original id), e.g. where traversals start")
       ("staging", po::value(&staging)->default_value("256M"), "memory for scattering edges to blocks")
-      ("chunk-size", po::value(&chunk_size), "also build the TChunk table for this chunk size (default: Formula (1))")
       ("no-chunks", po::bool_switch(), "do not build a TChunk table now (chunk mode builds it on first use)");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
   if (!parse_options("prep", "EDGES.bin -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  prep.layouts = parse_layout_set(engine);
-  if (prep.grid.partitions > 4096) fail("prep: --partitions {} is above the maximum of 4096", prep.grid.partitions);
+  layout.apply("prep", prep);
   prep.grid.staging_bytes = parse_size(staging, "--staging");
   prep.grid.order = parse_order(order);
   if (vm.count("order-root")) {
@@ -38,10 +35,6 @@ int cmd_prep(const Args& args) {
     prep.grid.order_root = static_cast<VertexId>(root);
   }
   prep.tchunk_tables = !vm["no-chunks"].as<bool>();
-  if (!chunk_size.empty()) {
-    prep.chunk_bytes = parse_size(chunk_size, "--chunk-size");
-    if (prep.chunk_bytes == 0) fail("prep: --chunk-size must be above 0");
-  }
   // Prepared beside the target and swapped in whole at the end: a failed, full-disk or killed
   // prep leaves an earlier graph in the target as it was. Only a graph directory (or an empty
   // one) is ever replaced.

@@ -5,30 +5,24 @@
 
 #include "base/progress.h"
 #include "prep/store_snapshot.h"
-#include "tools/graphso/options.h"
+#include "tools/graphso/layout_options.h"
 
 namespace graphso {
 
 int cmd_snapshot(const Args& args) {
   po::options_description options("snapshot options");
-  std::string store_path, output, chunk_size, engine;
+  std::string store_path, output;
   PrepOptions prep;
+  LayoutOptions layout;
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file")
-      ("output,o", po::value(&output)->required(), "graph directory to write (replaced if it holds an older snapshot)")
-      ("engine", po::value(&engine)->default_value("gridgraph"), "layouts to write: gridgraph|xstream|both")
-      ("partitions,p", number(&prep.grid.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
-      ("chunk-size", po::value(&chunk_size), "TChunk table chunk size (default: Formula (1))");
+      ("output,o", po::value(&output)->required(), "graph directory to write (replaced if it holds an older snapshot)");
+  layout.add_to(options, prep);
   po::positional_options_description positional;
   positional.add("store", 1);
   po::variables_map vm;
   if (!parse_options("snapshot", "STORE -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  prep.layouts = parse_layout_set(engine);
-  if (prep.grid.partitions > 4096) fail("snapshot: --partitions {} is above the maximum of 4096", prep.grid.partitions);
-  if (!chunk_size.empty()) {
-    prep.chunk_bytes = parse_size(chunk_size, "--chunk-size");
-    if (prep.chunk_bytes == 0) fail("snapshot: --chunk-size must be above 0");
-  }
+  layout.apply("snapshot", prep);
   StoreSnapshotResult result = snapshot_store(store_path, output, prep);
   const unsigned long long position = result.info.position;
   if (!result.rebuilt)

@@ -1,0 +1,23 @@
+// The options `prep` and `snapshot` share, since both write a graph through the prep library:
+// which engine layouts, P, and the TChunk chunk size.
+#pragma once
+
+#include <string>
+
+#include "prep/graph_prep.h"
+#include "tools/graphso/options.h"
+
+namespace graphso {
+
+class LayoutOptions {
+ public:
+  // Adds --engine, --partitions and --chunk-size, filling `prep`.
+  void add_to(po::options_description& options, PrepOptions& prep);
+  // After parsing: checks them and completes `prep`; errors start with `command`.
+  void apply(const std::string& command, PrepOptions& prep) const;
+
+ private:
+  std::string engine_, chunk_size_;
+};
+
+}  // namespace graphso
