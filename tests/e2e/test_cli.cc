@@ -291,6 +291,12 @@ TEST_CASE("cli: generate is deterministic; help and unknown commands") {
   REQUIRE(read_small_file(dir.file("a.bin")) == read_small_file(dir.file("b.bin")));
   REQUIRE(graphso_cli({"run", "--help"}).status == 0);
   REQUIRE_THAT(graphso_cli({"run", "--help"}).out, Catch::Contains("--sharing"));
+  // `graphso help CMD` is `graphso CMD --help`; `graphso help` alone is the command list.
+  for (const char* command : {"run", "prep", "snapshot", "ingest"})
+    REQUIRE(graphso_cli({"help", command}).out == graphso_cli({command, "--help"}).out);
+  REQUIRE_THAT(graphso_cli({"help", "snapshot"}).out, Catch::Contains("--engine"));
+  REQUIRE_THAT(graphso_cli({"help"}).out, Catch::Contains("generate rmat|road"));
+  REQUIRE(graphso_cli({"help", "frobnicate"}).status == 2);
   CliResult unknown = graphso_cli({"frobnicate"});
   REQUIRE(unknown.status == 2);
   REQUIRE_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'"));

@@ -11,11 +11,11 @@
 namespace {
 
 const char* kUsage =
-    "usage: graphso <command> [options]   (graphso <command> --help for its options)\n"
+    "usage: graphso <command> [options]   (graphso help <command>, or graphso <command> --help, for its options)\n"
     "\n"
     "  convert INPUT -o OUT.bin        edge list (text/.gz/.mtx/raw) -> graphso edge list\n"
-    "  generate rmat -o OUT.bin        R-MAT graph (Graph500 parameters)\n"
-    "  prep EDGES.bin -o GRAPH_DIR     prepare the on-disk grid (GridGraph layout)\n"
+    "  generate rmat|road -o OUT.bin   R-MAT graph (Graph500 parameters) or weighted road grid\n"
+    "  prep EDGES.bin -o GRAPH_DIR     prepare the on-disk graph (GridGraph grid; --engine both adds X-Stream's)\n"
     "  inspect GRAPH_DIR               describe (and with --verify, check) a prepared graph\n"
     "  run GRAPH_DIR --job ALGO[:K=V]  run concurrent jobs out of core, write results + report\n"
     "  jobs                            the algorithms a job can run, with their parameters\n"
@@ -38,6 +38,14 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   std::string command = argv[1];
   graphso::Args args(argv + 2, argv + argc);
+  if (command == "help") {  // `graphso help run` is `graphso run --help`
+    if (args.empty()) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    command = args.front();
+    args = {"--help"};
+  }
   try {
     if (command == "convert") return graphso::cmd_convert(args);
     if (command == "generate") return graphso::cmd_generate(args);
