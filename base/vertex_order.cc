@@ -3,26 +3,19 @@
 #include <span>
 
 #include "base/checked_file.h"
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 
 namespace graphso {
 
-OrderKind parse_order(const std::string& name) {
-  if (name == "natural") return OrderKind::Natural;
-  if (name == "degree") return OrderKind::Degree;
-  if (name == "bfs") return OrderKind::Bfs;
-  fail("unknown vertex order '{}' (expected natural, degree or bfs)", name);
-}
+namespace {
+constexpr EnumName<OrderKind> kOrderNames[] = {
+    {OrderKind::Natural, "natural"}, {OrderKind::Degree, "degree"}, {OrderKind::Bfs, "bfs"}};
+}  // namespace
 
-const char* order_name(OrderKind kind) {
-  switch (kind) {
-    case OrderKind::Natural: return "natural";
-    case OrderKind::Degree: return "degree";
-    case OrderKind::Bfs: return "bfs";
-  }
-  return "?";
-}
+OrderKind parse_order(const std::string& name) { return parse_enum<OrderKind>(kOrderNames, name, "vertex order"); }
+const char* order_name(OrderKind kind) { return enum_name<OrderKind>(kOrderNames, kind); }
 
 VertexOrder VertexOrder::natural(uint64_t vertices) {
   VertexOrder order;

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "datasets/edge_list.h"
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
@@ -314,13 +315,14 @@ InputFormat format_from_name(const std::string& path) {
   return InputFormat::Text;  // .el .wel .txt .snap .tsv and anything else
 }
 
+namespace {
+constexpr EnumName<InputFormat> kInputFormatNames[] = {{InputFormat::Auto, "auto"}, {InputFormat::Text, "text"},
+                                                       {InputFormat::Mtx, "mtx"},   {InputFormat::Raw, "raw"},
+                                                       {InputFormat::Graphso, "bin"}};
+}  // namespace
+
 InputFormat parse_input_format(const std::string& name) {
-  if (name == "auto") return InputFormat::Auto;
-  if (name == "text") return InputFormat::Text;
-  if (name == "mtx") return InputFormat::Mtx;
-  if (name == "raw") return InputFormat::Raw;
-  if (name == "bin") return InputFormat::Graphso;
-  fail("unknown input format '{}' (expected auto, text, mtx, raw or bin)", name);
+  return parse_enum<InputFormat>(kInputFormatNames, name, "input format");
 }
 
 EdgeSet read_edge_input(const std::string& path, const EdgeInputOptions& options) {

@@ -1,3 +1,4 @@
+#include "base/enum_names.h"
 #include "engine/engine.h"
 
 #include "base/error.h"
@@ -6,13 +7,12 @@
 
 namespace graphso {
 
-EngineKind parse_engine(const std::string& name) {
-  if (name == "gridgraph") return EngineKind::GridGraph;
-  if (name == "xstream") return EngineKind::XStream;
-  fail("unknown engine '{}' (expected gridgraph or xstream)", name);
-}
+namespace {
+constexpr EnumName<EngineKind> kEngineNames[] = {{EngineKind::GridGraph, "gridgraph"}, {EngineKind::XStream, "xstream"}};
+}  // namespace
 
-const char* engine_name(EngineKind engine) { return engine == EngineKind::GridGraph ? "gridgraph" : "xstream"; }
+EngineKind parse_engine(const std::string& name) { return parse_enum<EngineKind>(kEngineNames, name, "engine"); }
+const char* engine_name(EngineKind engine) { return enum_name<EngineKind>(kEngineNames, engine); }
 
 std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, ReaderFactory& readers) {
   if (engine == EngineKind::GridGraph) return std::make_unique<GridEngine>(graph);

@@ -1,25 +1,18 @@
 #include <cstdio>
 
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "io/chunk_reader.h"
 
 namespace graphso {
 
-IoBackend parse_io_backend(const std::string& name) {
-  if (name == "uring") return IoBackend::Uring;
-  if (name == "pmem") return IoBackend::Pmem;
-  if (name == "pread") return IoBackend::Pread;
-  fail("unknown I/O backend '{}' (expected uring, pmem or pread)", name);
-}
+namespace {
+constexpr EnumName<IoBackend> kBackendNames[] = {
+    {IoBackend::Uring, "uring"}, {IoBackend::Pmem, "pmem"}, {IoBackend::Pread, "pread"}};
+}  // namespace
 
-const char* io_backend_name(IoBackend backend) {
-  switch (backend) {
-    case IoBackend::Uring: return "uring";
-    case IoBackend::Pmem: return "pmem";
-    case IoBackend::Pread: return "pread";
-  }
-  return "?";
-}
+IoBackend parse_io_backend(const std::string& name) { return parse_enum<IoBackend>(kBackendNames, name, "I/O backend"); }
+const char* io_backend_name(IoBackend backend) { return enum_name<IoBackend>(kBackendNames, backend); }
 
 std::unique_ptr<ChunkReader> ReaderFactory::open(const std::string& path) {
   switch (options_.backend) {

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "jobs/bfs.h"
 #include "jobs/kcore.h"
@@ -13,13 +14,6 @@
 
 namespace graphso {
 namespace {
-
-// "a, b or c"
-std::string choices_text(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t k = 0; k < items.size(); ++k) out += (k == 0 ? "" : k + 1 == items.size() ? " or " : ", ") + items[k];
-  return out;
-}
 
 uint64_t parse_integer(const std::string& where, const std::string& key, const std::string& text) {
   uint64_t value = 0;

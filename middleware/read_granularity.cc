@@ -1,26 +1,21 @@
 #include "middleware/read_granularity.h"
 
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "io/read_plan.h"
 
 namespace graphso {
 
-Granularity parse_granularity(const std::string& name) {
-  if (name == "chunk") return Granularity::Chunk;
-  if (name == "page") return Granularity::Page;
-  if (name == "auto") return Granularity::Auto;
-  fail("unknown read granularity '{}' (expected chunk, page or auto)", name);
-}
+namespace {
+constexpr EnumName<Granularity> kGranularityNames[] = {
+    {Granularity::Chunk, "chunk"}, {Granularity::Page, "page"}, {Granularity::Auto, "auto"}};
+}  // namespace
 
-const char* granularity_name(Granularity granularity) {
-  switch (granularity) {
-    case Granularity::Chunk: return "chunk";
-    case Granularity::Page: return "page";
-    case Granularity::Auto: return "auto";
-  }
-  return "?";
+Granularity parse_granularity(const std::string& name) {
+  return parse_enum<Granularity>(kGranularityNames, name, "read granularity");
 }
+const char* granularity_name(Granularity granularity) { return enum_name<Granularity>(kGranularityNames, granularity); }
 
 namespace {
 

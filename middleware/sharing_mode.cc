@@ -1,23 +1,16 @@
 #include "middleware/sharing_mode.h"
 
+#include "base/enum_names.h"
 #include "base/error.h"
 
 namespace graphso {
 
-Sharing parse_sharing(const std::string& name) {
-  if (name == "independent") return Sharing::Independent;
-  if (name == "partition") return Sharing::Partition;
-  if (name == "chunk") return Sharing::Chunk;
-  fail("unknown sharing mode '{}' (expected independent, partition or chunk)", name);
-}
+namespace {
+constexpr EnumName<Sharing> kSharingNames[] = {
+    {Sharing::Independent, "independent"}, {Sharing::Partition, "partition"}, {Sharing::Chunk, "chunk"}};
+}  // namespace
 
-const char* sharing_name(Sharing sharing) {
-  switch (sharing) {
-    case Sharing::Independent: return "independent";
-    case Sharing::Partition: return "partition";
-    case Sharing::Chunk: return "chunk";
-  }
-  return "?";
-}
+Sharing parse_sharing(const std::string& name) { return parse_enum<Sharing>(kSharingNames, name, "sharing mode"); }
+const char* sharing_name(Sharing sharing) { return enum_name<Sharing>(kSharingNames, sharing); }
 
 }  // namespace graphso

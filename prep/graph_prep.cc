@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/graph_files.h"
@@ -16,12 +17,12 @@
 
 namespace graphso {
 
-LayoutSet parse_layout_set(const std::string& name) {
-  if (name == "gridgraph") return LayoutSet::GridGraph;
-  if (name == "xstream") return LayoutSet::XStream;
-  if (name == "both") return LayoutSet::Both;
-  fail("unknown engine layout '{}' (expected gridgraph, xstream or both)", name);
-}
+namespace {
+constexpr EnumName<LayoutSet> kLayoutSetNames[] = {
+    {LayoutSet::GridGraph, "gridgraph"}, {LayoutSet::XStream, "xstream"}, {LayoutSet::Both, "both"}};
+}  // namespace
+
+LayoutSet parse_layout_set(const std::string& name) { return parse_enum<LayoutSet>(kLayoutSetNames, name, "engine layout"); }
 
 PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& dir, const PrepOptions& options) {
   PrepSummary summary;

@@ -3,18 +3,19 @@
 #include <cstring>
 
 #include "base/checksum.h"
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 
 namespace graphso::store {
 
-const char* store_mode_name(StoreMode mode) { return mode == StoreMode::Naive ? "naive" : "xpgraph"; }
+namespace {
+constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}};
+}  // namespace
 
-StoreMode parse_store_mode(const std::string& name) {
-  if (name == "xpgraph") return StoreMode::XPGraph;
-  if (name == "naive") return StoreMode::Naive;
-  fail("unknown store mode '{}' (expected xpgraph or naive)", name);
-}
+const char* store_mode_name(StoreMode mode) { return enum_name<StoreMode>(kStoreModeNames, mode); }
+
+StoreMode parse_store_mode(const std::string& name) { return parse_enum<StoreMode>(kStoreModeNames, name, "store mode"); }
 
 uint32_t block_crc(const AdjacencyBlock& block) {
   BlockHeader header = block.header;
