@@ -31,7 +31,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.cc=$(BUILD)/%.o)
 E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
 
 GRAPHSO   := $(BUILD)/graphso
-TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests
+TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/peak_rss
 
 .PHONY: all deps test asan demo bench bench-quick fuzz clean
 all: $(GRAPHSO) $(TESTS)
@@ -53,6 +53,12 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(BUILD)/libgraphso.a
 $(BUILD)/tests/e2e_tests: $(E2E_OBJS) $(BUILD)/libgraphso.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# Measures a child's peak RSS for the memory tests (tests/peak_rss.cc): small and uninstrumented,
+# so what it forks starts small in every build.
+$(BUILD)/tests/peak_rss: tests/peak_rss.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++20 -O2 -Wall -Wextra -Werror $< -o $@
 
 # Idempotent: installs only when a package is missing (CI starts on a clean Debian 12).
 deps:

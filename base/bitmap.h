@@ -34,6 +34,12 @@ class Bitmap {
     for (size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
   }
 
+  // Calls f(i) for every set bit, in order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (size_t w = 0; w < words_.size(); ++w)
+      for (uint64_t word = words_[w]; word; word &= word - 1) f(w * 64 + static_cast<uint64_t>(std::countr_zero(word)));
+  }
   uint64_t count() const {
     uint64_t n = 0;
     for (uint64_t w : words_) n += std::popcount(w);

@@ -34,6 +34,8 @@ class VertexOrder {
   const char* name() const { return order_name(kind_); }
   bool is_natural() const { return kind_ == OrderKind::Natural; }
   uint64_t vertices() const { return vertices_; }
+  // The two id maps in memory (none for the natural order).
+  uint64_t memory_bytes() const { return (new_of_old_.size() + old_of_new_.size()) * sizeof(VertexId); }
   VertexId to_new(VertexId original) const { return new_of_old_.empty() ? original : new_of_old_[original]; }
   VertexId to_original(VertexId id) const { return old_of_new_.empty() ? id : old_of_new_[id]; }
 

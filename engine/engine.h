@@ -63,11 +63,9 @@ class Engine {
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
   virtual EngineCounters counters() const = 0;
   virtual UpdateCounters updates() const { return {}; }
-  // The smallest update budget the engine takes; 0 for an engine without update buffers.
-  virtual uint64_t min_update_bytes(int threads) const {
-    (void)threads;
-    return 0;
-  }
+  // The smallest update budget the engine takes for these jobs on `threads` threads; 0 for an
+  // engine without update buffers.
+  virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).

@@ -60,9 +60,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.partitions = m.partitions;
   report.threads = threads;
 
-  // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the two
-  // union bitmaps used for accounting.
-  uint64_t vertex_state = n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8);
+  // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the vertex
+  // order's two id maps (a relabelled graph), the two union bitmaps used for accounting.
+  uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
   report.vertex_state_bytes = vertex_state;
   const uint64_t mem = config.graph_mem_bytes ? vertex_state + config.graph_mem_bytes : config.mem_bytes;
@@ -77,6 +77,17 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
          human_bytes(static_cast<double>(mem)), jobs.size(), n, human_bytes(static_cast<double>(vertex_state)),
          human_bytes(kMinGraphBudget));
   report.graph_budget_bytes = mem - vertex_state;
+  // Results are written after the run, when the graph data's memory is free again: what writing
+  // them needs (a piece of output, WCC's relabelling table) must fit where the graph data was.
+  if (config.writes_results) {
+    uint64_t output = 0;
+    for (const auto& job : jobs) output = std::max(output, job->output_bytes(n, graph.order()));
+    output += std::min<uint64_t>(Job::kResultPieceBytes, n * 64);  // a piece, or the whole output (a line < 64 bytes)
+    if (output > report.graph_budget_bytes)
+      fail("--mem {} is too small: writing the results takes {} after the run, the graph-data budget is {}",
+           human_bytes(static_cast<double>(mem)), human_bytes(static_cast<double>(output)),
+           human_bytes(static_cast<double>(report.graph_budget_bytes)));
+  }
 
   GraphInfo info{n, m.weighted, m.symmetric, &graph.out_degrees()};
   for (auto& job : jobs) job->init(info, threads);
@@ -87,11 +98,13 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   const EngineLayout& layout = engine.layout();
   report.engine = layout.name;
   uint64_t data_budget = report.graph_budget_bytes;
-  if (engine.min_update_bytes(threads)) {
+  std::vector<Job*> job_ptrs;
+  for (auto& job : jobs) job_ptrs.push_back(job.get());
+  if (const uint64_t least_update = engine.min_update_bytes(threads, job_ptrs)) {
     // A budget the user gave is taken as given (the engine rejects one too small); the default
     // is a quarter of the graph-data budget, but no less than the engine accepts.
     report.update_budget_bytes = config.update_mem_bytes ? config.update_mem_bytes
-                                                         : std::max(data_budget / 4, engine.min_update_bytes(threads));
+                                                         : std::max(data_budget / 4, least_update);
     if (report.update_budget_bytes + kMinGraphBudget > data_budget)
       fail("the graph-data budget of {} leaves no room for edges after an update budget of {} (raise --mem or "
            "--graph-mem, or lower --update-mem)",
@@ -116,6 +129,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.chunk_bytes = middleware->table().chunk_bytes();
     report.chunks = middleware->table().chunks().size();
     report.tchunk_bytes = middleware->table().memory_bytes();
+    report.tchunk_index_bytes = middleware->table().index_bytes();
     report.cache_bytes = middleware->cache_capacity();
     sharing = make_chunk_mode(*middleware);
   } else {
@@ -128,8 +142,6 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   report.buffer_bytes = buffer;
 
-  std::vector<Job*> job_ptrs;
-  for (auto& job : jobs) job_ptrs.push_back(job.get());
   engine.start(job_ptrs, report.update_budget_bytes, threads);
   report.jobs.resize(jobs.size());
   std::vector<Clock::time_point> arrival(jobs.size());
@@ -306,6 +318,8 @@ std::string report_json(const BatchReport& r) {
   w.field("vertex_state_bytes", r.vertex_state_bytes);
   w.field("graph_budget_bytes", r.graph_budget_bytes);
   w.field("tchunk_bytes", r.tchunk_bytes);
+  w.field("tchunk_index_bytes", r.tchunk_index_bytes);
+  w.field("tchunk_index_bytes_read", r.chunk_stats.index_bytes_read);
   w.field("cache_bytes", r.cache_bytes);
   w.field("buffer_bytes", r.buffer_bytes);
   w.field("update_budget_bytes", r.update_budget_bytes);

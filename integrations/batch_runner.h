@@ -36,6 +36,8 @@ struct BatchConfig {
   uint64_t mem_bytes = 256ull << 20;
   // When non-zero, the graph-data budget itself: mem_bytes becomes vertex state + this.
   uint64_t graph_mem_bytes = 0;
+  // Results will be written after the run (run --out): their memory is checked against the budget.
+  bool writes_results = false;
   int threads = 0;          // 0: every core
   uint64_t max_rounds = 0;  // 0: until every job finishes
   bool show_progress = true;
@@ -89,7 +91,8 @@ struct BatchReport {
   uint64_t chunk_bytes = 0;
   uint64_t chunks = 0;
   uint64_t cache_bytes = 0;
-  uint64_t tchunk_bytes = 0;
+  uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
+  uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;
   DeviceProfile device;        // measured at start-up for granularity page/auto
   GraphSOStats chunk_stats;    // chunk mode: the middleware's counts (all zero in the other modes)
@@ -99,7 +102,7 @@ struct BatchReport {
   uint64_t buffer_bytes = 0;
   uint64_t update_budget_bytes = 0;  // xstream
   UpdateCounters updates;            // xstream: updates emitted, spilled and read back
-  uint64_t peak_rss_bytes = 0;
+  uint64_t peak_rss_bytes = 0;  // the process's high-water mark at the end of the run (graphso run takes it again once results are written)
   std::vector<JobOutcome> jobs;
   std::vector<RoundRecord> rounds;
 };

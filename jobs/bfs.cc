@@ -18,8 +18,8 @@ void BfsJob::end_round() {
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-std::string BfsJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_vertex_values(level_, format, order, [](fmt::memory_buffer& out, uint32_t level) {
+void BfsJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_vertex_values(level_, format, order, sink, [](fmt::memory_buffer& out, uint32_t level) {
     if (level == kUnreached) out.append(std::string_view("-1"));
     else fmt::format_to(std::back_inserter(out), "{}", level);
   });

@@ -19,7 +19,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
   bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   const std::vector<uint32_t>& levels() const { return level_; }
 
  private:

@@ -17,7 +17,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/bitmap.h"
@@ -77,8 +79,20 @@ class Job {
   uint32_t rounds() const { return rounds_; }
 
   // One line per vertex "vertex value" (Text), or the raw value array (Binary), in the graph's
-  // ORIGINAL ids: vertex v's value is the job's value at order.to_new(v).
-  virtual std::string format_results(OutFormat format, const VertexOrder& order) const = 0;
+  // ORIGINAL ids: vertex v's value is the job's value at order.to_new(v). Handed to `sink` in
+  // pieces of at most kResultPieceBytes, so writing results takes no memory in proportion to
+  // the graph beyond output_bytes().
+  using ResultSink = std::function<void(std::string_view piece)>;
+  static constexpr uint64_t kResultPieceBytes = 16 << 10;
+  virtual void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const = 0;
+  // Memory write_results() needs beyond the job's state and one piece (WCC's relabelling).
+  virtual uint64_t output_bytes(uint64_t /*n*/, const VertexOrder& /*order*/) const { return 0; }
+  // The whole output in one string (tests and small graphs).
+  std::string format_results(OutFormat format, const VertexOrder& order) const {
+    std::string all;
+    write_results(format, order, [&all](std::string_view piece) { all += piece; });
+    return all;
+  }
 
  protected:
   Bitmap frontier_;

@@ -91,8 +91,8 @@ void KCoreJob::end_round() {
   }
 }
 
-std::string KCoreJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_vertex_values(core_, format, order,
+void KCoreJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_vertex_values(core_, format, order, sink,
                               [](fmt::memory_buffer& out, uint32_t core) { fmt::format_to(std::back_inserter(out), "{}", core); });
 }
 

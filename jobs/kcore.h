@@ -29,7 +29,7 @@ class KCoreJob final : public Job {
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   void gather_updates(std::span<const std::byte> updates) override;
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   const std::vector<uint32_t>& cores() const { return core_; }
 
  private:

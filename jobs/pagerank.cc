@@ -5,8 +5,8 @@
 namespace graphso {
 namespace {
 
-std::string format_ranks(const std::vector<double>& rank, OutFormat format, const VertexOrder& order) {
-  return format_vertex_values(rank, format, order, [](fmt::memory_buffer& out, double r) {
+void write_ranks(const std::vector<double>& rank, OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
+  write_vertex_values(rank, format, order, sink, [](fmt::memory_buffer& out, double r) {
     fmt::format_to(std::back_inserter(out), "{:.9g}", r);
   });
 }
@@ -36,8 +36,8 @@ void PageRankJob::end_round() {
   if (rounds_ >= iterations_) finished_ = converged_ = true;
 }
 
-std::string PageRankJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_ranks(rank_, format, order);
+void PageRankJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_ranks(rank_, format, order, sink);
 }
 
 void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
@@ -85,8 +85,8 @@ void PageRankDeltaJob::end_round() {
   if (!finished_ && rounds_ >= max_iterations_) finished_ = true;  // not converged: no results
 }
 
-std::string PageRankDeltaJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_ranks(rank_, format, order);
+void PageRankDeltaJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_ranks(rank_, format, order, sink);
 }
 
 }  // namespace graphso

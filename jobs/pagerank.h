@@ -37,7 +37,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
     return false;
   }
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   const std::vector<double>& ranks() const { return rank_; }
 
  private:
@@ -63,7 +63,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
     return false;
   }
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   const std::vector<double>& ranks() const { return rank_; }
   double tolerance() const { return tolerance_; }
   const std::vector<VertexId>& sources() const { return sources_; }

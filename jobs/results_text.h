@@ -1,4 +1,5 @@
-// Formatting a job's per-vertex values as "vertex value" lines or as a raw array, in original ids.
+// Writing a job's per-vertex values as "vertex value" lines or as a raw array, in original ids, in
+// bounded pieces.
 #pragma once
 
 #include <fmt/format.h>
@@ -6,29 +7,43 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jobs/job.h"
 
 namespace graphso {
 
-// values are indexed by the graph's (new) ids.
-template <typename T, typename Format>
-std::string format_vertex_values(const std::vector<T>& values, OutFormat format, const VertexOrder& order,
-                                 Format&& text_of) {
-  auto value_of = [&](uint64_t original) -> const T& { return values[order.to_new(static_cast<VertexId>(original))]; };
-  if (format == OutFormat::Binary) {
-    std::string out(values.size() * sizeof(T), '\0');
-    for (uint64_t v = 0; v < values.size(); ++v) std::memcpy(out.data() + v * sizeof(T), &value_of(v), sizeof(T));
-    return out;
-  }
+// values are indexed by the graph's (new) ids; value_at(v) may transform them (labels relabelled
+// to original ids). Output goes to `sink` in pieces of at most Job::kResultPieceBytes.
+template <typename T, typename Format, typename ValueAt>
+void write_vertex_values(uint64_t n, OutFormat format, const VertexOrder& order, const Job::ResultSink& sink,
+                         ValueAt&& value_at, Format&& text_of) {
   fmt::memory_buffer out;
-  for (uint64_t v = 0; v < values.size(); ++v) {
-    fmt::format_to(std::back_inserter(out), "{} ", v);
-    text_of(out, value_of(v));
-    out.push_back('\n');
+  auto flush = [&]() {
+    sink(std::string_view(out.data(), out.size()));
+    out.clear();
+  };
+  constexpr uint64_t kFlushAt = Job::kResultPieceBytes - 64;  // room for one more line
+  for (uint64_t v = 0; v < n; ++v) {
+    const T value = value_at(order.to_new(static_cast<VertexId>(v)));
+    if (format == OutFormat::Binary) {
+      out.append(reinterpret_cast<const char*>(&value), reinterpret_cast<const char*>(&value) + sizeof(T));
+    } else {
+      fmt::format_to(std::back_inserter(out), "{} ", v);
+      text_of(out, value);
+      out.push_back('\n');
+    }
+    if (out.size() >= kFlushAt) flush();
   }
-  return fmt::to_string(out);
+  if (out.size()) flush();
+}
+
+template <typename T, typename Format>
+void write_vertex_values(const std::vector<T>& values, OutFormat format, const VertexOrder& order,
+                         const Job::ResultSink& sink, Format&& text_of) {
+  write_vertex_values<T>(values.size(), format, order, sink, [&values](VertexId id) { return values[id]; },
+                         std::forward<Format>(text_of));
 }
 
 }  // namespace graphso

@@ -8,6 +8,7 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
   dist_.assign(graph.vertices, kInfinity);
   dist_[source_] = 0;
+  next_dist_ = dist_;
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   frontier_.set(source_);
@@ -15,11 +16,12 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
 
 void SsspJob::end_round() {
   ++rounds_;
+  next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-std::string SsspJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_vertex_values(dist_, format, order, [](fmt::memory_buffer& out, uint64_t dist) {
+void SsspJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_vertex_values(dist_, format, order, sink, [](fmt::memory_buffer& out, uint64_t dist) {
     if (dist == kInfinity) out.append(std::string_view("inf"));
     else fmt::format_to(std::back_inserter(out), "{}", dist);
   });

@@ -7,19 +7,16 @@
 
 namespace graphso {
 
-std::string format_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order) {
+void write_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order,
+                            const Job::ResultSink& sink) {
+  auto text = [](fmt::memory_buffer& out, uint32_t label) { fmt::format_to(std::back_inserter(out), "{}", label); };
+  if (order.is_natural()) return write_vertex_values(labels, format, order, sink, text);
   // A label is the smallest NEW id of its component; the answer in original ids is the smallest
   // original id of the component, so relabel each component by its members' original ids.
-  std::vector<uint32_t> out = labels;
-  if (!order.is_natural()) {
-    std::vector<uint32_t> smallest(labels.size(), kNoVertex);
-    for (uint64_t v = 0; v < labels.size(); ++v)
-      smallest[labels[v]] = std::min(smallest[labels[v]], order.to_original(static_cast<VertexId>(v)));
-    for (uint64_t v = 0; v < labels.size(); ++v) out[v] = smallest[labels[v]];
-  }
-  return format_vertex_values(out, format, order, [](fmt::memory_buffer& text, uint32_t label) {
-    fmt::format_to(std::back_inserter(text), "{}", label);
-  });
+  std::vector<uint32_t> smallest(labels.size(), kNoVertex);
+  for (uint64_t v = 0; v < labels.size(); ++v)
+    smallest[labels[v]] = std::min(smallest[labels[v]], order.to_original(static_cast<VertexId>(v)));
+  write_vertex_values<uint32_t>(labels.size(), format, order, sink, [&](VertexId id) { return smallest[labels[id]]; }, text);
 }
 
 void WccLabelJob::init(const GraphInfo& graph, int threads) {
@@ -37,8 +34,8 @@ void WccLabelJob::end_round() {
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-std::string WccLabelJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_component_labels(label_, format, order);
+void WccLabelJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_component_labels(label_, format, order, sink);
 }
 
 void WccUnionFindJob::init(const GraphInfo& graph, int threads) {
@@ -97,8 +94,8 @@ void WccUnionFindJob::end_round() {
   finished_ = converged_ = true;
 }
 
-std::string WccUnionFindJob::format_results(OutFormat format, const VertexOrder& order) const {
-  return format_component_labels(parent_, format, order);
+void WccUnionFindJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_component_labels(parent_, format, order, sink);
 }
 
 }  // namespace graphso

@@ -16,6 +16,14 @@
 
 namespace graphso {
 
+// Labels in original ids: the smallest original id of each component (labels hold new ids). In a
+// relabelled graph that takes a table of each component's smallest original id (output_bytes).
+void write_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order,
+                            const Job::ResultSink& sink);
+inline uint64_t component_labels_output_bytes(uint64_t n, const VertexOrder& order) {
+  return order.is_natural() ? 0 : n * sizeof(uint32_t);
+}
+
 class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
  public:
   explicit WccLabelJob(std::string name) : EdgeJob(std::move(name), "wcc") {}
@@ -25,7 +33,8 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
   uint32_t scatter(VertexId u, Weight) const { return label_[u]; }
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
 
  private:
   std::vector<uint32_t> label_;
@@ -44,7 +53,8 @@ class WccUnionFindJob final : public Job {
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
   void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
-  std::string format_results(OutFormat format, const VertexOrder& order) const override;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
 
  private:
   template <typename Record>
@@ -55,7 +65,5 @@ class WccUnionFindJob final : public Job {
   std::vector<VertexId> parent_;
 };
 
-// Labels in original ids: the smallest original id of each component (labels hold new ids).
-std::string format_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order);
 
 }  // namespace graphso

@@ -1,6 +1,7 @@
 #include "middleware/graphso.h"
 
 #include <bit>
+#include <cmath>
 
 #include "base/error.h"
 #include "base/file.h"
@@ -9,41 +10,86 @@
 
 namespace graphso {
 
+namespace {
+
+// What chunk mode needs beyond the cache: the chunk records, two partition buffers of at least one
+// chunk each, and (when the source index is not resident whole) a read buffer per thread. Before
+// the table is read (table_known false) the read buffers are not known yet: the budget named is
+// then the least, not the exact smallest.
+[[noreturn]] void fail_budget(const GraphSOConfig& config, uint64_t chunk_bytes, uint64_t cache_bytes, uint64_t records,
+                              uint64_t largest, uint64_t readers, uint64_t halved_need, bool table_known) {
+  const double keep = 1 - config.cache_ratio;
+  auto smallest = [&](uint64_t need) { return human_bytes(std::ceil(static_cast<double>(need) / keep)); };
+  const uint64_t need = records + 2 * largest + readers;
+  std::string advice = fmt::format("{} {} (raise --mem or --graph-mem, or lower --cache-ratio)",
+                                   table_known ? "the smallest graph-data budget that works is"
+                                               : "it needs a graph-data budget of at least",
+                                   smallest(need));
+  if (halved_need && halved_need < need)
+    advice += fmt::format("; with --chunk-size {}, at least {}", human_bytes(static_cast<double>(chunk_bytes / 2)), smallest(halved_need));
+  fail("the graph-data budget of {} is too small for chunk mode with {} chunks: the cache takes {}, the chunk records {}{}, "
+       "and each of two partition buffers needs at least one chunk ({}); {}",
+       human_bytes(static_cast<double>(config.graph_budget_bytes)), human_bytes(static_cast<double>(chunk_bytes)),
+       human_bytes(static_cast<double>(cache_bytes)), human_bytes(static_cast<double>(records)),
+       readers ? fmt::format(", the source-index read buffers {}", human_bytes(static_cast<double>(readers))) : std::string(),
+       human_bytes(static_cast<double>(largest)), advice);
+}
+
+}  // namespace
+
 std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSOConfig& config, ReaderFactory& readers) {
+  // Graph budget = chunk cache + TChunk records + resident source index (+ its read buffers) +
+  // two logical-partition buffers.
+  const uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
+  const uint64_t rest = config.graph_budget_bytes > cache_bytes ? config.graph_budget_bytes - cache_bytes : 0;
   const bool chosen = config.chunk_bytes == 0;
   uint64_t chunk_bytes = config.chunk_bytes;
   if (chosen) {
-    // Formula (1), and no larger than a quarter of what the budget leaves for partition buffers,
-    // so that each of the two buffers holds at least two chunks (and never below a page).
+    // Formula (1), and no larger than a quarter of what the cache leaves, so that each of the two
+    // buffers holds at least two chunks (and never below a page).
     chunk_bytes = default_chunk_bytes(layout.edges * layout.edge_size(), layout.vertices, config.threads);
-    uint64_t buffers = static_cast<uint64_t>((1 - config.cache_ratio) * static_cast<double>(config.graph_budget_bytes));
-    chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(buffers / 4, 1))));
+    chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(rest / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
 
-  // Graph budget = chunk cache + TChunk table + two logical-partition buffers. The table's size
-  // is known once it is built; a chosen chunk size that leaves too little for the buffers is
-  // halved until it fits (a size the user gave is an error instead).
-  const uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
-  for (;;) {
-    TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes);
-    uint64_t table_bytes = table.memory_bytes();
-    uint64_t largest = 0;
-    for (const ChunkInfo& c : table.chunks()) largest = std::max(largest, aligned_span({c.file, c.offset, c.bytes}));
-    uint64_t rest = config.graph_budget_bytes > cache_bytes + table_bytes ? config.graph_budget_bytes - cache_bytes - table_bytes : 0;
-    uint64_t partition = align_down(rest / 2, kDirectAlignment);
-    if (partition < largest && chosen && chunk_bytes / 2 >= std::max<uint64_t>(kDirectAlignment, layout.edge_size())) {
-      chunk_bytes /= 2;
-      continue;
-    }
-    if (partition < largest)
-      fail("the graph-data budget of {} is too small for chunk mode: the TChunk table takes {}, the cache {}, "
-           "and each of two partition buffers needs at least {} (one {} chunk); raise --mem or lower --chunk-size",
-           human_bytes(static_cast<double>(config.graph_budget_bytes)), human_bytes(static_cast<double>(table_bytes)),
-           human_bytes(static_cast<double>(cache_bytes)), human_bytes(static_cast<double>(largest)),
-           human_bytes(static_cast<double>(chunk_bytes)));
-    return finish_init(layout, config, readers, std::move(table), partition, cache_bytes);
+  // The records and the buffers' least size follow from the partitions alone, so the chunk size
+  // is settled (a chosen one halved until they fit) and a budget too small refused before any
+  // table is built.
+  auto need = [&](const TChunkTable::Shape& s) { return s.records_bytes() + 2 * s.largest_span; };
+  TChunkTable::Shape shape = TChunkTable::shape(layout, chunk_bytes);
+  while (chosen && need(shape) > rest && chunk_bytes / 2 >= std::max<uint64_t>(kDirectAlignment, layout.edge_size())) {
+    chunk_bytes /= 2;
+    shape = TChunkTable::shape(layout, chunk_bytes);
   }
+  auto halved_need = [&]() {
+    return chunk_bytes / 2 >= layout.edge_size() ? need(TChunkTable::shape(layout, chunk_bytes / 2)) : 0;
+  };
+  if (need(shape) > rest)
+    fail_budget(config, chunk_bytes, cache_bytes, shape.records_bytes(), shape.largest_span, 0, halved_need(), false);
+
+  // The source index stays whole when it fits beside two one-chunk buffers (an index read per
+  // round costs bytes; small buffers only cost requests). When it cannot, the buffers keep a
+  // quarter of what follows the records, so loads stay large, and the index gets the rest, whole
+  // chunks' entries first; the others are read per chunk when a round needs them, into one
+  // buffer per thread.
+  TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes, nullptr, 0);
+  const uint64_t after_records = rest - table.records_bytes();
+  uint64_t capacity = table.index_bytes();
+  if (capacity + 2 * shape.largest_span > after_records) {
+    const uint64_t buffers_floor = std::max(2 * shape.largest_span, align_down(after_records / 4, kDirectAlignment));
+    uint64_t largest_entry = 0;
+    for (const ChunkInfo& c : table.chunks()) largest_entry = std::max<uint64_t>(largest_entry, c.index_bytes);
+    const uint64_t readers_bytes = uint64_t(std::max(1, config.threads)) * (align_up(largest_entry, kDirectAlignment) + kDirectAlignment);
+    const uint64_t taken = buffers_floor + readers_bytes;
+    capacity = after_records > taken ? after_records - taken : 0;
+  }
+  table.keep_index(capacity, config.threads);
+  const uint64_t used = table.memory_bytes();
+  const uint64_t partition = rest > used ? align_down((rest - used) / 2, kDirectAlignment) : 0;
+  if (partition < shape.largest_span)
+    fail_budget(config, chunk_bytes, cache_bytes, table.records_bytes(), shape.largest_span, used - table.records_bytes() - table.resident_index_bytes(),
+                halved_need(), true);
+  return finish_init(layout, config, readers, std::move(table), partition, cache_bytes);
 }
 
 std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const GraphSOConfig& config,
@@ -79,6 +125,10 @@ GraphSO::~GraphSO() = default;  // the DoubleBuffer lets a read in flight land b
 GraphSOStats GraphSO::stats() const {
   GraphSOStats s = counts_;
   s.io = buffers_.io_stats();
+  // Source-index entries read on demand are graph metadata read from the device: counted in.
+  s.index_bytes_read = table_.index_bytes_read();
+  s.io.bytes_read += s.index_bytes_read;
+  s.io.requests += table_.index_reads();
   s.cache = cache_.stats();
   return s;
 }

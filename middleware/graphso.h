@@ -60,6 +60,7 @@ struct GraphSOStats {
   uint64_t page_bytes = 0;         // aligned bytes asked for by page-granular reads
   uint64_t whole_bytes = 0;        // aligned bytes asked for by whole-chunk reads
   uint64_t page_requests = 0;      // reads of page runs (before merging with neighbours)
+  uint64_t index_bytes_read = 0;   // TChunk source-index entries read because not resident (in io too)
   IoStats io;
   CacheStats cache;
 };

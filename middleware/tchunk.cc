@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <omp.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 
@@ -10,6 +14,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
+#include "io/read_plan.h"
 
 namespace graphso {
 namespace {
@@ -28,6 +33,19 @@ struct Header {
 };
 static_assert(sizeof(Header) == 72);
 
+// Chunks end at the first edge boundary at or after each multiple of chunk_bytes in the file,
+// not every chunk_bytes from the partition's start: a chunk read alone then starts and ends on
+// (or one record past) a page boundary instead of straddling two extra pages. Returns the end
+// (exclusive, in edges) of the chunk that starts at edge `first` of the partition.
+uint64_t chunk_end(const StaticPartition& part, uint64_t first, uint64_t chunk_bytes, uint32_t record) {
+  const uint64_t chunk_edges = chunk_bytes / record;
+  uint64_t at = part.offset + first * record;
+  uint64_t grid_line = (at / chunk_bytes + 1) * chunk_bytes;
+  uint64_t last = std::min(part.edges, (grid_line - part.offset + record - 1) / record);
+  if (last - first > chunk_edges + 1 || last <= first) last = std::min(part.edges, first + chunk_edges);
+  return last;
+}
+
 void put_varint(std::vector<uint8_t>& out, uint64_t value) {
   while (value >= 0x80) {
     out.push_back(static_cast<uint8_t>(value | 0x80));
@@ -43,15 +61,43 @@ std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) 
 }
 
 uint64_t TChunkTable::memory_bytes() const {
-  return chunks_.size() * sizeof(ChunkInfo) + index_.size();
+  uint64_t bytes = records_bytes() + index_.size();
+  for (const Reader& r : readers_) bytes += r.buffer.size();
+  return bytes;
+}
+
+uint64_t TChunkTable::index_bytes_read() const {
+  uint64_t bytes = 0;
+  for (const Reader& r : readers_) bytes += r.bytes_read;
+  return bytes;
+}
+
+uint64_t TChunkTable::index_reads() const {
+  uint64_t reads = 0;
+  for (const Reader& r : readers_) reads += r.reads;
+  return reads;
+}
+
+TChunkTable::Shape TChunkTable::shape(const EngineLayout& layout, uint64_t chunk_bytes) {
+  const uint32_t record = layout.edge_size();
+  if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
+  Shape s;
+  for (const StaticPartition& part : layout.partitions)
+    for (uint64_t first = 0; first < part.edges;) {
+      uint64_t last = chunk_end(part, first, chunk_bytes, record);
+      s.largest_span = std::max(s.largest_span, aligned_span({part.file, part.offset + first * record, (last - first) * record}));
+      ++s.chunks;
+      first = last;
+    }
+  return s;
 }
 
 TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes) {
   const uint32_t record = layout.edge_size();
   if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
-  const uint64_t chunk_edges = chunk_bytes / record;
   TChunkTable table;
   table.chunk_bytes_ = chunk_bytes;
+  table.path_ = path(layout, chunk_bytes);
   std::vector<File> files;
   for (const auto& f : layout.files) files.emplace_back(f, File::Mode::Read);
   const auto& degrees = *layout.out_degrees;
@@ -60,14 +106,8 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
   uint64_t done = 0;
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
     const StaticPartition& part = layout.partitions[p];
-    // Chunks end at the first edge boundary at or after each multiple of chunk_bytes in the
-    // file, not every chunk_bytes from the partition's start: a chunk read alone then starts
-    // and ends on (or one record past) a page boundary instead of straddling two extra pages.
     for (uint64_t first = 0; first < part.edges;) {
-      uint64_t at = part.offset + first * record;
-      uint64_t grid_line = (at / chunk_bytes + 1) * chunk_bytes;
-      uint64_t last = std::min(part.edges, (grid_line - part.offset + record - 1) / record);
-      if (last - first > chunk_edges + 1 || last <= first) last = std::min(part.edges, first + chunk_edges);
+      const uint64_t last = chunk_end(part, first, chunk_bytes, record);
       ChunkInfo c;
       c.partition = p;
       c.file = part.file;
@@ -116,6 +156,8 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
       progress.update(done += raw.size());
     }
   }
+  table.index_total_ = table.index_.size();
+  table.index_file_offset_ = sizeof(Header) + table.chunks_.size() * sizeof(ChunkInfo);
   return table;
 }
 
@@ -135,6 +177,7 @@ TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& fron
 }
 
 void TChunkTable::save(const EngineLayout& layout) const {
+  if (index_.size() != index_total_) fail("internal: saving a TChunk table whose index is not resident whole");
   Header h{};
   h.tag = kFormat.tag();
   h.identity = layout.identity;
@@ -150,40 +193,113 @@ void TChunkTable::save(const EngineLayout& layout) const {
   write_sealed_file(path(layout, chunk_bytes_), bytes);
 }
 
-TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes) {
+TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity) {
   const std::string file = path(layout, chunk_bytes);
-  SealedFile sealed(kFormat, file, sizeof(Header));
-  const Header h = sealed.header<Header>();
+  File in(file, File::Mode::Read);
+  const uint64_t size = in.size();
+  if (size < sizeof(Header) + sizeof(uint32_t)) check_size(file, size, sizeof(Header) + sizeof(uint32_t), "TChunk table");
+  Header h{};
+  in.pread_exact(std::as_writable_bytes(std::span<Header, 1>(&h, 1)), 0);
+  check_tag(kFormat, h.tag, file);
   if (h.chunks > (uint64_t{1} << 40) || h.index_bytes > (uint64_t{1} << 48))  // the size below cannot overflow
     fail("{}: corrupt: {} chunks, {} index bytes", file, h.chunks, h.index_bytes);
-  sealed.check_size_and_crc(sizeof(h) + h.chunks * sizeof(ChunkInfo) + h.index_bytes + sizeof(uint32_t), "TChunk table");
+  const uint64_t records = h.chunks * sizeof(ChunkInfo);
+  check_size(file, size, sizeof(h) + records + h.index_bytes + sizeof(uint32_t), "TChunk table");
   if (h.identity != layout.identity || h.edges != layout.edges || h.vertices != layout.vertices ||
       h.chunk_bytes != chunk_bytes || layout.name != h.layout)
     fail("{}: belongs to another graph or layout (re-run `graphso prep`)", file);
   TChunkTable table;
   table.chunk_bytes_ = chunk_bytes;
+  table.path_ = file;
+  table.index_total_ = h.index_bytes;
+  table.index_file_offset_ = sizeof(h) + records;
   table.chunks_.resize(h.chunks);
-  std::memcpy(table.chunks_.data(), sealed.body(), h.chunks * sizeof(ChunkInfo));
-  const auto* index = reinterpret_cast<const uint8_t*>(sealed.body() + h.chunks * sizeof(ChunkInfo));
-  table.index_.assign(index, index + h.index_bytes);
+  in.pread_exact(std::as_writable_bytes(std::span(table.chunks_)), sizeof(h));
+  // The CRC covers the whole file; the index is checked in bounded pieces, never held whole.
+  uint32_t crc = crc32_of(std::as_bytes(std::span<const Header, 1>(&h, 1)));
+  crc = crc32_of(std::as_bytes(std::span(table.chunks_)), crc);
+  std::vector<std::byte> piece;
+  for (uint64_t at = table.index_file_offset_, end = size - sizeof(uint32_t); at < end;) {
+    piece.resize(std::min<uint64_t>(end - at, 1 << 20));
+    in.pread_exact(piece, at);
+    crc = crc32_of(piece, crc);
+    at += piece.size();
+  }
+  uint32_t stored = 0;
+  in.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&stored, 1)), size - sizeof(uint32_t));
+  check_crc(file, stored, crc, "TChunk table");
   // The checksum guards against accidents; these guard the decoder against a wrong table.
-  uint64_t edges = 0;
+  uint64_t edges = 0, index_end = 0;
   for (const ChunkInfo& c : table.chunks_) {
-    if (c.partition >= layout.partitions.size() || c.index_offset + c.index_bytes > table.index_.size() ||
+    if (c.partition >= layout.partitions.size() || c.index_offset != index_end || c.index_offset + c.index_bytes > h.index_bytes ||
         c.edges == 0 || c.bytes != uint64_t{c.edges} * layout.edge_size() || c.distinct_sources == 0 || c.distinct_sources > c.edges || c.first_src > c.last_src ||
         c.index_bytes < 2 * c.distinct_sources)
       fail("{}: corrupt chunk record", file);
+    index_end += c.index_bytes;
     edges += c.edges;
   }
   if (edges != layout.edges) fail("{}: chunks hold {} edges, the graph {} (corrupt)", file, edges, layout.edges);
+  table.keep_index(index_capacity, 1);
   return table;
 }
 
-TChunkTable TChunkTable::load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built) {
+void TChunkTable::keep_index(uint64_t capacity, int threads) {
+  // The resident prefix ends where the last chunk whose entries fit wholly ends.
+  uint64_t end = 0;
+  uint64_t largest_on_disk = 0;
+  for (const ChunkInfo& c : chunks_) {
+    if (c.index_offset + c.index_bytes <= capacity && c.index_offset == end) end += c.index_bytes;
+    else largest_on_disk = std::max<uint64_t>(largest_on_disk, c.index_bytes);
+  }
+  if (end < index_.size()) {
+    index_.resize(end);
+    index_.shrink_to_fit();
+  } else if (end > index_.size()) {
+    const uint64_t have = index_.size();
+    index_.resize(end);
+    File(path_, File::Mode::Read).pread_exact(std::as_writable_bytes(std::span(index_)).subspan(have), index_file_offset_ + have);
+  }
+  readers_.clear();
+  file_ = File();
+  if (end == index_total_) return;
+  // An entry read alone can start mid-page and cross one more page boundary.
+  const uint64_t buffer = align_up(largest_on_disk, kDirectAlignment) + kDirectAlignment;
+  for (int t = 0; t < std::max(1, threads); ++t) readers_.push_back({AlignedBuffer(buffer), 0, 0});
+  file_ = File(path_, File::Mode::ReadDirect);
+}
+
+const uint8_t* TChunkTable::index_of(uint32_t id) const {
+  const ChunkInfo& c = chunks_[id];
+  if (c.index_offset + c.index_bytes <= index_.size()) return index_.data() + c.index_offset;
+  const size_t thread = static_cast<size_t>(omp_get_thread_num());
+  if (thread >= readers_.size()) fail("internal: TChunk index read from thread {} of {}", thread, readers_.size());
+  Reader& r = readers_[thread];
+  const uint64_t at = index_file_offset_ + c.index_offset;
+  const uint64_t begin = align_down(at, kDirectAlignment);
+  const uint64_t length = align_up(at + c.index_bytes, kDirectAlignment) - begin;
+  // The file's last page is short: O_DIRECT reads what there is, which must cover the entries.
+  uint64_t got = 0;
+  while (got < length) {
+    ssize_t n = ::pread(file_.fd(), r.buffer.data() + got, length - got, static_cast<off_t>(begin + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("{}: cannot read the source index of chunk {}: {}", path_, id, std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<uint64_t>(n);
+  }
+  if (begin + got < at + c.index_bytes)
+    fail("{}: short read of the source index of chunk {} ({} of {} bytes; truncated?)", path_, id, got, length);
+  r.bytes_read += got;
+  ++r.reads;
+  return reinterpret_cast<const uint8_t*>(r.buffer.data()) + (at - begin);
+}
+
+TChunkTable TChunkTable::load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built,
+                                       uint64_t index_capacity) {
   if (built) *built = false;
-  if (path_exists(path(layout, chunk_bytes))) return load(layout, chunk_bytes);
+  if (path_exists(path(layout, chunk_bytes))) return load(layout, chunk_bytes, index_capacity);
   TChunkTable table = build(layout, chunk_bytes);
   table.save(layout);
+  table.keep_index(index_capacity, 1);
   if (built) *built = true;
   return table;
 }

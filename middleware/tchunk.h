@@ -8,6 +8,13 @@
 //
 // Persisted as <dir>/tchunk.<chunk_bytes> (versioned, checksummed, tied to the graph by the
 // layout's identity), so several chunk sizes can coexist.
+//
+// In memory the records are always resident (about 88 bytes a chunk); the source index (one to
+// two bytes per distinct source of a chunk, so up to a quarter of the edge bytes on a graph whose
+// sources scatter over blocks) is resident only up to a capacity the caller gives (keep_index):
+// the entries of the first chunks that fit stay in memory, the others are read from the file
+// with O_DIRECT when a frontier covers only part of a chunk's source range, and those bytes are
+// counted (index_bytes_read). So the table never needs more memory than the budget gives it.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +23,7 @@
 #include <vector>
 
 #include "base/bitmap.h"
+#include "base/file.h"
 #include "engine/engine_layout.h"
 
 namespace graphso {
@@ -37,20 +45,45 @@ struct ChunkInfo {
 
 class TChunkTable {
  public:
-  // Reads the layout's partitions once, sequentially, and cuts them into chunks.
+  // What cutting the layout into chunks of chunk_bytes gives, known from the partitions alone
+  // (no edge is read): how many chunks, and the largest aligned span one of them is read as.
+  struct Shape {
+    uint64_t chunks = 0;
+    uint64_t largest_span = 0;
+    uint64_t records_bytes() const { return chunks * sizeof(ChunkInfo); }
+  };
+  static Shape shape(const EngineLayout& layout, uint64_t chunk_bytes);
+
+  // Reads the layout's partitions once, sequentially, and cuts them into chunks (index resident).
   static TChunkTable build(const EngineLayout& layout, uint64_t chunk_bytes);
   // Loads the layout's table for chunk_bytes (GraphFiles::tchunk), or builds and saves it when missing. A table that exists
   // but is damaged or belongs to another graph is an error (rebuild with `graphso prep`).
-  static TChunkTable load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built = nullptr);
-  static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes);
-  void save(const EngineLayout& layout) const;
+  // index_capacity: as keep_index's.
+  static constexpr uint64_t kWholeIndex = UINT64_MAX;
+  static TChunkTable load_or_build(const EngineLayout& layout, uint64_t chunk_bytes, bool* built = nullptr,
+                                   uint64_t index_capacity = kWholeIndex);
+  // Checks the whole file (size, CRC, records) reading it in bounded pieces; keeps the records and
+  // the index up to index_capacity bytes.
+  static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity = kWholeIndex);
+  void save(const EngineLayout& layout) const;  // the index must be resident whole
   static std::string path(const EngineLayout& layout, uint64_t chunk_bytes);
+
+  // Keeps at most `capacity` bytes of the source index in memory (whole chunks' entries, in chunk
+  // order; the rest is read from the file per chunk when needed, by up to `threads` threads at
+  // once, each with a read buffer of its own, counted in memory_bytes()).
+  void keep_index(uint64_t capacity, int threads);
 
   uint64_t chunk_bytes() const { return chunk_bytes_; }
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }
   const ChunkInfo& chunk(uint32_t id) const { return chunks_[id]; }
-  // Bytes this table takes in memory (records + index).
+  // Bytes this table takes in memory: records, resident index, read buffers.
   uint64_t memory_bytes() const;
+  uint64_t records_bytes() const { return chunks_.size() * sizeof(ChunkInfo); }
+  uint64_t index_bytes() const { return index_total_; }            // the whole index, in the file
+  uint64_t resident_index_bytes() const { return index_.size(); }
+  // What reading index entries that are not resident has transferred from the device.
+  uint64_t index_bytes_read() const;
+  uint64_t index_reads() const;
 
   // For chunk m and a frontier: active distinct sources and their edges in m.
   struct ActiveCounts {
@@ -58,14 +91,27 @@ class TChunkTable {
     uint64_t edges = 0;
   };
   ActiveCounts active_in(uint32_t id, const Bitmap& frontier) const;
-  // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order.
+  // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order. Safe
+  // from several OpenMP threads at once (each reads into its own buffer).
   template <typename Visit>
   void for_each_source(uint32_t id, Visit&& visit) const;
 
  private:
+  // Chunk m's index entries: in memory, or read into the calling thread's buffer.
+  const uint8_t* index_of(uint32_t id) const;
+
   uint64_t chunk_bytes_ = 0;
   std::vector<ChunkInfo> chunks_;
-  std::vector<uint8_t> index_;
+  std::vector<uint8_t> index_;     // the resident prefix of the index
+  uint64_t index_total_ = 0;
+  std::string path_;               // the table's file, for index entries read on demand
+  uint64_t index_file_offset_ = 0; // where the index starts in it
+  struct Reader {                  // one per thread; mutable: reading does not change the table
+    AlignedBuffer buffer;
+    uint64_t bytes_read = 0, reads = 0;
+  };
+  File file_;                      // O_DIRECT, open while some index is not resident
+  mutable std::vector<Reader> readers_;
 };
 
 // Formula (1) of the paper: the largest |C| with |C|N + (|C|N/|G|) N_v |V| + s <= |LLC|, for N
@@ -78,7 +124,7 @@ uint64_t read_llc_bytes();
 template <typename Visit>
 void TChunkTable::for_each_source(uint32_t id, Visit&& visit) const {
   const ChunkInfo& c = chunks_[id];
-  const uint8_t* p = index_.data() + c.index_offset;
+  const uint8_t* p = index_of(id);
   auto varint = [&p]() {
     uint64_t value = 0;
     for (int shift = 0;; shift += 7) {

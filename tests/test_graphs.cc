@@ -103,7 +103,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.chunk_bytes = options.chunk_bytes;
   config.granularity = options.granularity;
   if (options.engine == EngineKind::XStream) {
-    config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : XStreamEngine::kMinUpdateBytes;
+    config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.mem_bytes += config.update_mem_bytes;
   }
   ReaderFactory own{ReaderOptions{}};
@@ -114,7 +114,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction) {
   GridGraph graph = GridGraph::open(graph_dir);
   uint64_t n = graph.meta().vertices;
-  uint64_t state = n * 4 + 2 * ((n + 63) / 64 * 8);
+  uint64_t state = n * 4 + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
   for (size_t i = 0; i < job_args.size(); ++i) {
     JobSpec spec = parse_job_argument(job_args[i], i);
     spec.name = "x";

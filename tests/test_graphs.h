@@ -16,6 +16,9 @@
 
 namespace graphso::testing {
 
+// The X-Stream update budget the tests give (well above the engine's least for their jobs).
+inline constexpr uint64_t kUpdateBytes = 256 << 10;
+
 class TempDir {
  public:
   TempDir();

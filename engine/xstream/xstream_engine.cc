@@ -14,12 +14,28 @@ namespace {
 
 // A scatter call covers at most this many edges, so its staging (two records per edge at most)
 // stays small and inside the update budget.
-constexpr uint64_t kScatterPieceEdges = 1024;
+constexpr uint64_t kScatterPieceEdges = 256;
 constexpr uint64_t kLargestUpdate = 12;  // a vertex id and an 8-byte value
 constexpr uint64_t kScatterStagingBytes = 2 * kScatterPieceEdges * kLargestUpdate;
 
+// A spilled piece is read back through a LoadStreamer, whose buffers (a piece and two pages of
+// slack) must hold four pages: two pages is the least piece.
+constexpr uint64_t kLeastSpillPiece = 2 * kDirectAlignment;
+
 uint64_t spill_piece_for(uint64_t update_bytes) {
-  return align_down(std::clamp<uint64_t>(update_bytes / 16, 16 << 10, 1 << 20), kDirectAlignment);
+  return align_down(std::clamp<uint64_t>(update_bytes / 16, kLeastSpillPiece, 1 << 20), kDirectAlignment);
+}
+
+// The spill staging, the two read-back buffers and every thread's scatter staging.
+uint64_t fixed_update_bytes(uint64_t piece, int threads) {
+  return piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, threads)) * kScatterStagingBytes;
+}
+
+// The least the bins need: a scatter piece per thread, or one record per thread per bin.
+uint64_t least_bin_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
+  uint64_t one_each = 0;
+  for (uint32_t r : record_bytes) one_each += uint64_t{r} * partitions;
+  return uint64_t(std::max(1, threads)) * std::max(kScatterStagingBytes, one_each);
 }
 
 std::vector<uint32_t> record_sizes(std::span<Job* const> jobs) {
@@ -32,20 +48,13 @@ std::vector<uint32_t> record_sizes(std::span<Job* const> jobs) {
   return sizes;
 }
 
-struct XStreamConfig {
-  uint64_t update_bytes = 0;  // the update budget: bins, spill staging, read-back buffers, scatter pieces
-  int threads = 1;
-};
-
 // The bins get what the update budget leaves after the spill staging, the two read-back
 // buffers and every thread's scatter staging.
-uint64_t bin_budget(const XStreamConfig& c) {
-  const uint64_t piece = spill_piece_for(c.update_bytes);
-  const uint64_t fixed = piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, c.threads)) * kScatterStagingBytes;
-  if (c.update_bytes < XStreamEngine::kMinUpdateBytes || c.update_bytes <= fixed + (64 << 10))
-    fail("an update budget of {} bytes is too small for {} threads (need at least {})", c.update_bytes, c.threads,
-         std::max<uint64_t>(XStreamEngine::kMinUpdateBytes, fixed + (64 << 10) + 1));
-  return c.update_bytes - fixed;
+uint64_t bin_budget(uint64_t update_bytes, int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
+  const uint64_t least = XStreamEngine::min_update_bytes(threads, record_bytes, partitions);
+  if (update_bytes < least)
+    fail("an update budget of {} bytes is too small for {} threads (need at least {})", update_bytes, threads, least);
+  return update_bytes - fixed_update_bytes(spill_piece_for(update_bytes), threads);
 }
 
 }  // namespace
@@ -73,12 +82,24 @@ XStreamEngine::XStreamEngine(const GridGraph& graph, ReaderFactory& readers)
 void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) {
   jobs_ = jobs;
   threads_ = std::max(1, threads);
-  const XStreamConfig config{update_bytes, threads_};
+  const std::vector<uint32_t> records = record_sizes(jobs);
   std::string spill = fmt::format("{}/xstream.updates.{}.{}", graph_.dir(), ::getpid(), static_cast<const void*>(this));
-  bins_.emplace(graph_.meta(), threads_, record_sizes(jobs), bin_budget(config), spill_piece_for(update_bytes), spill);
+  bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
+                spill_piece_for(update_bytes), spill);
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
       [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); });
+}
+
+uint64_t XStreamEngine::min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
+  // The pieces are the least at the least budget (spill_piece_for of a small budget).
+  const uint64_t fixed = fixed_update_bytes(kLeastSpillPiece, threads);
+  // A larger budget has larger pieces, but it has the bytes for them (a piece is 1/16 of it).
+  return fixed + least_bin_bytes(threads, record_bytes, partitions);
+}
+
+uint64_t XStreamEngine::min_update_bytes(int threads, std::span<Job* const> jobs) const {
+  return min_update_bytes(threads, record_sizes(jobs), graph_.meta().partitions);
 }
 
 void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {

@@ -31,9 +31,6 @@ EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout)
 
 class XStreamEngine final : public Engine {
  public:
-  // Smallest update budget accepted: room for the spill buffers and a few bins.
-  static constexpr uint64_t kMinUpdateBytes = 256 << 10;
-
   XStreamEngine(const GridGraph& graph, ReaderFactory& readers);
 
   const EngineLayout& layout() const override { return layout_; }
@@ -46,7 +43,11 @@ class XStreamEngine final : public Engine {
   std::vector<std::pair<uint32_t, std::string>> failures() const override;
   EngineCounters counters() const override { return processor_ ? processor_->counters() : EngineCounters{}; }
   UpdateCounters updates() const override { return bins_ ? bins_->counters() : UpdateCounters{}; }
-  uint64_t min_update_bytes(int) const override { return kMinUpdateBytes; }
+  // Derived from what the engine needs, not a constant: the spill staging and two read-back
+  // buffers of one page-sized piece each, every thread's scatter staging, and bins that hold one
+  // scatter piece per thread (what add() may pass the budget by) or one record per thread per bin.
+  uint64_t min_update_bytes(int threads, std::span<Job* const> jobs) const override;
+  static uint64_t min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions);
 
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);

@@ -54,6 +54,23 @@ CliResult run_program(const std::vector<std::string>& argv) {
   return r;
 }
 
+MeasuredRun graphso_measured(const std::vector<std::string>& args) {
+  // Through tests/peak_rss beside the test binaries: what it forks starts with its own few pages.
+  const std::string binary = graphso_binary();
+  const std::string helper = std::filesystem::path(binary).parent_path().string() + "/tests/peak_rss";
+  REQUIRE(std::filesystem::exists(helper));
+  TempDir dir;
+  std::vector<std::string> argv = {helper, dir.file("rss"), binary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  MeasuredRun m;
+  m.result = run_program(argv);
+  std::ifstream in(dir.file("rss"));
+  uint64_t kib = 0;
+  REQUIRE(in >> kib);
+  m.max_rss_bytes = kib * 1024;
+  return m;
+}
+
 void require_one_line_error(const CliResult& r, const std::string& contains) {
   INFO("stderr: " << r.err);
   REQUIRE(r.status == 1);

@@ -18,6 +18,13 @@ struct CliResult {
 CliResult graphso_cli(const std::vector<std::string>& args);
 // Any program: argv[0] and its arguments, quoted the same way.
 CliResult run_program(const std::vector<std::string>& argv);
+// graphso run under tests/peak_rss (built beside the test binaries): its result and the kernel's
+// account of its peak resident set (wait4's ru_maxrss).
+struct MeasuredRun {
+  CliResult result;
+  uint64_t max_rss_bytes = 0;
+};
+MeasuredRun graphso_measured(const std::vector<std::string>& args);
 // The graphso binary the tests run ($GRAPHSO_BIN, default build/graphso).
 std::string graphso_binary();
 

@@ -352,8 +352,8 @@ TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's resul
                          "unknown engine 'graphchi' (expected gridgraph or xstream)");
   require_one_line_error(graphso_cli({"run", p->graph, "--update-mem", "1M", "--job", "wcc"}),
                          "--update-mem applies to --engine xstream only");
-  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--update-mem", "64K", "--job", "wcc"}),
-                         "an update budget of 65536 bytes is too small");
+  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--update-mem", "32K", "--job", "wcc"}),
+                         "an update budget of 32768 bytes is too small");
   require_one_line_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--engine", "graphchi"}),
                          "unknown engine layout 'graphchi' (expected gridgraph, xstream or both)");
   // Prepared again for GridGraph alone: the X-Stream files go too.

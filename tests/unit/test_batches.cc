@@ -114,7 +114,7 @@ TEST_CASE("staggered arrivals: late jobs join mid-run and still equal the refere
     BatchConfig config;
     config.engine = engine;
     config.sharing = mode;
-    config.graph_mem_bytes = set.edges.size() * 12 / 2 + (engine == EngineKind::XStream ? XStreamEngine::kMinUpdateBytes : 0);
+    config.graph_mem_bytes = set.edges.size() * 12 / 2 + (engine == EngineKind::XStream ? graphso::testing::kUpdateBytes : 0);
     config.threads = 2;
     config.show_progress = false;
     config.chunk_bytes = 16384;
@@ -147,7 +147,7 @@ class ExplodingJob final : public EdgeJob<ExplodingJob, EdgeUse::OutEdges> {
   }
   bool gather(VertexId, uint32_t) { return false; }
   void end_round() override { ++rounds_; }
-  std::string format_results(OutFormat, const VertexOrder&) const override { return ""; }
+  void write_results(OutFormat, const VertexOrder&, const ResultSink&) const override {}
 
  private:
   uint64_t edges_ = 0;
@@ -171,7 +171,7 @@ TEST_CASE("a failing job beside healthy ones: it is reported failed, the others 
     BatchConfig config;
     config.engine = engine;
     config.sharing = mode;
-    config.graph_mem_bytes = 64 * 1024 + (engine == EngineKind::XStream ? XStreamEngine::kMinUpdateBytes : 0);
+    config.graph_mem_bytes = 64 * 1024 + (engine == EngineKind::XStream ? graphso::testing::kUpdateBytes : 0);
     config.threads = 2;
     config.show_progress = false;
     config.chunk_bytes = 8192;

@@ -257,28 +257,41 @@ TEST_CASE("Formula 1 default chunk size: clamped, a power of two, smaller with m
   REQUIRE((here & (here - 1)) == 0);
 }
 
-TEST_CASE("Init: a chosen chunk size halves until the table, the cache and two buffers fit; a given one is an error") {
+TEST_CASE("Init: the chunk records, the cache, the resident index and two buffers fit the budget; a chunk size that cannot is refused before building") {
   Prepared g(14, true, 9);
   ReaderFactory readers{ReaderOptions{}};
   GraphSOConfig config;
   config.threads = 2;
   config.cache_ratio = 0.5;
-  // Half the budget for the cache; the other half holds the 4 KiB table and two 4 KiB buffers
-  // with a little to spare. The first size tried (a quarter of the half) is larger than that.
-  const uint64_t table4k = TChunkTable::build(g.layout, 4096).memory_bytes();
-  config.graph_budget_bytes = 2 * (table4k + 8192) + 4096;
-  const uint64_t first_try = std::min(default_chunk_bytes(g.layout.edges * 12, g.layout.vertices, 2),
-                                      std::bit_floor(config.graph_budget_bytes / 2 / 4));
-  REQUIRE(first_try > 4096);
+  // Half the budget for the cache; the other half holds the 4 KiB records, two 4 KiB buffers and a
+  // little of the source index: the rest of it is read on demand.
+  const TChunkTable::Shape shape4k = TChunkTable::shape(g.layout, 4096);
+  const uint64_t index4k = TChunkTable::build(g.layout, 4096).index_bytes();
+  // (room for the two threads' index read buffers too)
+  config.graph_budget_bytes = 2 * (shape4k.records_bytes() + 2 * shape4k.largest_span + index4k / 4 + (32 << 10));
+  config.chunk_bytes = 4096;
   auto mw = GraphSO::Init(g.layout, config, readers);
-  const uint64_t chosen = mw->table().chunk_bytes();
-  INFO("budget " << config.graph_budget_bytes << ", first try " << first_try << ", chosen " << chosen);
-  REQUIRE(chosen < first_try);
-  REQUIRE(mw->cache_capacity() + mw->table().memory_bytes() + 2 * mw->partition_bytes() <= config.graph_budget_bytes);
-  for (const ChunkInfo& c : mw->table().chunks())
+  const TChunkTable& table = mw->table();
+  INFO("budget " << config.graph_budget_bytes << ", index " << table.index_bytes() << ", resident " << table.resident_index_bytes());
+  REQUIRE(table.resident_index_bytes() > 0);
+  REQUIRE(table.resident_index_bytes() < table.index_bytes());
+  REQUIRE(mw->cache_capacity() + table.memory_bytes() + 2 * mw->partition_bytes() <= config.graph_budget_bytes);
+  for (const ChunkInfo& c : table.chunks())
     REQUIRE(align_up(c.offset + c.bytes, 4096) - align_down(c.offset, 4096) <= mw->partition_bytes());
-  // Naming the size the halving passed over is an error.
-  config.chunk_bytes = chosen * 2;
+  // Every chunk's entries read back from the file equal the built table's.
+  const TChunkTable built = TChunkTable::build(g.layout, 4096);
+  for (uint32_t id = 0; id < table.chunks().size(); ++id) {
+    std::vector<std::pair<VertexId, uint64_t>> a, b;
+    table.for_each_source(id, [&](VertexId v, uint64_t e) { a.emplace_back(v, e); });
+    built.for_each_source(id, [&](VertexId v, uint64_t e) { b.emplace_back(v, e); });
+    REQUIRE(a == b);
+  }
+  REQUIRE(table.index_bytes_read() > 0);
+  // A chosen size fits; a size whose two one-chunk buffers cannot is refused, no table built for it.
+  config.chunk_bytes = 0;
+  REQUIRE(GraphSO::Init(g.layout, config, readers)->table().chunk_bytes() >= 4096);
+  config.chunk_bytes = std::bit_floor(config.graph_budget_bytes);
   REQUIRE_THAT(graphso::testing::error_of([&] { GraphSO::Init(g.layout, config, readers); }),
                Catch::Contains("too small for chunk mode"));
+  REQUIRE(!path_exists(TChunkTable::path(g.layout, config.chunk_bytes)));
 }

@@ -75,7 +75,7 @@ int cmd_inspect(const Args& args) {
   for (const EngineLayout& layout : layouts) {
     std::vector<uint64_t> sizes = graph.files().tchunk_sizes(layout.name);
     for (uint64_t size : sizes) {
-      TChunkTable table = TChunkTable::load(layout, size);
+      TChunkTable table = TChunkTable::load(layout, size, 0);
       uint64_t sources = 0, width = 0, edges = 0;
       for (const ChunkInfo& c : table.chunks()) {
         sources += c.distinct_sources;
@@ -83,12 +83,17 @@ int cmd_inspect(const Args& args) {
         edges += c.edges;
       }
       double count = static_cast<double>(std::max<size_t>(1, table.chunks().size()));
+      const double per_edge = 1.0 / static_cast<double>(std::max<uint64_t>(1, m.edges));
       std::printf("%-17s %zu chunks of %s: %.0f edges, %.0f distinct sources over a range of %.0f ids per chunk; "
-                  "%s in memory\n",
+                  "records %s (%.3f bytes/edge, always in memory), source index %s (%.3f bytes/edge, in memory as "
+                  "far as the budget allows)\n",
                   (GraphFiles::tchunk_name(layout.name, size) + ":").c_str(), table.chunks().size(),
                   human_bytes(static_cast<double>(size)).c_str(), static_cast<double>(edges) / count,
                   static_cast<double>(sources) / count, static_cast<double>(width) / count,
-                  human_bytes(static_cast<double>(table.memory_bytes())).c_str());
+                  human_bytes(static_cast<double>(table.records_bytes())).c_str(),
+                  static_cast<double>(table.records_bytes()) * per_edge,
+                  human_bytes(static_cast<double>(table.index_bytes())).c_str(),
+                  static_cast<double>(table.index_bytes()) * per_edge);
       any = true;
     }
   }

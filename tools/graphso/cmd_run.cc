@@ -40,10 +40,12 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                                             static_cast<double>(r.counters.edges_loaded)
                                       : 0.0);
   if (r.mode == "chunk")
-    std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions\n",
+    std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions; "
+                "TChunk table %s in memory, %s of source index read from the device\n",
                 human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_loaded),
                 static_cast<unsigned long long>(r.chunk_stats.cache.hits), human_bytes(static_cast<double>(r.chunk_stats.cache.bytes_hit)).c_str(),
-                static_cast<unsigned long long>(r.chunk_stats.logical_partitions));
+                static_cast<unsigned long long>(r.chunk_stats.logical_partitions), human_bytes(static_cast<double>(r.tchunk_bytes)).c_str(),
+                human_bytes(static_cast<double>(r.chunk_stats.index_bytes_read)).c_str());
   if (r.mode == "chunk" && r.granularity != "chunk")
     std::fprintf(out, "granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
                 "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
@@ -148,6 +150,7 @@ int cmd_run(const Args& args) {
   if (!report_path.empty()) report_file.emplace(report_path);
 
   ReaderFactory readers(reader_options);
+  config.writes_results = results.has_value();
   BatchReport report = run_batch(config, graph, jobs, readers);
 
   OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
@@ -168,16 +171,20 @@ int cmd_run(const Args& args) {
     }
     if (!results) continue;
     AtomicOutputFile file(results->path() + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
-    file.append(job->format_results(format, graph.order()));
+    job->write_results(format, graph.order(), [&file](std::string_view piece) {
+      file.append(std::as_bytes(std::span<const char>(piece.data(), piece.size())));
+    });
     file.commit();
   }
-  if (report_file) report_file->append(report_json(report));
   if (results) {
     AtomicOutputFile marker(results->path() + "/" + kResultsMarker);
     marker.append(fmt::format("graphso results\nformat: {}\n", out_format));
     marker.commit();
     results->publish();
   }
+  // The peak is taken once every result is written: writing them is part of the run's memory.
+  report.peak_rss_bytes = peak_rss_bytes();
+  if (report_file) report_file->append(report_json(report));
   if (report_file) report_file->commit();
   // With the report on standard output (--report -), the summary goes to stderr so stdout is JSON.
   const bool report_on_stdout = report_path == "-" || normal_path(report_path) == "/dev/stdout";

@@ -1,0 +1,157 @@
+// Memory the report can be trusted on: the kernel's peak RSS of `graphso run` held to --mem, the
+// report's peak equal to the kernel's, a TChunk table that fits small budgets, and chunk-mode
+// bytes that repeat run after run.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso::testing;
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A number field of the JSON report (the first with this name).
+uint64_t report_field(const std::string& report, const std::string& name) {
+  const std::string key = "\"" + name + "\": ";
+  const size_t at = report.find(key);
+  REQUIRE(at != std::string::npos);
+  return std::stoull(report.substr(at + key.size()));
+}
+
+const std::vector<std::string> kW1 = {"--job", "pagerank-delta:tolerance=0.01", "--job", "wcc",
+                                      "--job", "sssp:source=0", "--job", "bfs:source=0"};
+
+std::vector<std::string> with_w1(std::vector<std::string> args) {
+  args.insert(args.end(), kW1.begin(), kW1.end());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("memory: peak RSS is held to --mem + 16 MiB and reported as the kernel measures it") {
+  TempDir dir;
+  const std::string edges = dir.file("e.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", edges, "--scale", "16", "--edge-factor", "16", "--weighted"}).status == 0);
+  // Degree order: the order's two id maps are part of the budget too.
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "both", "--order", "degree", "--chunk-size", "64K"}).status == 0);
+  for (const char* engine : {"gridgraph", "xstream"})
+    for (const char* mode : {"independent", "partition", "chunk"})
+      for (const char* format : {"text", "bin"})
+        for (uint64_t mem_mib : {12, 20, 48}) {
+          const std::string out = dir.file("out"), report = dir.file("r.json");
+          MeasuredRun m = graphso_measured(with_w1({"run", g, "--engine", engine, "--sharing", mode, "--mem",
+                                                    std::to_string(mem_mib) + "M", "--out", out, "--out-format",
+                                                    format, "--report", report}));
+          INFO(engine << " " << mode << " " << format << " --mem " << mem_mib << "M: " << m.result.err);
+          REQUIRE(m.result.status == 0);
+          const uint64_t reported = report_field(slurp(report), "peak_rss_bytes");
+          INFO("kernel " << (m.max_rss_bytes >> 10) << " KiB, report " << (reported >> 10) << " KiB");
+          REQUIRE(m.max_rss_bytes > (8u << 20));  // a real measurement, above the test binary's own pages
+#ifdef __SANITIZE_ADDRESS__
+          // AddressSanitizer's shadow memory and quarantine are in the RSS: the bounds are for real builds.
+          WARN("sanitizer build: peak RSS " << (m.max_rss_bytes >> 20) << " MiB not held to --mem " << mem_mib << "M");
+#else
+          REQUIRE(m.max_rss_bytes <= (mem_mib + 16) << 20);
+          const uint64_t gap = m.max_rss_bytes > reported ? m.max_rss_bytes - reported : reported - m.max_rss_bytes;
+          REQUIRE(gap <= (1u << 20));
+#endif
+        }
+}
+
+TEST_CASE("memory: the TChunk source index beyond the budget is read on demand, and results stay right") {
+  TempDir dir;
+  const std::string edges = dir.file("road.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "road", "-o", edges, "--width", "160", "--height", "160", "--weighted"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "both", "--order", "degree", "--chunk-size", "16K"}).status == 0);
+  const std::string inspect = graphso_cli({"inspect", g}).out;
+  REQUIRE_THAT(inspect, Catch::Contains("bytes/edge, always in memory") && Catch::Contains("source index"));
+  for (const char* engine : {"gridgraph", "xstream"}) {
+    INFO(engine);
+    // The whole index in memory, then an eighth of the edge bytes: the index no longer fits.
+    REQUIRE(graphso_cli(with_w1({"run", g, "--engine", engine, "--sharing", "independent", "--out", dir.file("ref")})).status == 0);
+    const std::string report = dir.file("r.json");
+    CliResult r = graphso_cli(with_w1({"run", g, "--engine", engine, "--sharing", "chunk", "--chunk-size", "16K",
+                                       "--graph-mem", "200K", "--cache-ratio", "0.5", "--out", dir.file("small"),
+                                       "--report", report}));
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const std::string json = slurp(report);
+    REQUIRE(report_field(json, "tchunk_bytes") < report_field(json, "tchunk_index_bytes"));
+    REQUIRE(report_field(json, "tchunk_index_bytes_read") > 0);
+    REQUIRE(report_field(json, "tchunk_bytes") + report_field(json, "cache_bytes") + 2 * report_field(json, "buffer_bytes") <=
+            report_field(json, "graph_budget_bytes") - report_field(json, "update_budget_bytes"));
+    for (const char* job : {"0-pagerank-delta.txt", "1-wcc.txt", "2-sssp.txt", "3-bfs.txt"})
+      REQUIRE(slurp(dir.file("small/") + job) == slurp(dir.file("ref/") + job));
+  }
+}
+
+TEST_CASE("memory: a budget too small for chunk mode is refused before any table is built, naming the least that works") {
+  TempDir dir;
+  const std::string edges = dir.file("road.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "road", "-o", edges, "--width", "100", "--height", "100"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--no-chunks"}).status == 0);
+  CliResult r = graphso_cli({"run", g, "--sharing", "chunk", "--chunk-size", "64K", "--graph-mem", "64K", "--job", "bfs:source=0"});
+  require_one_line_error(r, "it needs a graph-data budget of at least");
+  REQUIRE_THAT(r.err, Catch::Contains("with --chunk-size 32.0 KiB, at least"));
+  for (const std::string& name : files_in(g)) REQUIRE(name.rfind("tchunk", 0) != 0);
+  // The least it names is enough to build the table; with the table known the smallest budget that
+  // works is exact (it adds the source index's read buffers when the index cannot stay whole).
+  auto named = [](const CliResult& refused, const std::string& after) {
+    const std::string said = refused.err.substr(refused.err.find(after) + after.size());
+    const std::string size = said.substr(0, said.find(" ("));
+    REQUIRE(size.find("KiB") != std::string::npos);
+    return std::to_string(static_cast<uint64_t>(std::stod(size)) + 1) + "K";
+  };
+  std::string budget = named(r, "budget of at least ");
+  CliResult at_least = graphso_cli({"run", g, "--sharing", "chunk", "--chunk-size", "64K", "--graph-mem", budget, "--job", "bfs:source=0"});
+  if (at_least.status != 0) {
+    require_one_line_error(at_least, "the smallest graph-data budget that works is");
+    budget = named(at_least, "works is ");
+  }
+  REQUIRE(graphso_cli({"run", g, "--sharing", "chunk", "--chunk-size", "64K", "--graph-mem", budget, "--job", "bfs:source=0"}).status == 0);
+}
+
+TEST_CASE("memory: chunk-mode bytes and cache hits repeat exactly over five runs on two threads") {
+  TempDir dir;
+  const std::string edges = dir.file("road.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "road", "-o", edges, "--width", "128", "--height", "128", "--weighted"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "both", "--chunk-size", "16K"}).status == 0);
+  for (const char* engine : {"gridgraph", "xstream"}) {
+    std::string first;
+    for (int run = 0; run < 5; ++run) {
+      const std::string report = dir.file("r.json");
+      CliResult r = graphso_cli(with_w1({"run", g, "--engine", engine, "--sharing", "chunk", "--threads", "2",
+                                         "--chunk-size", "16K", "--graph-mem", "256K", "--report", report}));
+      INFO(engine << " run " << run << ": " << r.err);
+      REQUIRE(r.status == 0);
+      const std::string json = slurp(report);
+      const std::string counts = std::to_string(report_field(json, "bytes_read")) + " bytes, " +
+                                 std::to_string(report_field(json, "cache_hits")) + " hits, " +
+                                 std::to_string(report_field(json, "rounds_total")) + " rounds";
+      if (run == 0) first = counts;
+      REQUIRE(counts == first);
+    }
+  }
+}
+
+TEST_CASE("memory: X-Stream runs small graphs at a quarter of their edge bytes (the update budget's least is derived)") {
+  TempDir dir;
+  const std::string edges = dir.file("e.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", edges, "--scale", "13", "--edge-factor", "8"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "xstream"}).status == 0);
+  const std::string report = dir.file("r.json");
+  // 65,536 edges of 8 bytes: a quarter is 128 KiB, under the 256 KiB the update budget once needed alone.
+  for (const char* mode : {"independent", "partition", "chunk"}) {
+    CliResult r = graphso_cli(with_w1({"run", g, "--engine", "xstream", "--sharing", mode, "--graph-mem", "128K", "--report", report}));
+    INFO(mode << ": " << r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(report_field(slurp(report), "update_budget_bytes") < (128u << 10));
+  }
+}
