@@ -3,6 +3,8 @@
 #include "base/error.h"
 #include "base/file.h"
 
+#include <algorithm>
+
 namespace graphso {
 
 FormatTag FileFormat::tag() const {
@@ -40,10 +42,18 @@ void write_sealed_file(const std::string& path, const std::string& bytes) {
   out.commit();
 }
 
+namespace {
+
+void check_sealed_length(const FileFormat& format, const std::string& path, uint64_t size, size_t header_bytes) {
+  if (size < header_bytes + sizeof(uint32_t))
+    fail("{}: too short to be {} ({} bytes; truncated?)", path, format.noun, size);
+}
+
+}  // namespace
+
 SealedFile::SealedFile(const FileFormat& format, const std::string& path, size_t header_bytes)
     : path_(path), bytes_(read_small_file(path)), header_bytes_(header_bytes) {
-  if (bytes_.size() < header_bytes + sizeof(uint32_t))
-    fail("{}: too short to be {} ({} bytes; truncated?)", path, format.noun, bytes_.size());
+  check_sealed_length(format, path, bytes_.size(), header_bytes);
   check_tag(format, header<FormatTag>(), path);
 }
 
@@ -57,6 +67,28 @@ uint32_t SealedFile::crc() const {
   uint32_t stored = 0;
   std::memcpy(&stored, bytes_.data() + bytes_.size() - sizeof stored, sizeof stored);
   return stored;
+}
+
+SealedFileReader::SealedFileReader(const FileFormat& format, const std::string& path, size_t header_bytes)
+    : file_(path, File::Mode::Read), size_(file_.size()), header_(header_bytes) {
+  check_sealed_length(format, path, size_, header_bytes);
+  file_.pread_exact(header_, 0);
+  check_tag(format, header<FormatTag>(), path);
+}
+
+void SealedFileReader::check_size_and_crc(uint64_t expected, const std::string& what) const {
+  check_size(file_.path(), size_, expected);
+  const uint64_t covered = size_ - sizeof(uint32_t);
+  uint32_t crc = 0;
+  std::vector<std::byte> piece;
+  for (uint64_t at = 0; at < covered; at += piece.size()) {
+    piece.resize(std::min<uint64_t>(covered - at, 1 << 20));
+    file_.pread_exact(piece, at);
+    crc = crc32_of(piece, crc);
+  }
+  uint32_t stored = 0;
+  file_.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&stored, 1)), covered);
+  check_crc(file_.path(), stored, crc, what);
 }
 
 }  // namespace graphso

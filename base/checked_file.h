@@ -12,8 +12,10 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "base/checksum.h"
+#include "base/file.h"
 
 namespace graphso {
 
@@ -74,6 +76,26 @@ class SealedFile {
   std::string path_;
   std::string bytes_;
   size_t header_bytes_;
+};
+
+// A sealed file too large to hold in memory (a TChunk table's source index): the same checks as
+// SealedFile, with the CRC computed over pieces read one at a time; parts are read on request.
+class SealedFileReader {
+ public:
+  SealedFileReader(const FileFormat& format, const std::string& path, size_t header_bytes);
+  template <typename Header>
+  Header header() const {
+    Header h{};
+    std::memcpy(&h, header_.data(), sizeof h);
+    return h;
+  }
+  void check_size_and_crc(uint64_t expected, const std::string& what = {}) const;
+  void read(std::span<std::byte> bytes, uint64_t offset) const { file_.pread_exact(bytes, offset); }
+
+ private:
+  File file_;
+  uint64_t size_ = 0;
+  std::vector<std::byte> header_;
 };
 
 }  // namespace graphso

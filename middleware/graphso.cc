@@ -77,10 +77,7 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   uint64_t capacity = table.index_bytes();
   if (capacity + 2 * shape.largest_span > after_records) {
     const uint64_t buffers_floor = std::max(2 * shape.largest_span, align_down(after_records / 4, kDirectAlignment));
-    uint64_t largest_entry = 0;
-    for (const ChunkInfo& c : table.chunks()) largest_entry = std::max<uint64_t>(largest_entry, c.index_bytes);
-    const uint64_t readers_bytes = uint64_t(std::max(1, config.threads)) * (align_up(largest_entry, kDirectAlignment) + kDirectAlignment);
-    const uint64_t taken = buffers_floor + readers_bytes;
+    const uint64_t taken = buffers_floor + table.index_read_buffer_bytes(config.threads);
     capacity = after_records > taken ? after_records - taken : 0;
   }
   table.keep_index(capacity, config.threads);

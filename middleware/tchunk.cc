@@ -46,6 +46,10 @@ uint64_t chunk_end(const StaticPartition& part, uint64_t first, uint64_t chunk_b
   return last;
 }
 
+// A read buffer for index entries of up to `entry` bytes: an entry read alone can start mid-page
+// and cross one more page boundary.
+uint64_t read_buffer_for(uint64_t entry) { return align_up(entry, kDirectAlignment) + kDirectAlignment; }
+
 void put_varint(std::vector<uint8_t>& out, uint64_t value) {
   while (value >= 0x80) {
     out.push_back(static_cast<uint8_t>(value | 0x80));
@@ -195,16 +199,13 @@ void TChunkTable::save(const EngineLayout& layout) const {
 
 TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity) {
   const std::string file = path(layout, chunk_bytes);
-  File in(file, File::Mode::Read);
-  const uint64_t size = in.size();
-  if (size < sizeof(Header) + sizeof(uint32_t)) check_size(file, size, sizeof(Header) + sizeof(uint32_t), "TChunk table");
-  Header h{};
-  in.pread_exact(std::as_writable_bytes(std::span<Header, 1>(&h, 1)), 0);
-  check_tag(kFormat, h.tag, file);
+  // Checked whole (size, CRC) in bounded pieces: loading never holds the index.
+  SealedFileReader sealed(kFormat, file, sizeof(Header));
+  const Header h = sealed.header<Header>();
   if (h.chunks > (uint64_t{1} << 40) || h.index_bytes > (uint64_t{1} << 48))  // the size below cannot overflow
     fail("{}: corrupt: {} chunks, {} index bytes", file, h.chunks, h.index_bytes);
   const uint64_t records = h.chunks * sizeof(ChunkInfo);
-  check_size(file, size, sizeof(h) + records + h.index_bytes + sizeof(uint32_t), "TChunk table");
+  sealed.check_size_and_crc(sizeof(h) + records + h.index_bytes + sizeof(uint32_t), "TChunk table");
   if (h.identity != layout.identity || h.edges != layout.edges || h.vertices != layout.vertices ||
       h.chunk_bytes != chunk_bytes || layout.name != h.layout)
     fail("{}: belongs to another graph or layout (re-run `graphso prep`)", file);
@@ -214,20 +215,7 @@ TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes, 
   table.index_total_ = h.index_bytes;
   table.index_file_offset_ = sizeof(h) + records;
   table.chunks_.resize(h.chunks);
-  in.pread_exact(std::as_writable_bytes(std::span(table.chunks_)), sizeof(h));
-  // The CRC covers the whole file; the index is checked in bounded pieces, never held whole.
-  uint32_t crc = crc32_of(std::as_bytes(std::span<const Header, 1>(&h, 1)));
-  crc = crc32_of(std::as_bytes(std::span(table.chunks_)), crc);
-  std::vector<std::byte> piece;
-  for (uint64_t at = table.index_file_offset_, end = size - sizeof(uint32_t); at < end;) {
-    piece.resize(std::min<uint64_t>(end - at, 1 << 20));
-    in.pread_exact(piece, at);
-    crc = crc32_of(piece, crc);
-    at += piece.size();
-  }
-  uint32_t stored = 0;
-  in.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&stored, 1)), size - sizeof(uint32_t));
-  check_crc(file, stored, crc, "TChunk table");
+  sealed.read(std::as_writable_bytes(std::span(table.chunks_)), sizeof(h));
   // The checksum guards against accidents; these guard the decoder against a wrong table.
   uint64_t edges = 0, index_end = 0;
   for (const ChunkInfo& c : table.chunks_) {
@@ -262,10 +250,14 @@ void TChunkTable::keep_index(uint64_t capacity, int threads) {
   readers_.clear();
   file_ = File();
   if (end == index_total_) return;
-  // An entry read alone can start mid-page and cross one more page boundary.
-  const uint64_t buffer = align_up(largest_on_disk, kDirectAlignment) + kDirectAlignment;
-  for (int t = 0; t < std::max(1, threads); ++t) readers_.push_back({AlignedBuffer(buffer), 0, 0});
+  for (int t = 0; t < std::max(1, threads); ++t) readers_.push_back({AlignedBuffer(read_buffer_for(largest_on_disk)), 0, 0});
   file_ = File(path_, File::Mode::ReadDirect);
+}
+
+uint64_t TChunkTable::index_read_buffer_bytes(int threads) const {
+  uint64_t largest = 0;
+  for (const ChunkInfo& c : chunks_) largest = std::max<uint64_t>(largest, c.index_bytes);
+  return uint64_t(std::max(1, threads)) * read_buffer_for(largest);
 }
 
 const uint8_t* TChunkTable::index_of(uint32_t id) const {

@@ -72,6 +72,9 @@ class TChunkTable {
   // order; the rest is read from the file per chunk when needed, by up to `threads` threads at
   // once, each with a read buffer of its own, counted in memory_bytes()).
   void keep_index(uint64_t capacity, int threads);
+  // The most keep_index's read buffers can take for `threads` threads (each holds the largest
+  // entry): what a budget must leave for them when the index cannot stay whole.
+  uint64_t index_read_buffer_bytes(int threads) const;
 
   uint64_t chunk_bytes() const { return chunk_bytes_; }
   const std::vector<ChunkInfo>& chunks() const { return chunks_; }

@@ -2,20 +2,16 @@
 // report's peak equal to the kernel's, a TChunk table that fits small budgets, and chunk-mode
 // bytes that repeat run after run.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 
+#include "base/file.h"
 #include "tests/e2e/cli.h"
 #include "tests/test_graphs.h"
 
+using namespace graphso;
 using namespace graphso::testing;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // A number field of the JSON report (the first with this name).
 uint64_t report_field(const std::string& report, const std::string& name) {
@@ -51,7 +47,7 @@ TEST_CASE("memory: peak RSS is held to --mem + 16 MiB and reported as the kernel
                                                     format, "--report", report}));
           INFO(engine << " " << mode << " " << format << " --mem " << mem_mib << "M: " << m.result.err);
           REQUIRE(m.result.status == 0);
-          const uint64_t reported = report_field(slurp(report), "peak_rss_bytes");
+          const uint64_t reported = report_field(read_small_file(report), "peak_rss_bytes");
           INFO("kernel " << (m.max_rss_bytes >> 10) << " KiB, report " << (reported >> 10) << " KiB");
           REQUIRE(m.max_rss_bytes > (8u << 20));  // a real measurement, above the test binary's own pages
 #ifdef __SANITIZE_ADDRESS__
@@ -82,13 +78,13 @@ TEST_CASE("memory: the TChunk source index beyond the budget is read on demand, 
                                        "--report", report}));
     INFO(r.err);
     REQUIRE(r.status == 0);
-    const std::string json = slurp(report);
+    const std::string json = read_small_file(report);
     REQUIRE(report_field(json, "tchunk_bytes") < report_field(json, "tchunk_index_bytes"));
     REQUIRE(report_field(json, "tchunk_index_bytes_read") > 0);
     REQUIRE(report_field(json, "tchunk_bytes") + report_field(json, "cache_bytes") + 2 * report_field(json, "buffer_bytes") <=
             report_field(json, "graph_budget_bytes") - report_field(json, "update_budget_bytes"));
     for (const char* job : {"0-pagerank-delta.txt", "1-wcc.txt", "2-sssp.txt", "3-bfs.txt"})
-      REQUIRE(slurp(dir.file("small/") + job) == slurp(dir.file("ref/") + job));
+      REQUIRE(read_small_file(dir.file("small/") + job) == read_small_file(dir.file("ref/") + job));
   }
 }
 
@@ -131,7 +127,7 @@ TEST_CASE("memory: chunk-mode bytes and cache hits repeat exactly over five runs
                                          "--chunk-size", "16K", "--graph-mem", "256K", "--report", report}));
       INFO(engine << " run " << run << ": " << r.err);
       REQUIRE(r.status == 0);
-      const std::string json = slurp(report);
+      const std::string json = read_small_file(report);
       const std::string counts = std::to_string(report_field(json, "bytes_read")) + " bytes, " +
                                  std::to_string(report_field(json, "cache_hits")) + " hits, " +
                                  std::to_string(report_field(json, "rounds_total")) + " rounds";
@@ -152,6 +148,6 @@ TEST_CASE("memory: X-Stream runs small graphs at a quarter of their edge bytes (
     CliResult r = graphso_cli(with_w1({"run", g, "--engine", "xstream", "--sharing", mode, "--graph-mem", "128K", "--report", report}));
     INFO(mode << ": " << r.err);
     REQUIRE(r.status == 0);
-    REQUIRE(report_field(slurp(report), "update_budget_bytes") < (128u << 10));
+    REQUIRE(report_field(read_small_file(report), "update_budget_bytes") < (128u << 10));
   }
 }
