@@ -396,6 +396,13 @@ GraphStore::~GraphStore() = default;
 
 std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
                                                const StoreOptions& options) {
+  std::unique_ptr<GraphStore> store = create_if_missing(path, geometry, mode, options);
+  if (!store) fail("{}: cannot create the store: it exists", path);
+  return store;
+}
+
+std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& path, const StoreGeometry& geometry,
+                                                          StoreMode mode, const StoreOptions& options) {
   check_options(options);
   if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
     fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
@@ -403,15 +410,15 @@ std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const St
   if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
     fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
   StoreHeader header{geometry, mode, std::random_device{}() * uint64_t{0x9E3779B97F4A7C15ull} ^ static_cast<uint64_t>(::getpid())};
-  if (path_exists(path)) fail("{}: cannot create the store: it exists", path);
+  if (path_exists(path)) return nullptr;
   // Written under another name and renamed into place once its superblock is persisted: a crash
   // while creating leaves no half-made store behind, only a ".new" file the next create replaces.
   // The lock is taken on that file first, so it is already held on the store when it appears.
   const std::string temp = path + ".new";
   WriterLock lock = WriterLock::take(temp, path, true);
-  if (path_exists(path)) {
+  if (path_exists(path)) {  // another process created it meanwhile
     ::unlink(temp.c_str());
-    fail("{}: another process created the store meanwhile", path);
+    return nullptr;
   }
   const uint64_t bytes = StoreLayout(geometry).file_bytes;
   try {

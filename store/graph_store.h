@@ -56,6 +56,11 @@ class GraphStore {
   // Creates a new store file (an existing one is an error) and opens it.
   static std::unique_ptr<GraphStore> create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
                                             const StoreOptions& options);
+  // The same, but null when the store exists, also when another process created it after the
+  // caller looked: the caller opens it instead (two first ingests racing both succeed or meet the
+  // writer lock, never "it exists").
+  static std::unique_ptr<GraphStore> create_if_missing(const std::string& path, const StoreGeometry& geometry,
+                                                       StoreMode mode, const StoreOptions& options);
   // Opens a store, recovering after a crash: the checkpoint in force, then the log replayed.
   static std::unique_ptr<GraphStore> open(const std::string& path, const StoreOptions& options);
   ~GraphStore();

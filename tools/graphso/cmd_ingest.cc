@@ -105,12 +105,14 @@ int cmd_ingest(const Args& args) {
     if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
     StoreGeometry geometry = default_geometry(capacity, info.edges, slots);
     if (block_space != "auto") geometry.block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
-    graph_store = GraphStore::create(store_path, geometry, mode, store_options);
-    std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
-                store_mode_name(mode), static_cast<unsigned long long>(geometry.vertices),
-                static_cast<unsigned long long>(geometry.log_slots),
-                human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
-  } else {
+    graph_store = GraphStore::create_if_missing(store_path, geometry, mode, store_options);
+    if (graph_store)
+      std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
+                  store_mode_name(mode), static_cast<unsigned long long>(geometry.vertices),
+                  static_cast<unsigned long long>(geometry.log_slots),
+                  human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
+  }
+  if (!graph_store) {  // it existed, or another process created it since we looked
     graph_store = GraphStore::open(store_path, store_options);
     StoreStatus s = graph_store->status();
     // Geometry is fixed at creation: repeating it (a resumed command) is fine, changing it is not.
