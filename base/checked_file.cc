@@ -42,6 +42,24 @@ void write_sealed_file(const std::string& path, const std::string& bytes) {
   out.commit();
 }
 
+SealedFileWriter::SealedFileWriter(const std::string& path, uint64_t head_bytes) : out_(path), head_bytes_(head_bytes) {
+  out_.append(std::vector<std::byte>(head_bytes));  // a placeholder, so the body lands after it
+}
+
+void SealedFileWriter::append(std::span<const std::byte> body) {
+  out_.append(body);
+  body_crc_ = crc32_of(body, body_crc_);
+  body_bytes_ += body.size();
+}
+
+void SealedFileWriter::finish(std::span<const std::byte> head) {
+  if (head.size() != head_bytes_) fail("internal: a sealed file's head is {} bytes, not {}", head.size(), head_bytes_);
+  out_.file().pwrite_all(head, 0);
+  const uint32_t crc = crc32_combine(crc32_of(head), body_crc_, body_bytes_);
+  out_.append(as_bytes_of(crc));
+  out_.commit();
+}
+
 namespace {
 
 void check_sealed_length(const FileFormat& format, const std::string& path, uint64_t size, size_t header_bytes) {

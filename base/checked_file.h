@@ -53,6 +53,25 @@ uint32_t crc_before(const Record& record, size_t crc_offset) {
 // `path`, whole or not at all.
 void write_sealed_file(const std::string& path, const std::string& bytes);
 
+// A sealed file too large to hold in memory, written in pieces: its head (the header and what is
+// known only once the body is written, such as the table's records) has a size fixed up front
+// and is written last, the body is appended in pieces after it. Whole or not at all, like
+// write_sealed_file; the CRC covers head and body in file order.
+class SealedFileWriter {
+ public:
+  SealedFileWriter(const std::string& path, uint64_t head_bytes);
+  void append(std::span<const std::byte> body);
+  uint64_t body_bytes() const { return body_bytes_; }
+  // head.size() must be the head_bytes given; writes it, then the CRC, then renames into place.
+  void finish(std::span<const std::byte> head);
+
+ private:
+  AtomicOutputFile out_;
+  uint64_t head_bytes_;
+  uint64_t body_bytes_ = 0;
+  uint32_t body_crc_ = 0;
+};
+
 // A sealed file read whole. The constructor checks that it holds a header and a CRC and the
 // header's tag; check_size_and_crc() then checks the size the header implies, then the CRC.
 class SealedFile {

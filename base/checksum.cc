@@ -21,6 +21,10 @@ uint32_t crc32_of(std::span<const std::byte> bytes, uint32_t crc) {
   return static_cast<uint32_t>(c);
 }
 
+uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t length_b) {
+  return static_cast<uint32_t>(::crc32_combine64(crc_a, crc_b, static_cast<z_off64_t>(length_b)));
+}
+
 uint32_t crc32c_of(std::span<const std::byte> bytes, uint32_t crc) {
   // The build targets x86-64-v2, which has SSE4.2's crc32 instruction.
   uint64_t c = ~crc;

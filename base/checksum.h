@@ -9,6 +9,9 @@
 namespace graphso {
 
 uint32_t crc32_of(std::span<const std::byte> bytes, uint32_t crc = 0);
+// The CRC-32 of A followed by B from crc32_of(A), crc32_of(B) and B's length (zlib's
+// crc32_combine64): a file whose head is written last is checksummed without reading it back.
+uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t length_b);
 uint32_t crc32c_of(std::span<const std::byte> bytes, uint32_t crc = 0);
 
 }  // namespace graphso

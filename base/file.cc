@@ -58,7 +58,7 @@ uint64_t File::size() const {
   return static_cast<uint64_t>(st.st_size);
 }
 
-void File::pread_exact(std::span<std::byte> bytes, uint64_t offset) const {
+uint64_t File::pread_to_end(std::span<std::byte> bytes, uint64_t offset) const {
   uint64_t done = 0;
   while (done < bytes.size()) {
     ssize_t n = ::pread(fd_, bytes.data() + done, bytes.size() - done,
@@ -68,12 +68,16 @@ void File::pread_exact(std::span<std::byte> bytes, uint64_t offset) const {
       fail("{}: read of {} bytes at offset {} failed: {}", path_, bytes.size(), offset,
            errno_text(errno));
     }
-    if (n == 0) {
-      fail("{}: short read: {} of {} bytes at offset {} (file truncated?)", path_, done,
-           bytes.size(), offset);
-    }
+    if (n == 0) break;
     done += static_cast<uint64_t>(n);
   }
+  return done;
+}
+
+void File::pread_exact(std::span<std::byte> bytes, uint64_t offset) const {
+  const uint64_t done = pread_to_end(bytes, offset);
+  if (done < bytes.size())
+    fail("{}: short read: {} of {} bytes at offset {} (file truncated?)", path_, done, bytes.size(), offset);
 }
 
 void File::pwrite_all(std::span<const std::byte> bytes, uint64_t offset) const {

@@ -35,6 +35,9 @@ class File {
 
   // Reads exactly bytes.size() bytes at offset; a short read is an error.
   void pread_exact(std::span<std::byte> bytes, uint64_t offset) const;
+  // Reads up to bytes.size() bytes at offset, stopping only at the end of the file (an O_DIRECT
+  // read of a file's last page returns what there is); returns how many were read.
+  uint64_t pread_to_end(std::span<std::byte> bytes, uint64_t offset) const;
   void pwrite_all(std::span<const std::byte> bytes, uint64_t offset) const;
   // At the file's current position (pipes and terminals have no offsets).
   void write_all(std::span<const std::byte> bytes) const;

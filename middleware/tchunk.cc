@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <omp.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <fstream>
 
@@ -21,17 +19,8 @@ namespace {
 
 constexpr FileFormat kFormat{"GSOTCHK", 1, "a TChunk table", "TChunk format", "re-run `graphso prep`"};
 
-struct Header {
-  FormatTag tag;
-  uint32_t identity;  // EngineLayout::identity
-  uint64_t chunk_bytes;
-  uint64_t chunks;
-  uint64_t index_bytes;
-  uint64_t edges;
-  uint64_t vertices;
-  char layout[16];
-};
-static_assert(sizeof(Header) == 72);
+// The index is written to the file in pieces of this size while it is built.
+constexpr uint64_t kIndexWritePiece = 1 << 20;
 
 // Chunks end at the first edge boundary at or after each multiple of chunk_bytes in the file,
 // not every chunk_bytes from the partition's start: a chunk read alone then starts and ends on
@@ -59,6 +48,17 @@ void put_varint(std::vector<uint8_t>& out, uint64_t value) {
 }
 
 }  // namespace
+
+struct TChunkTable::Header {
+  FormatTag tag;
+  uint32_t identity;  // EngineLayout::identity
+  uint64_t chunk_bytes;
+  uint64_t chunks;
+  uint64_t index_bytes;
+  uint64_t edges;
+  uint64_t vertices;
+  char layout[16];
+};
 
 std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) {
   return GraphFiles(layout.dir).tchunk(layout.name, chunk_bytes);
@@ -96,7 +96,8 @@ TChunkTable::Shape TChunkTable::shape(const EngineLayout& layout, uint64_t chunk
   return s;
 }
 
-TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes) {
+template <typename IndexSink>
+TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink) {
   const uint32_t record = layout.edge_size();
   if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
   TChunkTable table;
@@ -106,6 +107,7 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
   for (const auto& f : layout.files) files.emplace_back(f, File::Mode::Read);
   const auto& degrees = *layout.out_degrees;
   std::vector<std::byte> raw;
+  std::vector<uint8_t> entries;  // one chunk's index entries
   Progress progress("building TChunk table", layout.edges * record, "bytes");
   uint64_t done = 0;
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
@@ -122,13 +124,14 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
       c.bytes = uint64_t{c.edges} * record;
       raw.resize(c.bytes);
       files[part.file].pread_exact(raw, c.offset);
-      c.index_offset = table.index_.size();
+      c.index_offset = table.index_total_;
       c.min_dst = UINT32_MAX;
+      entries.clear();
       VertexId previous = 0, run_source = 0;
       uint64_t run = 0;
       auto close_run = [&]() {
-        put_varint(table.index_, run_source - previous);
-        put_varint(table.index_, run - 1);
+        put_varint(entries, run_source - previous);
+        put_varint(entries, run - 1);
         previous = run_source;
         ++c.distinct_sources;
         c.source_degree_sum += degrees[run_source];
@@ -155,13 +158,49 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
       }
       close_run();
       c.last_src = run_source;
-      c.index_bytes = static_cast<uint32_t>(table.index_.size() - c.index_offset);
+      c.index_bytes = static_cast<uint32_t>(entries.size());
+      table.index_total_ += entries.size();
+      sink(std::span<const uint8_t>(entries));
       table.chunks_.push_back(c);
       progress.update(done += raw.size());
     }
   }
-  table.index_total_ = table.index_.size();
   table.index_file_offset_ = sizeof(Header) + table.chunks_.size() * sizeof(ChunkInfo);
+  return table;
+}
+
+TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes) {
+  std::vector<uint8_t> index;
+  TChunkTable table = cut(layout, chunk_bytes, [&](std::span<const uint8_t> entries) {
+    index.insert(index.end(), entries.begin(), entries.end());
+  });
+  table.index_ = std::move(index);
+  return table;
+}
+
+TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity) {
+  // The records go before the index in the file; their count is known from the partitions, so
+  // their place is reserved and the index streamed after it, never held whole.
+  const Shape expected = shape(layout, chunk_bytes);
+  SealedFileWriter out(path(layout, chunk_bytes), sizeof(Header) + expected.records_bytes());
+  std::vector<uint8_t> pending;
+  auto flush = [&]() {
+    out.append(std::as_bytes(std::span(pending)));
+    pending.clear();
+  };
+  TChunkTable table = cut(layout, chunk_bytes, [&](std::span<const uint8_t> entries) {
+    pending.insert(pending.end(), entries.begin(), entries.end());
+    if (pending.size() >= kIndexWritePiece) flush();
+  });
+  flush();
+  if (table.chunks_.size() != expected.chunks)
+    fail("internal: {} chunks cut where the partitions give {}", table.chunks_.size(), expected.chunks);
+  std::vector<std::byte> head(sizeof(Header) + table.records_bytes());
+  const Header h = table.header(layout);
+  std::memcpy(head.data(), &h, sizeof h);
+  std::memcpy(head.data() + sizeof h, table.chunks_.data(), table.records_bytes());
+  out.finish(head);
+  table.keep_index(index_capacity, 1);
   return table;
 }
 
@@ -180,17 +219,23 @@ TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& fron
   return a;
 }
 
-void TChunkTable::save(const EngineLayout& layout) const {
-  if (index_.size() != index_total_) fail("internal: saving a TChunk table whose index is not resident whole");
+TChunkTable::Header TChunkTable::header(const EngineLayout& layout) const {
+  static_assert(sizeof(Header) == 72);  // the file format
   Header h{};
   h.tag = kFormat.tag();
   h.identity = layout.identity;
   h.chunk_bytes = chunk_bytes_;
   h.chunks = chunks_.size();
-  h.index_bytes = index_.size();
+  h.index_bytes = index_total_;
   h.edges = layout.edges;
   h.vertices = layout.vertices;
   std::strncpy(h.layout, layout.name.c_str(), sizeof(h.layout) - 1);
+  return h;
+}
+
+void TChunkTable::save(const EngineLayout& layout) const {
+  if (index_.size() != index_total_) fail("internal: saving a TChunk table whose index is not resident whole");
+  const Header h = header(layout);
   std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
   bytes.append(reinterpret_cast<const char*>(chunks_.data()), chunks_.size() * sizeof(ChunkInfo));
   bytes.append(reinterpret_cast<const char*>(index_.data()), index_.size());
@@ -270,14 +315,7 @@ const uint8_t* TChunkTable::index_of(uint32_t id) const {
   const uint64_t begin = align_down(at, kDirectAlignment);
   const uint64_t length = align_up(at + c.index_bytes, kDirectAlignment) - begin;
   // The file's last page is short: O_DIRECT reads what there is, which must cover the entries.
-  uint64_t got = 0;
-  while (got < length) {
-    ssize_t n = ::pread(file_.fd(), r.buffer.data() + got, length - got, static_cast<off_t>(begin + got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("{}: cannot read the source index of chunk {}: {}", path_, id, std::strerror(errno));
-    if (n == 0) break;
-    got += static_cast<uint64_t>(n);
-  }
+  const uint64_t got = file_.pread_to_end(std::span(r.buffer.data(), length), begin);
   if (begin + got < at + c.index_bytes)
     fail("{}: short read of the source index of chunk {} ({} of {} bytes; truncated?)", path_, id, got, length);
   r.bytes_read += got;
@@ -289,9 +327,7 @@ TChunkTable TChunkTable::load_or_build(const EngineLayout& layout, uint64_t chun
                                        uint64_t index_capacity) {
   if (built) *built = false;
   if (path_exists(path(layout, chunk_bytes))) return load(layout, chunk_bytes, index_capacity);
-  TChunkTable table = build(layout, chunk_bytes);
-  table.save(layout);
-  table.keep_index(index_capacity, 1);
+  TChunkTable table = build_and_save(layout, chunk_bytes, index_capacity);
   if (built) *built = true;
   return table;
 }

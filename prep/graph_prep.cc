@@ -46,8 +46,7 @@ PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& 
   std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
   for (const EngineLayout& layout : layouts) {
-    TChunkTable table = TChunkTable::build(layout, chunk_bytes);
-    table.save(layout);
+    const TChunkTable table = TChunkTable::build_and_save(layout, chunk_bytes, 0);
     summary.tables.push_back({GraphFiles::tchunk_name(layout.name, chunk_bytes), table.chunks().size(), chunk_bytes});
   }
   return summary;

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'store']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -40,6 +40,9 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "        assert set(runs) == {'independent', 'partition', 'chunk'}\n"
                                 "        for run in runs.values(): assert run['engine'] == e and run['bytes_read'] > 0\n"
                                 "    assert g['engines']['xstream']['partition']['updates'] > 0\n"
+                                "ran = [x for x in r['experiments']['memory']['data'].values() if 'failed' not in x]\n"
+                                "assert len({(x['graph'], x['engine'], x['mode']) for x in ran}) == 4, len(ran)\n"
+                                "for x in ran: assert x['peak_rss_bytes'] > 0 and x['mem_bytes'] > x['graph_budget_bytes'] > 0\n"
                                 "assert len(r['experiments']['store']['data']) == 2\n"
                                 "for runs in r['experiments']['store']['data'].values():\n"
                                 "    assert set(runs) == {'xpgraph', 'naive'}\n"
@@ -54,10 +57,10 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. The evolving-graph store", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
-       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "store"}) {
+       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store"}) {
     INFO("figure " << figure);
     std::string png = read_small_file(out + "/" + figure + ".png");
     REQUIRE(png.size() > 10000);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
 #include <functional>
 
 #include "base/checked_file.h"
@@ -83,4 +84,27 @@ TEST_CASE("every format's magic, version, size and CRC are checked by one helper
                  Catch::StartsWith(f.path + ": ") && (Catch::Contains("truncated") || Catch::Contains("too short")));
     REQUIRE(error_of(f.open) == "(no error)");
   }
+}
+
+TEST_CASE("a sealed file written in pieces, its head last, is the file written whole; unfinished, it is not there") {
+  TempDir dir;
+  std::string head = "HEAD-0123456789", body;
+  for (int i = 0; i < 100000; ++i) body += static_cast<char>('a' + i * 7 % 26);
+  const auto bytes = [](const std::string& s) { return std::as_bytes(std::span<const char>(s.data(), s.size())); };
+  write_sealed_file(dir.file("whole"), head + body);
+  {
+    SealedFileWriter out(dir.file("pieces"), head.size());
+    for (size_t at = 0; at < body.size(); at += 9999) out.append(bytes(body.substr(at, 9999)));
+    REQUIRE(out.body_bytes() == body.size());
+    out.finish(bytes(head));
+  }
+  REQUIRE(read_small_file(dir.file("pieces")) == read_small_file(dir.file("whole")));
+  REQUIRE(crc32_combine(crc32_of(bytes(head)), crc32_of(bytes(body)), body.size()) == crc32_of(bytes(head + body)));
+  {
+    SealedFileWriter out(dir.file("unfinished"), head.size());
+    out.append(bytes(body));
+    REQUIRE_THAT(error_of([&] { out.finish(bytes("short")); }), Catch::Contains("head is 5 bytes, not 15"));
+  }
+  REQUIRE_FALSE(path_exists(dir.file("unfinished")));
+  REQUIRE(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()) == 2);
 }

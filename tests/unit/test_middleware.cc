@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/file.h"
@@ -103,7 +104,26 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   REQUIRE(std::memcmp(again.chunks().data(), first.chunks().data(), first.chunks().size() * sizeof(ChunkInfo)) == 0);
   REQUIRE(again.memory_bytes() == first.memory_bytes());
 
+  // Built while streamed to the file (never holding the index), the file is byte for byte the one
+  // an in-memory build saves, CRC included, and only what the capacity allows stays resident.
   std::string path = TChunkTable::path(layout, 8192);
+  const std::string streamed = read_small_file(path);
+  TChunkTable::build(layout, 8192).save(layout);
+  REQUIRE(read_small_file(path) == streamed);
+  REQUIRE(first.index_bytes() > 0);
+  REQUIRE(first.resident_index_bytes() == first.index_bytes());  // load_or_build's default: all of it
+  ::unlink(path.c_str());
+  const TChunkTable lean = TChunkTable::build_and_save(layout, 8192, 0);
+  REQUIRE(lean.resident_index_bytes() == 0);
+  REQUIRE(read_small_file(path) == streamed);
+  Bitmap some(layout.vertices);
+  for (VertexId v = 0; v < layout.vertices; v += 3) some.set(v);
+  for (uint32_t m = 0; m < lean.chunks().size(); ++m) {
+    REQUIRE(lean.active_in(m, some).edges == first.active_in(m, some).edges);
+    REQUIRE(lean.active_in(m, some).sources == first.active_in(m, some).sources);
+  }
+  REQUIRE(lean.index_bytes_read() > 0);
+
   {
     File f(path, File::Mode::ReadWrite);
     std::byte x{0x33};

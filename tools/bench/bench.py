@@ -14,6 +14,7 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   budgets      graph-data budgets from 1/16 to 1/2 of the graph (Fig. 16)
   orders       vertex orders and read granularity (beyond the paper)
   engines      W1 in both engines (GridGraph, X-Stream) and the three modes
+  memory       peak RSS against --mem in both engines, partition and chunk mode, three budgets
   store        the evolving-graph store's ingest (XPGraph) vs the naive baseline: edges/s and
                persisted bytes per edge, R-MAT scale max(--scale, 20) and soc-slashdot, 2 threads
 
@@ -37,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "store"]
+               "engines", "memory", "store"]
 
 
 def log(message):
@@ -580,8 +581,9 @@ def exp_engines(ctx):
     rows, raw, plot_rows = [], {}, []
     for g in graphs:
         raw[g.name] = {"graph": g.info, "jobs": w1(g.source), "budget": quarter(g), "engines": {}}
-        # X-Stream's update budget is a quarter of the graph-data budget, but at least the 256 KiB the
-        # engine needs; on graphs too small for that (--quick) it comes on top of the budget.
+        # X-Stream's update budget is a quarter of the graph-data budget, but at least 256 KiB (above the
+        # least the engine derives for W1 on these graphs, and enough not to spill every few edges); on
+        # graphs too small for that (--quick) it comes on top of the budget.
         updates = max(quarter(g) // 4, 256 << 10)
         settings = {"gridgraph": (quarter(g), ()),
                     "xstream": (max(quarter(g), updates + quarter(g) * 3 // 4), ("--update-mem", updates))}
@@ -610,6 +612,55 @@ def exp_engines(ctx):
     setting = (f"W1; each graph's budget 1/4 of its edge bytes; chunk size Formula (1) capped by the budget; "
                f"{ctx.threads} threads; commit {ctx.commit}")
     return raw, md, lambda path: plots.engines(plot_rows, setting, path)
+
+
+# Graph-data budgets of 1/8, 1/4 and 1/2 of the edge bytes. Not 1/16: a relabelled road graph has
+# about 48 edge bytes per vertex, and WCC's results need 4 bytes per vertex of the graph budget.
+MEMORY_FRACTIONS = [8, 4, 2]
+MEMORY_ROAD_SIDE = 256  # the full run's road grid: 65,536 vertices; W1 converges in about 510 rounds
+
+
+def exp_memory(ctx):
+    """Peak RSS against --mem: every engine and mode at three budgets, text results written, on graphs
+    relabelled in degree order (so the vertex order's id maps are part of the vertex state)."""
+    side = QUICK_ROAD_SIDE if ctx.args.quick else MEMORY_ROAD_SIDE
+    graphs = [ctx.ordered(f"road grid {side}x{side}", f"road{side}", lambda: ctx.bench.road_edges(side), "degree")]
+    if not ctx.args.quick:
+        graphs.append(ctx.ordered(f"R-MAT {ctx.args.scale}", f"rmat{ctx.args.scale}-ef16-w",
+                                  lambda: ctx.bench.rmat_edges(ctx.args.scale), "degree"))
+    fractions = MEMORY_FRACTIONS[1:] if ctx.args.quick else MEMORY_FRACTIONS
+    out_dir = os.path.join(ctx.bench.work, "memory-results")
+    rows, raw, series = [], {}, []
+    for g in graphs:
+        for engine in ["gridgraph", "xstream"]:
+            for mode in ["partition", "chunk"]:
+                points = []
+                for denominator in fractions:
+                    budget = g.info["edge_bytes"] // denominator
+                    label = f"{g.name} {engine} {mode} 1/{denominator}"
+                    r = ctx.bench.run(g.path, w1(0), mode, budget, label, ("--engine", engine, "--out", out_dir))
+                    raw[label] = r
+                    if "failed" in r:  # a budget below the least this engine and mode need: the refusal says so
+                        rows.append([g.name, engine, mode, f"1/{denominator}", fmt_bytes(budget),
+                                     "refused: " + r["failed"].split("error: ")[-1], "", "", "", "", ""])
+                        continue
+                    over = r["peak_rss_bytes"] - r["mem_bytes"]
+                    points.append({"fraction": 1 / denominator, "mem": r["mem_bytes"], "peak": r["peak_rss_bytes"]})
+                    rows.append([g.name, engine, mode, f"1/{denominator}", fmt_bytes(budget), fmt_bytes(r["mem_bytes"]),
+                                 fmt_bytes(r["peak_rss_bytes"]), f"{r['peak_rss_bytes'] / r['mem_bytes']:.3f}",
+                                 ("-" if over < 0 else "+") + fmt_bytes(abs(over)), fmt_bytes(r["tchunk_bytes"]),
+                                 f"{r['tchunk_index_bytes_read'] / max(1, r['bytes_read']):.4f}"])
+                series.append({"series": f"{g.name} {engine} {mode}", "points": points})
+    md = table(["graph", "engine", "mode", "graph budget (of the edge bytes)", "graph budget", "--mem (vertex state + "
+                "graph budget)", "peak RSS", "peak RSS / --mem", "peak RSS - --mem", "TChunk table in memory",
+                "of bytes read: TChunk index read on demand"], rows)
+    md += ("\n\nW1 from vertex 0, results written as text (`--out`); peak RSS is "
+           "the report's `peak_rss_bytes` (VmHWM, taken after the results are written; `make test` checks it "
+           "against the kernel's account of the child). What is above --mem is the program itself (code, "
+           "libraries, thread stacks). The TChunk source index stays in memory as far as the budget allows; the "
+           "rest is read per chunk when a frontier needs it, and those bytes are part of the bytes read.")
+    setting = f"W1, degree order, text results; {ctx.threads} threads; commit {ctx.commit}"
+    return raw, md, lambda path: plots.memory(series, setting, path)
 
 
 def exp_store(ctx):
@@ -654,13 +705,15 @@ def exp_store(ctx):
 
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
-           "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "store": exp_store}
+           "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
+           "store": exp_store}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
           "arrivals": "6. Staggered arrivals", "budgets": "7. Memory budgets",
           "orders": "8. Vertex orders and read granularity", "engines": "9. Both engines: GridGraph and X-Stream",
-          "store": "10. The evolving-graph store: XPGraph ingest vs the naive baseline"}
+          "memory": "10. Memory: peak RSS against the budget",
+          "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline"}
 
 
 def main():

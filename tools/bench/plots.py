@@ -16,6 +16,15 @@ def _finish(fig, title, setting, path):
     plt.close(fig)
 
 
+def _log2_axes(axes_and_labels, x_label):
+    """A log2 x axis, its label, each axis's y label and its legend."""
+    for ax, label in axes_and_labels:
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(label)
+        ax.legend(fontsize=7)
+
+
 def _bars(ax, groups, series, values, ylabel, colours=None, reference=None, reference_label=None, log=False):
     """Grouped bars: values[s][g] for series s in each group g; headroom above them for the legend."""
     width = 0.8 / max(1, len(series))
@@ -92,11 +101,7 @@ def concurrency(rows, setting, path):
         colour = MODE_COLOURS.get(r["series"])
         axes[0].plot(xs, [p["jobs_per_hour"] for p in r["points"]], marker="o", label=r["series"], color=colour)
         axes[1].plot(xs, [p["bytes_per_job"] / GIB for p in r["points"]], marker="o", label=r["series"], color=colour)
-    for ax, label in [(axes[0], "throughput (jobs per hour)"), (axes[1], "bytes read per job (GiB)")]:
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel("concurrent jobs")
-        ax.set_ylabel(label)
-        ax.legend(fontsize=7)
+    _log2_axes([(axes[0], "throughput (jobs per hour)"), (axes[1], "bytes read per job (GiB)")], "concurrent jobs")
     _finish(fig, "Number of concurrent jobs", setting, path)
 
 
@@ -120,6 +125,19 @@ def engines(rows, setting, path):
     _bars(axes[1], groups, series, get("bytes", GIB), "edge bytes read from the device (GiB)", MODE_COLOURS, log=True)
     _bars(axes[2], groups, series, get("update_bytes_written", GIB), "update bytes spilled to disk (GiB)", MODE_COLOURS)
     _finish(fig, "Batch W1 in both engines and the three sharing modes", setting, path)
+
+
+def memory(rows, setting, path):
+    """rows: [{series, points: [{fraction, mem, peak}]}]: one line per graph, engine and mode."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    for r in rows:
+        xs = [p["fraction"] for p in r["points"]]
+        axes[0].plot(xs, [p["peak"] / p["mem"] for p in r["points"]], marker="o", label=r["series"])
+        axes[1].plot(xs, [(p["peak"] - p["mem"]) / 2 ** 20 for p in r["points"]], marker="o", label=r["series"])
+    axes[0].axhline(1.0, color="black", linestyle="dashed", linewidth=1, label="peak RSS = --mem")
+    _log2_axes([(axes[0], "peak RSS / --mem"), (axes[1], "peak RSS - --mem (MiB): the program itself")],
+               "graph-data budget (fraction of the edge bytes)")
+    _finish(fig, "Memory: peak RSS against the budget (vertex state + graph-data budget)", setting, path)
 
 
 STORE_COLOURS = {"xpgraph": "#d62728", "naive": "#999999"}
