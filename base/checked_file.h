@@ -56,7 +56,8 @@ void write_sealed_file(const std::string& path, const std::string& bytes);
 // A sealed file too large to hold in memory, written in pieces: its head (the header and what is
 // known only once the body is written, such as the table's records) has a size fixed up front
 // and is written last, the body is appended in pieces after it. Whole or not at all, like
-// write_sealed_file; the CRC covers head and body in file order.
+// write_sealed_file; the CRC covers head and body in file order. The path must name a regular
+// file (the head is written in place at the end), not a stream.
 class SealedFileWriter {
  public:
   SealedFileWriter(const std::string& path, uint64_t head_bytes);

@@ -105,10 +105,17 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     // is a quarter of the graph-data budget, but no less than the engine accepts.
     report.update_budget_bytes = config.update_mem_bytes ? config.update_mem_bytes
                                                          : std::max(data_budget / 4, least_update);
-    if (report.update_budget_bytes + kMinGraphBudget > data_budget)
-      fail("the graph-data budget of {} leaves no room for edges after an update budget of {} (raise --mem or "
-           "--graph-mem, or lower --update-mem)",
-           human_bytes(static_cast<double>(data_budget)), human_bytes(static_cast<double>(report.update_budget_bytes)));
+    if (report.update_budget_bytes + kMinGraphBudget > data_budget) {
+      // The least graph-data budget that leaves room: with the default update budget, a quarter
+      // of it once that is above the engine's least, so at least 4/3 of the edges' least.
+      const uint64_t least = config.update_mem_bytes
+                                 ? config.update_mem_bytes + kMinGraphBudget
+                                 : std::max(least_update + kMinGraphBudget, (4 * kMinGraphBudget + 2) / 3);
+      fail("the graph-data budget of {} leaves no room for edges after an update budget of {}; the least that does is "
+           "{} ({} bytes; raise --mem or --graph-mem{})",
+           human_bytes(static_cast<double>(data_budget)), human_bytes(static_cast<double>(report.update_budget_bytes)),
+           human_bytes(static_cast<double>(least)), least, config.update_mem_bytes ? ", or lower --update-mem" : "");
+    }
     data_budget -= report.update_budget_bytes;
   } else if (config.update_mem_bytes) {
     fail("--update-mem applies to the xstream engine only");

@@ -257,7 +257,22 @@ TEST_CASE("X-Stream: a graph prepared for GridGraph only, or a budget with no ro
   config.show_progress = false;
   ReaderFactory readers{ReaderOptions{}};
   REQUIRE_THROWS_WITH(run_batch(config, again, jobs, readers),
-                      Catch::Contains("the graph-data budget of 8.0 MiB leaves no room for edges after an update budget of 8.0 MiB"));
+                      Catch::Contains("the graph-data budget of 8.0 MiB leaves no room for edges after an update budget of 8.0 MiB") &&
+                          Catch::Contains("the least that does is 8.0 MiB (8421376 bytes; raise --mem or --graph-mem, or lower --update-mem)"));
+  // With the default update budget the refusal names the least graph-data budget, and that works.
+  config.update_mem_bytes = 0;
+  config.graph_mem_bytes = 40 << 10;
+  const std::string refusal = graphso::testing::error_of([&] { run_batch(config, again, jobs, readers); });
+  INFO(refusal);
+  const size_t open = refusal.find("the least that does is ");
+  REQUIRE(open != std::string::npos);
+  const uint64_t least = std::stoull(refusal.substr(refusal.find('(', open) + 1));
+  REQUIRE(least > config.graph_mem_bytes);
+  config.graph_mem_bytes = least - 1;
+  REQUIRE_THAT(graphso::testing::error_of([&] { run_batch(config, again, jobs, readers); }), Catch::Contains("leaves no room"));
+  config.graph_mem_bytes = least;
+  REQUIRE(run_batch(config, again, jobs, readers).jobs.at(0).converged);
+  config.update_mem_bytes = 8 << 20;
   config.engine = EngineKind::GridGraph;
   REQUIRE_THROWS_WITH(run_batch(config, again, jobs, readers), Catch::Equals("--update-mem applies to the xstream engine only"));
 }
