@@ -68,7 +68,9 @@ class TChunkTable {
   // Checks the whole file (size, CRC, records) reading it in bounded pieces; keeps the records and
   // the index up to index_capacity bytes.
   static TChunkTable load(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity = kWholeIndex);
-  void save(const EngineLayout& layout) const;  // the index must be resident whole
+  // Writes a table built whole in memory (the index must be resident whole). prep and runs write
+  // through build_and_save; this one-piece writer is what the tests check that streamed file against.
+  void save(const EngineLayout& layout) const;
   static std::string path(const EngineLayout& layout, uint64_t chunk_bytes);
 
   // Keeps at most `capacity` bytes of the source index in memory (whole chunks' entries, in chunk
