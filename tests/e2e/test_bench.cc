@@ -68,3 +68,12 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
     REQUIRE_THAT(summary, Catch::Contains(std::string("(") + figure + ".png)"));
   }
 }
+
+TEST_CASE("bench plots: the layout check refuses cut-off titles, crowded ticks, stray legends and bare log axes") {
+  // Every figure bench.py saves passes plots.check_layout first (the test above renders them
+  // all); this shows the check fails on each way a plot was once unreadable.
+  CliResult check = run_program({"/usr/bin/python3", "tests/e2e/plot_layout_check.py"});
+  INFO(check.out << check.err);
+  REQUIRE(check.status == 0);
+  REQUIRE(check.out == "ok\n");
+}

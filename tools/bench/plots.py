@@ -1,17 +1,84 @@
 """PNG plots of the benchmark's experiments (matplotlib, Agg): one figure per experiment, each
-titled with what it shows and the setting it ran in, axes with units, a legend for every series."""
+titled with what it shows and the setting it ran in, axes with units, a legend for every series.
+Every figure is checked before it is saved (check_layout): its text inside the figure, tick
+labels apart, legends inside their panels and off their data, two labelled ticks on every log
+axis."""
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 GIB = 1024 ** 3
 MODE_COLOURS = {"independent": "#999999", "partition": "#1f77b4", "chunk": "#d62728"}
 
 
+class LayoutError(ValueError):
+    """A figure that would be saved unreadable."""
+
+
+def _inside(inner, outer, slack=1.0):
+    return (inner.x0 >= outer.x0 - slack and inner.y0 >= outer.y0 - slack and
+            inner.x1 <= outer.x1 + slack and inner.y1 <= outer.y1 + slack)
+
+
+def _overlap(a, b):
+    return a.x0 < b.x1 - 0.5 and b.x0 < a.x1 - 0.5 and a.y0 < b.y1 - 0.5 and b.y0 < a.y1 - 0.5
+
+
+def check_layout(fig):
+    """Raises LayoutError naming what does not fit: text cut off at the figure's edges, tick labels
+    drawn over each other, a legend outside its panel or over its data, a log axis with fewer
+    than two labels."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    texts = [t for t in fig.texts if t.get_visible() and t.get_text()]
+    if fig._suptitle is not None:
+        texts.append(fig._suptitle)
+    for ax in fig.axes:
+        texts += [ax.title, ax.xaxis.label, ax.yaxis.label]
+        for axis, name in [(ax.xaxis, "x"), (ax.yaxis, "y")]:
+            low, high = sorted(axis.get_view_interval())
+            ticks = [t for t in axis.get_major_ticks() + axis.get_minor_ticks()
+                     if t.label1.get_visible() and t.label1.get_text() and low <= t.get_loc() <= high]
+            labels = [t.label1 for t in ticks]
+            texts += labels
+            boxes = sorted((label.get_window_extent(renderer) for label in labels), key=lambda b: (b.x0, b.y0))
+            for a, b in zip(boxes, boxes[1:]):
+                if _overlap(a, b):
+                    raise LayoutError(f"{name} tick labels overlap in the panel '{ax.get_ylabel()}'")
+            if axis.get_scale() == "log" and len(labels) < 2:
+                raise LayoutError(f"the log {name} axis of the panel '{ax.get_ylabel()}' has {len(labels)} labelled tick(s)")
+        legend = ax.get_legend()
+        if legend is not None:
+            box = legend.get_window_extent(renderer)
+            if not _inside(box, ax.bbox):
+                raise LayoutError(f"the legend of the panel '{ax.get_ylabel()}' spills outside it")
+            # It hides no data: no bar, no marked point (reference lines may pass behind it).
+            for patch in ax.patches:
+                if patch.get_height() and _overlap(patch.get_window_extent(renderer), box):
+                    raise LayoutError(f"the legend of the panel '{ax.get_ylabel()}' covers a bar")
+            for line in ax.get_lines():
+                if line.get_marker() in (None, "None", ""):
+                    continue
+                for x, y in line.get_transform().transform(line.get_xydata()):
+                    if box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1:
+                        raise LayoutError(f"the legend of the panel '{ax.get_ylabel()}' covers a point of "
+                                          f"'{line.get_label()}'")
+    for text in texts:
+        if text.get_visible() and text.get_text() and not _inside(text.get_window_extent(renderer), page):
+            raise LayoutError(f"'{text.get_text()[:60]}' is cut off at the figure's edge")
+
+
 def _finish(fig, title, setting, path):
-    fig.suptitle(f"{title}\n{setting}", fontsize=10)
+    # The setting is one long sentence: wrapped to the figure's width at the title's font size.
+    width_chars = int(fig.get_figwidth() * 72 / (10 * 0.55))
+    fig.suptitle(title + "\n" + "\n".join(textwrap.wrap(setting, width_chars)), fontsize=10)
     fig.tight_layout()
+    check_layout(fig)
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -25,6 +92,14 @@ def _log2_axes(axes_and_labels, x_label):
         ax.legend(fontsize=7)
 
 
+def _log_ticks(axis):
+    """Labels at 1, 2 and 5 times each power of ten, so an axis spanning less than a decade still
+    shows several values, written plainly (0.5, 20, 1000)."""
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
 def _bars(ax, groups, series, values, ylabel, colours=None, reference=None, reference_label=None, log=False):
     """Grouped bars: values[s][g] for series s in each group g; headroom above them for the legend."""
     width = 0.8 / max(1, len(series))
@@ -35,14 +110,29 @@ def _bars(ax, groups, series, values, ylabel, colours=None, reference=None, refe
         for g, y in enumerate(reference):
             ax.hlines(y, g - 0.45, g + 0.45, colors="black", linestyles="dashed",
                       label=reference_label if g == 0 else None)
+    # Group names wrapped to the room each group has (8-point characters are about 4.4 points wide).
+    panel_points = ax.get_position().width * ax.figure.get_figwidth() * 72
+    room = max(6, int(panel_points / max(1, len(groups)) / 4.6))
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups, fontsize=8)
+    ax.set_xticklabels(["\n".join(textwrap.wrap(g, room)) for g in groups], fontsize=8)
     ax.set_ylabel(ylabel)
     if log:
         ax.set_yscale("log")
+        _log_ticks(ax.yaxis)
+    _legend_on_top(ax, list(series) + ([reference_label] if reference is not None else []), log)
+
+
+def _legend_on_top(ax, labels, log=False):
+    """The legend in the top of the panel, the data's range shrunk to the space below it: one
+    column when a label is long, rows of about 9% of the panel each."""
+    columns = 1 if max(len(label) for label in labels) > 18 else 2
+    share = min(0.6, 0.06 + 0.085 * -(-len(labels) // columns))
     low, high = ax.get_ylim()
-    ax.set_ylim(low, high * (6 if log else 1.35))
-    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    if log:
+        ax.set_ylim(low, low * (high / low) ** (1 / (1 - share)))
+    else:
+        ax.set_ylim(low, low + (high - low) / (1 - share))
+    ax.legend(fontsize=7, loc="upper left", ncol=columns)
 
 
 def modes(rows, setting, path):
@@ -71,7 +161,7 @@ def workloads(rows, setting, path):
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(groups)
         ax.set_ylabel(label)
-        ax.legend(fontsize=7)
+        _legend_on_top(ax, ["chunk mode (GraphSO) relative to partition mode (GraphM)", "partition mode"])
     _finish(fig, "Workloads W1-W8 (paper Table 3), chunk vs partition mode (paper Fig. 19)", setting, path)
 
 
