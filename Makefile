@@ -1,7 +1,7 @@
 # graphso build. `make` builds, `make test` installs dependencies, builds and runs every test
 # binary, `make demo` runs a concurrent batch in every sharing mode, `make asan` runs the tests
 # under AddressSanitizer + UBSan, `make bench` runs the benchmark (`make bench-quick`: the same
-# experiments on small graphs, in under 3 minutes).
+# experiments on small graphs, in under a minute), `make install PREFIX=...` installs graphso.
 
 CXX      ?= g++
 BUILD    ?= build
@@ -33,7 +33,7 @@ E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
 GRAPHSO   := $(BUILD)/graphso
 TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/peak_rss
 
-.PHONY: all deps test asan demo bench bench-quick fuzz clean
+.PHONY: all deps test asan demo bench bench-quick fuzz install clean
 all: $(GRAPHSO) $(TESTS)
 
 $(BUILD)/%.o: %.cc
@@ -100,6 +100,14 @@ fuzz: deps
 	clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_job_file.cc jobs/job_file.cc \
 	  base/file.cc base/staging.cc -lfmt -o $(BUILD)/fuzz/fuzz_job_file
 	$(BUILD)/fuzz/fuzz_job_file -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus/job_file
+
+# The binary, the report plotter and the example job file; PREFIX=~/.local for one user.
+PREFIX ?= /usr/local
+install: $(GRAPHSO)
+	install -d $(PREFIX)/bin $(PREFIX)/share/graphso
+	install -m 755 $(GRAPHSO) $(PREFIX)/bin/graphso
+	install -m 755 tools/plot_report.py $(PREFIX)/share/graphso/plot_report.py
+	install -m 644 docs/examples/batch.toml $(PREFIX)/share/graphso/batch.toml
 
 clean:
 	rm -rf build build-asan

@@ -1,5 +1,6 @@
 #include "base/progress.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -22,8 +23,30 @@ Progress::~Progress() { finish(); }
 
 bool Progress::on_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
+namespace {
+
+// The terminal's width now (it may be resized while a step runs); 80 when it does not say.
+uint64_t terminal_columns() {
+  struct winsize size {};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 80;
+}
+
+}  // namespace
+
+std::string fit_columns(std::string line, uint64_t columns) {
+  // One column short of the width: a line that fills the last column wraps on some terminals,
+  // and a wrapped status line is left behind by the next redraw (\r only returns to its start).
+  const uint64_t limit = columns > 1 ? columns - 1 : 1;
+  if (line.size() <= limit) return line;
+  uint64_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  line.resize(cut);
+  return line;
+}
+
 void Progress::draw(const std::string& line) {
-  std::fprintf(stderr, "\r\033[K%s", line.c_str());
+  std::fprintf(stderr, "\r\033[K%s", fit_columns(line, terminal_columns()).c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -30,6 +30,10 @@ class Progress {
   std::chrono::steady_clock::time_point last_draw_;
 };
 
+// The line cut to fit a terminal of `columns` without wrapping (at most columns - 1 bytes, never
+// inside a UTF-8 character): a status line that wraps cannot be redrawn in place.
+std::string fit_columns(std::string line, uint64_t columns);
+
 // "1.5 GiB", "12.0 MiB", "512 B"
 std::string human_bytes(double bytes);
 // Parses "256M", "1G", "4096", "64KiB" into bytes; throws graphso::Error naming what on failure.

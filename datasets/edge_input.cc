@@ -168,6 +168,15 @@ EdgeSet read_text(const std::string& path, bool weighted) {
   std::string_view line;
   uint64_t max_id_plus_one = 0;
   while (reader.next(line)) {
+    if (line.starts_with(kVertexCountComment)) {
+      Located at{path, reader.line_number()};
+      std::string_view count = line.substr(kVertexCountComment.size());
+      count = count.substr(0, count.find_last_not_of(" \t\r") + 1);
+      const uint64_t declared = parse_id(count, at, "vertex count");
+      if (declared > kMaxVertexId + uint64_t{1}) fail("{}:{}: {} vertices exceed the maximum of 2^32-1", path, at.line, declared);
+      max_id_plus_one = std::max(max_id_plus_one, declared);
+      continue;
+    }
     if (is_comment_or_blank(line)) continue;
     Located at{path, reader.line_number()};
     Tokens tokens(line);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/types.h"
@@ -23,6 +24,10 @@ struct EdgeSet {
   uint64_t vertices = 0;            // largest id + 1 (or the .mtx dimension)
   bool weighted = false;
 };
+
+// A text edge list's comment line "# vertices: N" declares N vertices even when the largest id
+// is below N - 1 (`graphso export` writes it, so vertices without edges survive the round trip).
+inline constexpr std::string_view kVertexCountComment = "# vertices: ";
 
 InputFormat format_from_name(const std::string& path);
 InputFormat parse_input_format(const std::string& name);

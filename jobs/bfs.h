@@ -20,6 +20,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
   const std::vector<uint32_t>& levels() const { return level_; }
 
  private:

@@ -85,6 +85,13 @@ class Job {
   using ResultSink = std::function<void(std::string_view piece)>;
   static constexpr uint64_t kResultPieceBytes = 16 << 10;
   virtual void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const = 0;
+  // What a Binary result holds: one little-endian value of `type` per vertex (uint32, uint64,
+  // float64), and the value that stands for "not reached" (null: every value is a result).
+  struct BinaryValues {
+    const char* type;
+    const char* unreached;
+  };
+  virtual BinaryValues binary_values() const = 0;
   // Memory write_results() needs beyond the job's state and one piece (WCC's relabelling).
   virtual uint64_t output_bytes(uint64_t /*n*/, const VertexOrder& /*order*/) const { return 0; }
   // The whole output in one string (tests and small graphs).

@@ -21,6 +21,7 @@ struct InternalError : std::runtime_error {
 
 #include "base/error.h"
 #include "base/file.h"
+#include "jobs/job_sources.h"
 #include "jobs/registry.h"
 
 namespace graphso {
@@ -34,10 +35,16 @@ std::string param_text(const ParamInfo& param, const toml::node& value, const st
     if (v < 0) fail("{} = {} must not be negative", where, v);
     return std::to_string(v);
   };
+  // A vertex is an id, or "random" (jobs/job_sources.h).
+  auto vertex = [&](const toml::node& node) {
+    if (node.is_string() && *node.value<std::string>() == kRandomSource) return std::string(kRandomSource);
+    return integer(node);
+  };
   switch (param.type) {
     case ParamType::Integer:
-    case ParamType::Vertex:
       return integer(value);
+    case ParamType::Vertex:
+      return vertex(value);
     case ParamType::Real:
       if (!value.is_number()) fail("{} must be a number", where);
       return fmt::format("{}", *value.value<double>());
@@ -46,10 +53,10 @@ std::string param_text(const ParamInfo& param, const toml::node& value, const st
       return *value.value<std::string>();
     case ParamType::Vertices: {
       const toml::array* list = value.as_array();
-      if (!list) return integer(value);
+      if (!list) return vertex(value);
       if (list->empty()) fail("{} is an empty list", where);
       std::string text;
-      for (const toml::node& item : *list) text += (text.empty() ? "" : ",") + integer(item);
+      for (const toml::node& item : *list) text += (text.empty() ? "" : ",") + vertex(item);
       return text;
     }
   }

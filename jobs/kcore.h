@@ -30,6 +30,7 @@ class KCoreJob final : public Job {
   void gather_updates(std::span<const std::byte> updates) override;
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"uint32", nullptr}; }
   const std::vector<uint32_t>& cores() const { return core_; }
 
  private:

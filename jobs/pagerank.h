@@ -38,6 +38,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
   }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }
 
  private:
@@ -64,6 +65,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }
   double tolerance() const { return tolerance_; }
   const std::vector<VertexId>& sources() const { return sources_; }

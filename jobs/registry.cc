@@ -24,7 +24,8 @@ uint64_t parse_integer(const std::string& where, const std::string& key, const s
 }
 
 std::vector<Algorithm> make_table() {
-  const ParamInfo source{"source", ParamType::Vertex, "", "the source vertex (original id)"};
+  const ParamInfo source{"source", ParamType::Vertex, "",
+                         "the source vertex (original id), or random (a vertex with out-edges; run --seed)"};
   const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
                             "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
   const ParamInfo max_iterations{"max_iterations", ParamType::Integer, "1000", "give up (not converged) after this many rounds"};
@@ -53,7 +54,7 @@ std::vector<Algorithm> make_table() {
        {tolerance, max_iterations},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "pagerank-delta", {}); }},
       {"ppr", "personalized PageRank from a set of sources (delta form, d = 0.85, teleport to the sources)",
-       {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids)"}, tolerance,
+       {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids, or random)"}, tolerance,
         max_iterations},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }},
       {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},

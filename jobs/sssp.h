@@ -26,6 +26,7 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   bool gather(VertexId v, uint64_t dist) { return atomic_min(next_dist_[v], dist); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
   const std::vector<uint64_t>& distances() const { return dist_; }
 
  private:

@@ -34,6 +34,7 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"uint32", nullptr}; }
   uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
 
  private:
@@ -54,6 +55,7 @@ class WccUnionFindJob final : public Job {
   void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"uint32", nullptr}; }
   uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
 
  private:

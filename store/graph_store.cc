@@ -37,14 +37,13 @@ void run_tasks(uint32_t tasks, Body&& body) {
   if (error) std::rethrow_exception(error);
 }
 
-// Checked before a store is created or opened: a bad option changes nothing.
-void check_options(const StoreOptions& options) {
+}  // namespace
+
+void check_store_options(const StoreOptions& options) {
   if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
   VertexBuffers::check_max_buffer_bytes(options.max_buffer_bytes);
   check_power_cut(options.power_cut);
 }
-
-}  // namespace
 
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots) {
   StoreGeometry g;
@@ -403,7 +402,7 @@ std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const St
 
 std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& path, const StoreGeometry& geometry,
                                                           StoreMode mode, const StoreOptions& options) {
-  check_options(options);
+  check_store_options(options);
   if (geometry.vertices == 0 || geometry.vertices > kMaxStoreVertices)
     fail("{}: a store holds 1 to 2^31 vertices, not {}", path, geometry.vertices);
   if (geometry.log_slots < kMinLogSlots) fail("{}: the log needs at least {} slots, not {}", path, kMinLogSlots, geometry.log_slots);
@@ -437,7 +436,7 @@ std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& pat
 }
 
 std::unique_ptr<GraphStore> GraphStore::open(const std::string& path, const StoreOptions& options) {
-  check_options(options);
+  check_store_options(options);
   if (!path_exists(path)) fail("{}: no such store", path);
   return open_locked(WriterLock::take(path, path, false), path, options);
 }

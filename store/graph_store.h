@@ -35,6 +35,10 @@ struct StoreOptions {
   PowerCutConfig power_cut{};
 };
 
+// Throws on an option no store can run with (threads, buffer size, crash point); create() and
+// open() check it too, before they change anything.
+void check_store_options(const StoreOptions& options);
+
 // Sizes for a store that will hold `edges` edges over `vertices` vertices.
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots);
 

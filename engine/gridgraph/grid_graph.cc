@@ -1,5 +1,6 @@
 #include "engine/gridgraph/grid_graph.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/checked_file.h"
@@ -39,27 +40,42 @@ uint32_t GridGraph::identity() const {
   return meta_.crc();
 }
 
-void GridGraph::verify_blocks() const {
+void GridGraph::read_blocks(EdgeFile which, const BlockPieceVisitor& visit) const {
   const GridMeta& m = meta_;
-  File row(files_.grid_row(), File::Mode::Read), col(files_.grid_col(), File::Mode::Read);
-  std::vector<std::byte> block;
-  for (uint32_t i = 0; i < m.partitions; ++i)
-    for (uint32_t j = 0; j < m.partitions; ++j) {
-      block.resize(m.block_bytes(i, j));
-      for (const File* file : {&row, &col}) {
-        uint64_t offset = file == &row ? m.row_offset(i, j) : m.col_offset(i, j);
-        file->pread_exact(block, offset);
-        if (crc32_of(block) != m.block_crc[m.block_index(i, j)])
-          fail("{}: block ({}, {}) checksum mismatch (corrupt)", file->path(), i, j);
-        for (uint64_t e = 0; e < m.block_edges[m.block_index(i, j)]; ++e) {
+  const bool rows = which == EdgeFile::Row;
+  File file(rows ? files_.grid_row() : files_.grid_col(), File::Mode::Read);
+  const uint64_t piece_bytes = std::max<uint64_t>(1, (uint64_t{1} << 20) / m.edge_size()) * m.edge_size();
+  std::vector<std::byte> piece;
+  for (uint32_t a = 0; a < m.partitions; ++a)
+    for (uint32_t b = 0; b < m.partitions; ++b) {
+      const uint32_t i = rows ? a : b, j = rows ? b : a;
+      const uint64_t start = rows ? m.row_offset(i, j) : m.col_offset(i, j), bytes = m.block_bytes(i, j);
+      uint32_t crc = 0;
+      // The block's first edge outside its ranges. The rest of the block is read for its
+      // checksum only: a damaged block is reported as corrupt, only an intact one as misplaced.
+      std::string misplaced;
+      for (uint64_t done = 0; done < bytes;) {
+        piece.resize(std::min(piece_bytes, bytes - done));
+        file.pread_exact(piece, start + done);
+        crc = crc32_of(piece, crc);
+        for (uint64_t offset = 0; offset < piece.size() && misplaced.empty(); offset += m.edge_size()) {
           Edge edge;
-          std::memcpy(&edge, block.data() + e * m.edge_size(), sizeof(edge));
-          if (m.range_of(edge.src) != i || m.range_of(edge.dst) != j)
-            fail("{}: block ({}, {}) holds edge {} -> {} outside its ranges", file->path(), i, j,
-                 edge.src, edge.dst);
+          std::memcpy(&edge, piece.data() + offset, sizeof(edge));
+          if (edge.src >= m.vertices || edge.dst >= m.vertices || m.range_of(edge.src) != i || m.range_of(edge.dst) != j)
+            misplaced = fmt::format("{}: block ({}, {}) holds edge {} -> {} outside its ranges", file.path(), i, j,
+                                    edge.src, edge.dst);
         }
+        if (misplaced.empty()) visit(i, j, piece);
+        done += piece.size();
       }
+      if (crc != m.block_crc[m.block_index(i, j)])
+        fail("{}: block ({}, {}) checksum mismatch (corrupt)", file.path(), i, j);
+      if (!misplaced.empty()) fail("{}", misplaced);
     }
+}
+
+void GridGraph::verify_blocks() const {
+  for (EdgeFile which : {EdgeFile::Row, EdgeFile::Col}) read_blocks(which, [](uint32_t, uint32_t, std::span<const std::byte>) {});
 }
 
 }  // namespace graphso

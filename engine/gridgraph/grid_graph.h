@@ -3,6 +3,9 @@
 // any mismatch is an Error naming the file.
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,7 +27,18 @@ class GridGraph {
   // Changes whenever the prepared graph does (crc32 of the meta); ties derived files to it.
   uint32_t identity() const;
 
-  // Reads every block of both edge files and checks its crc32 and vertex ranges (inspect --verify).
+  // Which edge file: grid.row holds the blocks row by row (i, then j), grid.col column by column.
+  enum class EdgeFile { Row, Col };
+  // Streams every block of one edge file, in that file's order, in pieces of at most 1 MiB of
+  // whole edge records (new ids): visit(i, j, records). Every edge handed over lies in its block's
+  // ranges (ids below the vertex count). Each block's crc32 is checked when its last piece has
+  // been read, so a damaged block fails after some of its pieces were seen: callers publish
+  // nothing until the whole file is through.
+  using BlockPieceVisitor = std::function<void(uint32_t i, uint32_t j, std::span<const std::byte> records)>;
+  void read_blocks(EdgeFile which, const BlockPieceVisitor& visit) const;
+
+  // Reads every block of both edge files and checks its crc32 and vertex ranges (inspect --verify):
+  // read_blocks() over both files.
   void verify_blocks() const;
 
  private:

@@ -78,6 +78,13 @@ void require_one_line_error(const CliResult& r, const std::string& contains) {
   REQUIRE_THAT(r.err, Catch::StartsWith("graphso: error: ") && Catch::Contains(contains));
 }
 
+void require_usage_error(const CliResult& r, const std::string& contains) {
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 2);
+  REQUIRE(r.err_lines().size() == 1);
+  REQUIRE_THAT(r.err, Catch::StartsWith("graphso: error: ") && Catch::Contains(contains));
+}
+
 std::vector<std::string> files_in(const std::string& dir) {
   std::vector<std::string> names;
   if (!std::filesystem::exists(dir)) return names;

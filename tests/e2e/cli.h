@@ -32,5 +32,7 @@ std::vector<std::string> files_in(const std::string& dir);
 
 // REQUIREs exit status 1 and exactly one stderr line, "graphso: error: ..." containing `contains`.
 void require_one_line_error(const CliResult& r, const std::string& contains);
+// The same for a usage error (a bad option, value or argument): exit status 2.
+void require_usage_error(const CliResult& r, const std::string& contains);
 
 }  // namespace graphso::testing

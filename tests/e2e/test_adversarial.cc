@@ -191,7 +191,7 @@ TEST_CASE("adversarial 3: no crash: toml++ assertions, --log-slots 0, ingest int
   INFO(ok.err);
   REQUIRE(ok.status == 0);
 
-  require_one_line_error(graphso_cli({"ingest", dir.file("s"), "--input", edges, "--log-slots", "0"}),
+  require_usage_error(graphso_cli({"ingest", dir.file("s"), "--input", edges, "--log-slots", "0"}),
                          "--log-slots 0 is below the minimum of 64");
   REQUIRE_FALSE(path_exists(dir.file("s")));
 
@@ -241,7 +241,7 @@ TEST_CASE("adversarial 4: numeric options are parsed once, in range, or refused 
   };
   for (const Case& c : cases) {
     INFO(c.args[0] << " " << c.args[c.args.size() - 2 >= 2 ? 2 : 0]);
-    require_one_line_error(graphso_cli(c.args), c.message);
+    require_usage_error(graphso_cli(c.args), c.message);
   }
   REQUIRE(files_in(dir.path()) == std::vector<std::string>{"e.bin", "g", "rmat.bin"});
 }
@@ -441,7 +441,7 @@ TEST_CASE("adversarial 10: what dead processes left is removed by the next run o
   REQUIRE_FALSE(path_exists(dead_snapshot));
   REQUIRE(path_exists(dir.file("snap/meta")));
   // A bad crash point is refused before a store file exists.
-  require_one_line_error(graphso_cli({"ingest", dir.file("st2"), "--input", edges, "--shadow", dir.file("sh"), "--crash-at", "bogus"}),
+  require_usage_error(graphso_cli({"ingest", dir.file("st2"), "--input", edges, "--shadow", dir.file("sh"), "--crash-at", "bogus"}),
                          "unknown crash point 'bogus'");
   REQUIRE_FALSE(path_exists(dir.file("st2")));
   REQUIRE_FALSE(path_exists(dir.file("st2.new")));

@@ -157,24 +157,23 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
         REQUIRE_THAT(result.out, Catch::Contains("device") && Catch::Contains("random 4 KiB reads/s"));
     }
   }
-  auto bad = [&](std::vector<std::string> args, const std::string& message) {
-    CliResult r = graphso_cli(args);
-    INFO("stderr: " << r.err);
-    REQUIRE(r.status == 1);
-    REQUIRE(r.err_lines().size() == 1);
-    REQUIRE_THAT(r.err, Catch::Contains(message));
-  };
-  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "random"}, "unknown vertex order 'random'");
-  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order-root", "3"}, "--order-root needs --order bfs");
-  bad({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "bfs", "--order-root", "9999"},
-      "--order-root 9999 is out of range");
+  // A bad option is a usage error (exit 2); a root outside the input's vertices is found reading
+  // the input (exit 1).
+  require_usage_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "random"}),
+                      "unknown vertex order 'random'");
+  require_usage_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order-root", "3"}),
+                      "--order-root needs --order bfs");
+  require_one_line_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--order", "bfs", "--order-root", "9999"}),
+                         "--order-root 9999 is out of range");
   // The same mistake over an existing graph leaves it as it was.
-  bad({"prep", p->dir.file("g.bin"), "-o", p->graph, "--order", "bfs", "--order-root", "9999"},
-      "--order-root 9999 is out of range");
+  require_one_line_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--order", "bfs", "--order-root", "9999"}),
+                         "--order-root 9999 is out of range");
   REQUIRE(graphso_cli({"inspect", p->graph, "--verify"}).status == 0);
-  bad({"run", p->graph, "--job", "wcc", "--granularity", "byte", "--sharing", "chunk"}, "unknown read granularity 'byte'");
-  bad({"run", p->graph, "--job", "wcc", "--granularity", "page"}, "--granularity applies to --sharing chunk only");
-  bad({"run", p->graph, "--job", "wcc:method=fast"}, "method = 'fast' (expected union-find or label)");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "byte", "--sharing", "chunk"}),
+                      "unknown read granularity 'byte'");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "page"}),
+                      "--granularity applies to --sharing chunk only");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc:method=fast"}), "method = 'fast' (expected union-find or label)");
   REQUIRE(!path_exists(p->dir.file("x") + "/meta"));
 }
 
@@ -256,15 +255,15 @@ TEST_CASE("cli: damaged graph directories and bad jobs are rejected before anyth
     args.insert(args.end(), extra.begin(), extra.end());
     return graphso_cli(args);
   };
-  require_one_line_error(run({"--job", "bfs:source=3200"}), "source = 3200 is out of range (the graph has vertices 0..3199)");
-  require_one_line_error(run({"--job", "bfs"}), "bfs needs a source");
-  require_one_line_error(run({"--job", "dfs"}), "unknown algorithm 'dfs'");
-  require_one_line_error(run({"--job", "wcc", "--job", "wcc:name=0-wcc"}), "duplicate job name '0-wcc'");
+  require_usage_error(run({"--job", "bfs:source=3200"}), "source = 3200 is out of range (the graph has vertices 0..3199)");
+  require_usage_error(run({"--job", "bfs"}), "bfs needs a source");
+  require_usage_error(run({"--job", "dfs"}), "unknown algorithm 'dfs'");
+  require_usage_error(run({"--job", "wcc", "--job", "wcc:name=0-wcc"}), "duplicate job name '0-wcc'");
   require_one_line_error(run({"--job", "wcc", "--mem", "20K"}), "--mem 20.0 KiB is too small");
-  require_one_line_error(run({"--job", "wcc", "--sharing", "shared"}), "unknown sharing mode 'shared'");
-  require_one_line_error(run({"--job", "wcc", "--mem", "lots"}), "--mem: 'lots' is not a size");
-  require_one_line_error(run({"--job", "wcc", "--bogus"}), "unrecognised option '--bogus'");
-  require_one_line_error(run({}), "no jobs given");
+  require_usage_error(run({"--job", "wcc", "--sharing", "shared"}), "unknown sharing mode 'shared'");
+  require_usage_error(run({"--job", "wcc", "--mem", "lots"}), "--mem: 'lots' is not a size");
+  require_usage_error(run({"--job", "wcc", "--bogus"}), "unrecognised option '--bogus'");
+  require_usage_error(run({}), "no jobs given");
 
   {
     File meta(p->graph + "/meta", File::Mode::ReadWrite);
@@ -300,7 +299,7 @@ TEST_CASE("cli: generate is deterministic; help and unknown commands") {
   CliResult unknown = graphso_cli({"frobnicate"});
   REQUIRE(unknown.status == 2);
   REQUIRE_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'"));
-  require_one_line_error(graphso_cli({"generate", "kronecker", "-o", dir.file("k.bin")}), "unknown generator 'kronecker'");
+  require_usage_error(graphso_cli({"generate", "kronecker", "-o", dir.file("k.bin")}), "unknown generator 'kronecker'");
 }
 
 TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's results in every mode; bad options") {
@@ -348,16 +347,101 @@ TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's resul
   // Spill files live beside the graph only while a run lasts.
   for (const std::string& file : files_in(p->graph)) REQUIRE(file.rfind("xstream.updates.", 0) == std::string::npos);
 
-  require_one_line_error(graphso_cli({"run", p->graph, "--engine", "graphchi", "--job", "wcc"}),
+  require_usage_error(graphso_cli({"run", p->graph, "--engine", "graphchi", "--job", "wcc"}),
                          "unknown engine 'graphchi' (expected gridgraph or xstream)");
-  require_one_line_error(graphso_cli({"run", p->graph, "--update-mem", "1M", "--job", "wcc"}),
+  require_usage_error(graphso_cli({"run", p->graph, "--update-mem", "1M", "--job", "wcc"}),
                          "--update-mem applies to --engine xstream only");
   require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--update-mem", "32K", "--job", "wcc"}),
                          "an update budget of 32768 bytes is too small");
-  require_one_line_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--engine", "graphchi"}),
+  require_usage_error(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("x"), "--engine", "graphchi"}),
                          "unknown engine layout 'graphchi' (expected gridgraph, xstream or both)");
   // Prepared again for GridGraph alone: the X-Stream files go too.
   REQUIRE(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--no-chunks"}).status == 0);
   REQUIRE_FALSE(path_exists(p->graph + "/xstream.meta"));
   REQUIRE_FALSE(path_exists(p->graph + "/tchunk.xstream.4096"));
+}
+
+TEST_CASE("cli: source=random picks seeded vertices with out-edges; a source without out-edges is warned about") {
+  auto p = prepare_through_cli();
+  reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
+  auto picked = [](const CliResult& r) {
+    std::vector<uint64_t> ids;
+    for (const std::string& line : r.err_lines()) {
+      size_t at = line.find("picked vertex ");
+      if (at != std::string::npos) ids.push_back(std::stoull(line.substr(at + 14)));
+    }
+    return ids;
+  };
+  auto run = [&](const std::string& out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", p->graph, "--out", p->dir.file(out)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r;
+  };
+  CliResult a = run("a", {"--job", "bfs:source=random", "--job", "sssp:source=random", "--job", "ppr:source=5,random"});
+  CliResult b = run("b", {"--job", "bfs:source=random", "--job", "sssp:source=random", "--job", "ppr:source=5,random"});
+  const std::vector<uint64_t> sources = picked(a);
+  REQUIRE(sources.size() == 3);
+  REQUIRE(picked(b) == sources);  // same seed, same sources
+  for (uint64_t v : sources) REQUIRE(csr.out_degree(v) > 0);
+  // The job ran from the vertex it named.
+  auto bfs = reference::bfs(csr, static_cast<VertexId>(sources[0]));
+  auto levels = read_values(p->dir.file("a/0-bfs.txt"), p->set.vertices);
+  for (uint64_t v = 0; v < p->set.vertices; ++v)
+    REQUIRE(levels[v] == (bfs[v] == reference::kUnreached ? "-1" : std::to_string(bfs[v])));
+  // Another seed draws other vertices (from 3103 with out-edges: equal by chance with
+  // probability about 1e-7).
+  REQUIRE(picked(run("c", {"--job", "bfs:source=random", "--job", "sssp:source=random", "--seed", "2"})) !=
+          std::vector<uint64_t>(sources.begin(), sources.begin() + 2));
+  // A job file says "random" too.
+  write(p->dir.file("random.toml"), "[[job]]\nalgo = \"bfs\"\nsource = \"random\"\n");
+  REQUIRE(picked(run("d", {"--jobs", p->dir.file("random.toml")})) == std::vector<uint64_t>{sources[0]});
+  write(p->dir.file("word.toml"), "[[job]]\nalgo = \"bfs\"\nsource = \"hub\"\n");
+  require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("word.toml")}), "word.toml:3: job 0: source must be an integer");
+
+  // 3150 is isolated, 3102 only has an in-edge: both warned about, and the run goes on.
+  CliResult lone = run("e", {"--job", "bfs:source=3150", "--job", "ppr:source=3102,3"});
+  REQUIRE(lone.err_lines() == std::vector<std::string>{
+      "graphso: warning: 0-bfs (bfs): source 3150 has no out-edges, so nothing is reached from it (source=random picks a vertex with out-edges)",
+      "graphso: warning: 1-ppr (ppr): source 3102 has no out-edges, so nothing is reached from it (source=random picks a vertex with out-edges)"});
+  REQUIRE_THAT(lone.out, Catch::Contains(" 1 round  "));
+  REQUIRE(run("f", {"--job", "bfs:source=3"}).err.empty());
+}
+
+TEST_CASE("cli: --version; a usage error exits 2 in every command, a run-time error 1") {
+  CliResult version = graphso_cli({"--version"});
+  REQUIRE(version.status == 0);
+  REQUIRE_THAT(version.out, Catch::Matches("graphso [0-9]+\\.[0-9]+\\.[0-9]+\n"));
+  for (const char* command : {"convert", "generate", "prep", "inspect", "run", "jobs", "disk-bandwidth", "ingest",
+                              "store-stat", "snapshot", "export"}) {
+    INFO(command);
+    require_usage_error(graphso_cli({command, "--bogus"}), "--bogus");
+  }
+  TempDir dir;
+  require_usage_error(graphso_cli({"disk-bandwidth", dir.path(), "--limit", "many"}), "--limit: 'many' is not a size");
+  require_usage_error(graphso_cli({"convert", dir.file("x.el"), "-o", dir.file("x.bin"), "--format", "csv"}), "csv");
+  require_one_line_error(graphso_cli({"convert", dir.file("x.el"), "-o", dir.file("x.bin")}), "cannot open");
+  REQUIRE(graphso_cli({}).status == 2);
+  REQUIRE(files_in(dir.path()).empty());
+}
+
+TEST_CASE("cli: --out-format bin results carry a sidecar naming the value type and vertex count") {
+  auto p = prepare_through_cli();
+  const std::string out = p->dir.file("bin");
+  REQUIRE(graphso_cli({"run", p->graph, "--job", "bfs:source=3", "--job", "sssp:source=3", "--job", "wcc", "--job",
+                       "pagerank:iterations=2", "--out", out, "--out-format", "bin"}).status == 0);
+  const std::map<std::string, std::pair<std::string, uint64_t>> expected = {
+      {"0-bfs", {"value_type: uint32\n", 4}}, {"1-sssp", {"value_type: uint64\n", 8}},
+      {"2-wcc", {"value_type: uint32\n", 4}}, {"3-pagerank", {"value_type: float64\n", 8}}};
+  for (const auto& [name, type] : expected) {
+    INFO(name);
+    const std::string meta = read_small_file(out + "/" + name + ".bin.meta");
+    REQUIRE_THAT(meta, Catch::Contains("job: " + name + "\n") && Catch::Contains("vertices: 3200\n") &&
+                           Catch::Contains(type.first) && Catch::Contains("byte_order: little\n"));
+    REQUIRE(File(out + "/" + name + ".bin", File::Mode::Read).size() == type.second * 3200);
+  }
+  REQUIRE_THAT(read_small_file(out + "/0-bfs.bin.meta"), Catch::Contains("unreached: 4294967295\n"));
+  REQUIRE_THAT(read_small_file(out + "/3-pagerank.bin.meta"), !Catch::Contains("unreached"));
 }

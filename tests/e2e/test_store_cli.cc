@@ -184,16 +184,16 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
                          "--log-slots is fixed when a store is created; " + store + " has 16777216");
   require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--store-mode", "naive"}),
                          "is a xpgraph store, not naive");
-  require_one_line_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--store-mode", "fast"}),
+  require_usage_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--store-mode", "fast"}),
                          "unknown store mode 'fast'");
   REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
-  require_one_line_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--threads", "0"}),
+  require_usage_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--threads", "0"}),
                          "--threads 0 is out of range");
-  require_one_line_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--max-buffer", "100"}),
+  require_usage_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--max-buffer", "100"}),
                          "must be a power of two from 16 to 256 bytes, not 100");
   REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
   require_one_line_error(graphso_cli({"ingest", in->dir.file("other.pm"), "--input", in->path, "--delete"}), "no such store to delete from");
-  require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--shadow", in->dir.file("s"), "--crash-at", "nowhere"}),
+  require_usage_error(graphso_cli({"ingest", store, "--input", in->path, "--shadow", in->dir.file("s"), "--crash-at", "nowhere"}),
                          "unknown crash point 'nowhere'");
   require_one_line_error(graphso_cli({"store-stat", in->dir.file("missing.pm")}), "missing.pm: no such store");
 

@@ -24,7 +24,7 @@ int cmd_convert(const Args& args) {
   if (!parse_options("convert", "INPUT -o OUT.bin [options]", args, options, positional, vm)) return 0;
 
   EdgeInputOptions in;
-  in.format = parse_input_format(format);
+  in.format = command_line([&] { return parse_input_format(format); });
   in.weighted = vm["weighted"].as<bool>();
   EdgeSet set = read_edge_input(input, in);
   if (set.edges.empty()) fail("{}: no edges found", input);

@@ -23,8 +23,9 @@ int cmd_disk_bandwidth(const Args& args) {
   po::variables_map vm;
   if (!parse_options("disk-bandwidth", "FILE [--limit SIZE]", args, options, positional, vm)) return 0;
 
+  const uint64_t limit_bytes = command_line([&] { return parse_size(limit, "--limit"); });
   const uint64_t file_bytes = File(path, File::Mode::Read).size();
-  const uint64_t size = align_down(std::min(file_bytes, parse_size(limit, "--limit")), 32ull << 20);
+  const uint64_t size = align_down(std::min(file_bytes, limit_bytes), 32ull << 20);
   if (size == 0) fail("{}: need a file of at least 32 MiB", path);
   ReaderFactory factory{ReaderOptions{}};
   auto reader = factory.open(path);

@@ -23,11 +23,13 @@ int cmd_generate(const Args& args) {
       ("seed", number(&r.seed)->default_value(1), "random seed (same seed, same bytes)")
       ("width", number(&road.width)->default_value(256), "road: intersections per row")
       ("height", number(&road.height)->default_value(256), "road: rows")
-      ("drop", number(&road.drop)->default_value(0.1), "road: share of grid streets left out");
+      ("drop", number(&road.drop)->default_value(0.1, "0.1"), "road: share of grid streets left out");
   po::positional_options_description positional;
   positional.add("kind", 1);
   po::variables_map vm;
   if (!parse_options("generate", "rmat|road -o OUT.bin [options]", args, options, positional, vm)) return 0;
+  if (kind != "rmat" && kind != "road")
+    throw UsageError(fmt::format("generate: unknown generator '{}' (expected rmat or road)", kind));
   if (kind == "road") {
     road.weighted = r.weighted;
     road.max_weight = vm["max-weight"].defaulted() ? 100 : r.max_weight;
@@ -38,7 +40,6 @@ int cmd_generate(const Args& args) {
                 center);
     return 0;
   }
-  if (kind != "rmat") fail("generate: unknown generator '{}' (expected rmat or road)", kind);
   generate_rmat(r, output);
   std::printf("%s: R-MAT scale %u, %llu vertices, %llu edges%s\n", output.c_str(), r.scale,
               1ull << r.scale, static_cast<unsigned long long>(r.edge_factor) << r.scale,

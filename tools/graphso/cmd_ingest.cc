@@ -83,13 +83,23 @@ int cmd_ingest(const Args& args) {
   positional.add("store", 1);
   po::variables_map vm;
   if (!parse_options("ingest", "STORE --input EDGES.bin [options]", args, options, positional, vm)) return 0;
-  if (batch == 0) fail("ingest: --batch must be at least 1");
-  store_options.buffer_memory = parse_size(buffer_mem, "--buffer-mem");
-  if (!crash_at.empty()) {
-    size_t colon = crash_at.find(':');
-    store_options.power_cut.crash_point = crash_at.substr(0, colon);
-    if (colon != std::string::npos) store_options.power_cut.crash_after = parse_size(crash_at.substr(colon + 1), "--crash-at pass");
-  }
+  uint64_t slots = 0;
+  std::optional<uint64_t> block_units;
+  std::optional<StoreMode> mode;
+  command_line([&] {
+    if (batch == 0) fail("ingest: --batch must be at least 1");
+    store_options.buffer_memory = parse_size(buffer_mem, "--buffer-mem");
+    if (!crash_at.empty()) {
+      size_t colon = crash_at.find(':');
+      store_options.power_cut.crash_point = crash_at.substr(0, colon);
+      if (colon != std::string::npos) store_options.power_cut.crash_after = parse_size(crash_at.substr(colon + 1), "--crash-at pass");
+    }
+    slots = parse_size(log_slots, "--log-slots");
+    if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
+    if (block_space != "auto") block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
+    if (!mode_name.empty()) mode = parse_store_mode(mode_name);
+    check_store_options(store_options);
+  });
   const bool deletes = vm["delete"].as<bool>();
 
   EdgeListReader reader(input_path);
@@ -97,18 +107,16 @@ int cmd_ingest(const Args& args) {
   std::unique_ptr<GraphStore> graph_store;
   if (!path_exists(store_path)) {
     if (deletes) fail("ingest: {}: no such store to delete from", store_path);
-    StoreMode mode = mode_name.empty() ? StoreMode::XPGraph : parse_store_mode(mode_name);
+    const StoreMode new_mode = mode.value_or(StoreMode::XPGraph);
     uint64_t capacity = std::max(vertices, info.vertices);
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_input_ids(reader, capacity, input_path);
-    const uint64_t slots = parse_size(log_slots, "--log-slots");
-    if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
     StoreGeometry geometry = default_geometry(capacity, info.edges, slots);
-    if (block_space != "auto") geometry.block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
-    graph_store = GraphStore::create_if_missing(store_path, geometry, mode, store_options);
+    if (block_units) geometry.block_units = *block_units;
+    graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
       std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
-                  store_mode_name(mode), static_cast<unsigned long long>(geometry.vertices),
+                  store_mode_name(new_mode), static_cast<unsigned long long>(geometry.vertices),
                   static_cast<unsigned long long>(geometry.log_slots),
                   human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
   }
@@ -122,10 +130,10 @@ int cmd_ingest(const Args& args) {
         fail("ingest: --{} is fixed when a store is created; {} has {}", option, store_path, actual);
     };
     same("vertices", vertices, g.vertices);
-    same("log-slots", parse_size(log_slots, "--log-slots"), g.log_slots);
-    if (!vm["block-space"].defaulted() && parse_size(block_space, "--block-space") / kBlockUnitBytes != g.block_units)
+    same("log-slots", slots, g.log_slots);
+    if (block_units && *block_units != g.block_units)
       fail("ingest: --block-space is fixed when a store is created; {} has {} bytes", store_path, g.block_units * kBlockUnitBytes);
-    if (!mode_name.empty() && parse_store_mode(mode_name) != s.header.mode)
+    if (mode && *mode != s.header.mode)
       fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
     check_input_ids(reader, s.header.geometry.vertices, input_path);
     std::printf("%s: opened at log position %llu (checkpoint %llu at %llu, %llu records replayed)\n",

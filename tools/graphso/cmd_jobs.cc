@@ -8,7 +8,7 @@
 namespace graphso {
 
 int cmd_jobs(const Args& args) {
-  if (!args.empty() && args[0] != "--help" && args[0] != "-h") fail("jobs takes no arguments (got '{}')", args[0]);
+  if (!args.empty() && args[0] != "--help" && args[0] != "-h") throw UsageError(fmt::format("jobs takes no arguments (got '{}')", args[0]));
   std::printf("Algorithms for --job ALGO[:KEY=VALUE...] and job files (algo = \"ALGO\", KEY = VALUE):\n");
   for (const Algorithm& algo : algorithms()) {
     std::printf("\n  %-15s %s\n", algo.name.c_str(), algo.help.c_str());

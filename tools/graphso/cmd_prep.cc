@@ -25,15 +25,17 @@ int cmd_prep(const Args& args) {
   positional.add("input", 1);
   po::variables_map vm;
   if (!parse_options("prep", "EDGES.bin -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  layout.apply("prep", prep);
-  prep.grid.staging_bytes = parse_size(staging, "--staging");
-  prep.grid.order = parse_order(order);
-  if (vm.count("order-root")) {
-    if (prep.grid.order != OrderKind::Bfs) fail("prep: --order-root needs --order bfs");
-    uint64_t root = vm["order-root"].as<uint64_t>();
-    if (root > kMaxVertexId) fail("prep: --order-root {} is not a vertex id", root);
-    prep.grid.order_root = static_cast<VertexId>(root);
-  }
+  command_line([&] {
+    layout.apply("prep", prep);
+    prep.grid.staging_bytes = parse_size(staging, "--staging");
+    prep.grid.order = parse_order(order);
+    if (vm.count("order-root")) {
+      if (prep.grid.order != OrderKind::Bfs) fail("prep: --order-root needs --order bfs");
+      uint64_t root = vm["order-root"].as<uint64_t>();
+      if (root > kMaxVertexId) fail("prep: --order-root {} is not a vertex id", root);
+      prep.grid.order_root = static_cast<VertexId>(root);
+    }
+  });
   prep.tchunk_tables = !vm["no-chunks"].as<bool>();
   // Prepared beside the target and swapped in whole at the end: a failed, full-disk or killed
   // prep leaves an earlier graph in the target as it was. Only a graph directory (or an empty

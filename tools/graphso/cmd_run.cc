@@ -12,6 +12,7 @@
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
 #include "jobs/job_file.h"
+#include "jobs/job_sources.h"
 #include "jobs/job_spec.h"
 #include "tools/graphso/options.h"
 
@@ -60,7 +61,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                 human_bytes(static_cast<double>(r.updates.bytes_read)).c_str(),
                 human_bytes(static_cast<double>(r.update_budget_bytes)).c_str());
   for (const JobOutcome& j : r.jobs)
-    std::fprintf(out, "  %-24s %-15s %6u rounds %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.seconds,
+    std::fprintf(out, "  %-24s %-15s %6u %-6s %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.rounds == 1 ? "round" : "rounds", j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
 }
 
@@ -72,6 +73,7 @@ int cmd_run(const Args& args) {
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
+  uint64_t seed = 1;
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
@@ -88,6 +90,7 @@ int cmd_run(const Args& args) {
       ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
+      ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
@@ -97,48 +100,59 @@ int cmd_run(const Args& args) {
   po::variables_map vm;
   if (!parse_options("run", "GRAPH_DIR --job ALGO[:KEY=VALUE]... [options]", args, options, positional, vm))
     return 0;
-  if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
-  if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
-  if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
-  if (config.threads < 0) fail("run: --threads must be >= 0");
+  std::vector<JobSpec> specs;
+  command_line([&] {
+    if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
+    if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
+    if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
+    if (config.threads < 0) fail("run: --threads must be >= 0");
 
-  config.engine = parse_engine(engine);
-  config.sharing = parse_sharing(sharing);
-  if (!update_mem.empty()) {
-    if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
-    config.update_mem_bytes = parse_size(update_mem, "--update-mem");
-    if (config.update_mem_bytes == 0) fail("run: --update-mem must be positive");
-  }
-  config.mem_bytes = parse_size(mem, "--mem");
-  if (!graph_mem.empty()) {
-    if (!vm["mem"].defaulted()) fail("run: give --mem or --graph-mem, not both");
-    config.graph_mem_bytes = parse_size(graph_mem, "--graph-mem");
-    if (config.graph_mem_bytes == 0) fail("run: --graph-mem must be positive");
-  }
-  if (!chunk_size.empty()) {
-    config.chunk_bytes = parse_size(chunk_size, "--chunk-size");
-    if (config.chunk_bytes == 0) fail("run: --chunk-size must be positive");
-  }
-  if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
-  config.granularity = parse_granularity(granularity);
-  if (config.sharing != Sharing::Chunk && !vm["granularity"].defaulted())
-    fail("run: --granularity applies to --sharing chunk only");
-  reader_options.backend = parse_io_backend(io);
-  reader_options.direct = !vm["buffered"].as<bool>();
+    config.engine = parse_engine(engine);
+    config.sharing = parse_sharing(sharing);
+    if (!update_mem.empty()) {
+      if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
+      config.update_mem_bytes = parse_size(update_mem, "--update-mem");
+      if (config.update_mem_bytes == 0) fail("run: --update-mem must be positive");
+    }
+    config.mem_bytes = parse_size(mem, "--mem");
+    if (!graph_mem.empty()) {
+      if (!vm["mem"].defaulted()) fail("run: give --mem or --graph-mem, not both");
+      config.graph_mem_bytes = parse_size(graph_mem, "--graph-mem");
+      if (config.graph_mem_bytes == 0) fail("run: --graph-mem must be positive");
+    }
+    if (!chunk_size.empty()) {
+      config.chunk_bytes = parse_size(chunk_size, "--chunk-size");
+      if (config.chunk_bytes == 0) fail("run: --chunk-size must be positive");
+    }
+    if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
+    config.granularity = parse_granularity(granularity);
+    if (config.sharing != Sharing::Chunk && !vm["granularity"].defaulted())
+      fail("run: --granularity applies to --sharing chunk only");
+    reader_options.backend = parse_io_backend(io);
+    reader_options.direct = !vm["buffered"].as<bool>();
+    for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
+  });
 
   // Everything the user gave is checked before any work starts.
   GridGraph graph = GridGraph::open(dir);
   if (config.engine == EngineKind::XStream) XStreamLayout::open(graph);
-  std::vector<JobSpec> specs;
-  if (!job_file.empty()) {
+  if (!job_file.empty()) {  // --job and --jobs are exclusive: specs is empty here
     JobFile parsed = parse_job_file(job_file);
     specs = std::move(parsed.specs);
     config.arrive_after = std::move(parsed.arrive_after);
   }
-  for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
-  name_jobs(specs);
+  if (job_file.empty()) command_line([&] { name_jobs(specs); });
+  else name_jobs(specs);
+  // Said once everything is checked, so an error stays the only line.
+  std::vector<std::string> notes = pick_random_sources(specs, graph.out_degrees(), graph.order(), seed);
   std::vector<std::unique_ptr<Job>> jobs;
-  for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+  auto make_jobs = [&] {
+    for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+  };
+  if (job_file.empty()) command_line(make_jobs);  // a bad --job is a usage error, a bad job file an input error
+  else make_jobs();
+  for (const std::string& warning : sources_without_out_edges(specs, graph.out_degrees(), graph.order()))
+    notes.push_back("warning: " + warning);
   // Where results and the report go is checked (and their temporaries made) before the run, so a
   // bad path costs no run; both are published together at the end, whole or not at all.
   std::optional<StagedDirectory> results;
@@ -149,6 +163,7 @@ int cmd_run(const Args& args) {
   std::optional<AtomicOutputFile> report_file;
   if (!report_path.empty()) report_file.emplace(report_path);
 
+  for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
   ReaderFactory readers(reader_options);
   config.writes_results = results.has_value();
   BatchReport report = run_batch(config, graph, jobs, readers);
@@ -160,13 +175,13 @@ int cmd_run(const Args& args) {
     if (report.jobs[j].failed) {
       std::fprintf(stderr, "graphso: job %s (%s) failed: %s; no results written for it\n", job->name().c_str(),
                    job->algo().c_str(), report.jobs[j].error.c_str());
-      status = 3;
+      status = kExitUnconverged;
       continue;
     }
     if (!job->converged()) {
       std::fprintf(stderr, "graphso: job %s (%s) did not converge after %u rounds; no results written for it\n",
                    job->name().c_str(), job->algo().c_str(), job->rounds());
-      status = 3;
+      status = kExitUnconverged;
       continue;
     }
     if (!results) continue;
@@ -175,6 +190,15 @@ int cmd_run(const Args& args) {
       file.append(std::as_bytes(std::span<const char>(piece.data(), piece.size())));
     });
     file.commit();
+    if (format == OutFormat::Binary) {  // a raw array says nothing of itself: its sidecar does
+      AtomicOutputFile sidecar(results->path() + "/" + job->name() + ".bin.meta");
+      const Job::BinaryValues values = job->binary_values();
+      sidecar.append(fmt::format("job: {}\nalgo: {}\nvertices: {}\nvalue_type: {}\nbyte_order: little\n"
+                                 "index: original vertex id (value i is vertex i's)\n{}",
+                                 job->name(), job->algo(), graph.meta().vertices, values.type,
+                                 values.unreached ? fmt::format("unreached: {}\n", values.unreached) : ""));
+      sidecar.commit();
+    }
   }
   if (results) {
     AtomicOutputFile marker(results->path() + "/" + kResultsMarker);

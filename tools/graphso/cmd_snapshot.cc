@@ -22,7 +22,7 @@ int cmd_snapshot(const Args& args) {
   positional.add("store", 1);
   po::variables_map vm;
   if (!parse_options("snapshot", "STORE -o GRAPH_DIR [options]", args, options, positional, vm)) return 0;
-  layout.apply("snapshot", prep);
+  command_line([&] { layout.apply("snapshot", prep); });
   StoreSnapshotResult result = snapshot_store(store_path, output, prep);
   const unsigned long long position = result.info.position;
   if (!result.rebuilt)

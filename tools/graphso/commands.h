@@ -4,7 +4,22 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
+
 namespace graphso {
+
+// Exit status, the same for every command: 0 done; 1 a run-time error (a file, the data, the
+// device); 2 a usage error (an option, its value, a missing or conflicting argument); 3 `run`:
+// some job did not converge or failed.
+inline constexpr int kExitError = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitUnconverged = 3;
+
+// A command line the command cannot accept; main() exits with kExitUsage.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
 
 using Args = std::vector<std::string>;  // the arguments after the subcommand name
 
@@ -18,5 +33,6 @@ int cmd_disk_bandwidth(const Args& args);
 int cmd_ingest(const Args& args);
 int cmd_store_stat(const Args& args);
 int cmd_snapshot(const Args& args);
+int cmd_export(const Args& args);
 
 }  // namespace graphso

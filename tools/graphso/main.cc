@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "base/error.h"
+#include "base/version.h"
 #include "tools/graphso/commands.h"
 
 namespace {
@@ -22,14 +23,21 @@ const char* kUsage =
     "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n"
     "  ingest STORE --input EDGES.bin  append edges to the evolving-graph store (PMEM, crash-safe)\n"
     "  store-stat STORE                what the store holds, one key: value per line\n"
-    "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n";
+    "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n"
+    "  export GRAPH_DIR|EDGES.bin -o OUT  the graph as a text edge list (original ids)\n"
+    "\n"
+    "Exit status: 0 done, 1 error (one line on stderr), 2 usage error, 3 run: a job did not converge.\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+    return argc < 2 ? graphso::kExitUsage : 0;
+  }
+  if (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "version")) {
+    std::printf("graphso %s\n", graphso::kVersion);
+    return 0;
   }
   // Large buffers (chunk cache entries, update bins, read buffers) come and go all run long.
   // glibc raises its mmap threshold after the first large free, and from then on serves them from
@@ -57,16 +65,20 @@ int main(int argc, char** argv) {
     if (command == "ingest") return graphso::cmd_ingest(args);
     if (command == "store-stat") return graphso::cmd_store_stat(args);
     if (command == "snapshot") return graphso::cmd_snapshot(args);
+    if (command == "export") return graphso::cmd_export(args);
     std::fprintf(stderr, "graphso: error: unknown command '%s'\n%s", command.c_str(), kUsage);
-    return 2;
+    return graphso::kExitUsage;
+  } catch (const graphso::UsageError& e) {
+    std::fprintf(stderr, "graphso: error: %s\n", e.what());
+    return graphso::kExitUsage;
   } catch (const graphso::Error& e) {
     std::fprintf(stderr, "graphso: error: %s\n", e.what());
-    return 1;
+    return graphso::kExitError;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "graphso: error: out of memory\n");
-    return 1;
+    return graphso::kExitError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "graphso: error: %s\n", e.what());
-    return 1;
+    return graphso::kExitError;
   }
 }

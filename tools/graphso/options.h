@@ -75,9 +75,22 @@ inline bool parse_options(const std::string& command, const std::string& usage, 
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    fail("{}: {} (see `graphso {} --help`)", command, e.what(), command);
+    throw UsageError(fmt::format("{}: {} (see `graphso {} --help`)", command, e.what(), command));
   }
   return true;
+}
+
+// Runs `check` (reading and checking option values) and turns its errors into usage errors: a
+// bad value on the command line exits 2, whichever parser found it.
+template <typename Check>
+decltype(auto) command_line(Check&& check) {
+  try {
+    return check();
+  } catch (const UsageError&) {
+    throw;
+  } catch (const Error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 }  // namespace graphso
