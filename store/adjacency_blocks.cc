@@ -54,17 +54,17 @@ void AdjacencyBlocks::prepend(uint32_t thread, AdjacencyList d, VertexId v, std:
   head = unit;
 }
 
-void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId v, uint32_t entry,
+void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entry,
                                       std::vector<std::atomic<uint64_t>>& dirty) {
   uint32_t& head = heads_[static_cast<size_t>(d)][v];
-  if (head == 0 || block(head).header.count == kBlockEntries) {
+  if (head == 0 || block(head).header.count + entry.size() > kBlockEntries) {
     const uint32_t unit = allocate(thread, kBlockClasses - 1);
     block(unit).header = BlockHeader{v, head, 0, kBlockClasses - 1, static_cast<uint8_t>(d), kBlockNaive, 0};
     head = unit;
   }
   AdjacencyBlock& b = block(head);
-  b.entries[b.header.count] = entry;
-  ++b.header.count;
+  std::memcpy(b.entries + b.header.count, entry.data(), entry.size_bytes());
+  b.header.count = static_cast<uint8_t>(b.header.count + entry.size());
   const uint64_t line = head / block_units(kBlockClasses - 1);
   dirty[line / 64].fetch_or(uint64_t{1} << (line % 64), std::memory_order_relaxed);
 }
@@ -82,7 +82,8 @@ const AdjacencyBlock& checked_block(const PmemFile& file, const StoreLayout& lay
     what = "has a bad size or position";
   else if (h.owner != v) what = "belongs to another vertex";
   else if (h.direction != static_cast<uint8_t>(d)) what = "is in the other direction's chain";
-  else if (h.count == 0 || h.count > block_entries(h.size_class)) what = "has a bad entry count";
+  else if (h.count == 0 || h.count > block_entries(h.size_class) || h.count % entry_words(layout.geometry) != 0)
+    what = "has a bad entry count";
   else if (h.previous >= unit) what = "links forward";
   else if (!(h.flags & kBlockNaive) && h.crc != block_crc(block)) what = "fails its checksum";
   if (what) fail("{}: corrupt store: block unit {} in the {}-chain of vertex {} {}", file.path(), unit, direction_name(d), v, what);

@@ -30,10 +30,11 @@ class AdjacencyBlocks {
   // Writes entries (at most kBlockEntries) as a new block at the front of v's chain. Called by
   // v's shard thread, which takes blocks from its own reservation.
   void prepend(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entries, uint8_t flags = 0);
-  // Naive baseline: appends one entry into v's newest block in place (a new 256-byte block when
-  // full) and marks the block in `dirty` (one bit per 4 units, that is per XPLine), for the
-  // batch's persist.
-  void append_in_place(uint32_t thread, AdjacencyList d, VertexId v, uint32_t entry, std::vector<std::atomic<uint64_t>>& dirty);
+  // Naive baseline: appends one entry (its words) into v's newest block in place (a new 256-byte
+  // block when it has no room) and marks the block in `dirty` (one bit per 4 units, that is per
+  // XPLine), for the batch's persist.
+  void append_in_place(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entry,
+                       std::vector<std::atomic<uint64_t>>& dirty);
 
   // Units handed out so far are [1, high_water()). end_reservations() drops what threads hold in
   // reserve: all threads must be idle.
@@ -74,30 +75,41 @@ void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_w
   }
 }
 
-// A vertex's neighbour multiset, built in log order: an entry adds one occurrence, a tombstone
-// (bit 31) removes one earlier occurrence or nothing. Queries and snapshots both read through it.
+// A vertex's neighbour multiset, built in log order: an entry adds one occurrence (with its
+// weight), a tombstone (bit 31) removes the earliest live occurrence of its neighbour, whatever
+// its weight, or nothing. Queries and snapshots both read through it.
 class LiveNeighbours {
  public:
-  void clear() { count_.clear(); }
-  void apply(uint32_t entry) {
+  explicit LiveNeighbours(uint32_t entry_words = 1) : entry_words_(entry_words) {}
+  void clear() { weights_.clear(); }
+  void apply(uint32_t entry, Weight weight = 1) {
     const uint32_t n = entry & ~kFlagBit;
-    if (!(entry & kFlagBit)) ++count_[n];
-    else if (auto it = count_.find(n); it != count_.end() && it->second > 0) --it->second;
+    if (!(entry & kFlagBit)) {
+      weights_[n].push_back(weight);
+    } else if (auto it = weights_.find(n); it != weights_.end() && !it->second.empty()) {
+      it->second.erase(it->second.begin());
+    }
+  }
+  // Entries as blocks and vertex buffers hold them: entry_words words each.
+  void apply_words(std::span<const uint32_t> words) {
+    for (size_t i = 0; i + entry_words_ <= words.size(); i += entry_words_)
+      apply(words[i], entry_words_ == 2 ? words[i + 1] : Weight{1});
   }
   // A chain as walk_chain gives it, newest block first: applied oldest first.
   void apply_chain(std::span<const AdjacencyBlock* const> newest_first) {
     for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it)
-      for (uint32_t i = 0; i < (*it)->header.count; ++i) apply((*it)->entries[i]);
+      apply_words(std::span<const uint32_t>((*it)->entries, (*it)->header.count));
   }
-  // Calls f(neighbour) once per live occurrence, in no particular order.
+  // Calls f(neighbour, weight) once per live occurrence, in no particular order.
   template <typename F>
   void for_each(F&& f) const {
-    for (const auto& [n, k] : count_)
-      for (uint64_t j = 0; j < k; ++j) f(n);
+    for (const auto& [n, weights] : weights_)
+      for (Weight w : weights) f(n, w);
   }
 
  private:
-  std::unordered_map<uint32_t, uint64_t> count_;
+  uint32_t entry_words_;
+  std::unordered_map<uint32_t, std::vector<Weight>> weights_;
 };
 
 }  // namespace graphso::store

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 
 #include "base/checksum.h"
 #include "base/error.h"
@@ -18,6 +19,7 @@ EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& per
       layout_(layout),
       persister_(persister),
       records_(file.at<LogRecord>(layout.log)),
+      weights_(layout.geometry.weighted ? file.at<Weight>(layout.log_weights) : nullptr),
       sums_(file.at<uint64_t>(layout.log_sums)),
       head_word_(file.at<uint64_t>(layout.log_head)),
       slots_(layout.geometry.log_slots),
@@ -26,10 +28,11 @@ EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& per
 namespace {
 
 // The checksum word of the line starting at absolute position `line_start`, over its first
-// `count` records.
-uint64_t line_sum(const LogRecord* line, uint64_t line_start, uint64_t count) {
+// `count` records and, in a weighted store (weights not null), their weights.
+uint64_t line_sum(const LogRecord* line, const Weight* weights, uint64_t line_start, uint64_t count) {
   uint32_t crc = crc32c_of(as_bytes_of(line_start));
   crc = crc32c_of(std::as_bytes(std::span<const LogRecord>(line, count)), crc);
+  if (weights) crc = crc32c_of(std::as_bytes(std::span<const Weight>(weights, count)), crc);
   return crc | (count << 32);
 }
 
@@ -38,6 +41,7 @@ uint64_t line_sum(const LogRecord* line, uint64_t line_start, uint64_t count) {
 void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t from, uint64_t to) {
   const uint64_t slots = layout.geometry.log_slots;
   const auto* records = file.at<LogRecord>(layout.log);
+  const auto* weights = layout.geometry.weighted ? file.at<Weight>(layout.log_weights) : nullptr;
   const auto* sums = file.at<uint64_t>(layout.log_sums);
   for (uint64_t p = from; p < to;) {
     const uint64_t slot = p % slots;
@@ -47,29 +51,42 @@ void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t 
     const uint64_t word = std::atomic_ref<const uint64_t>(sums[first_slot / kLogLineRecords]).load(std::memory_order_acquire);
     const uint64_t count = word >> 32;
     if (count < line_end - line_start || count > kLogLineRecords ||
-        word != line_sum(records + first_slot, line_start, count))
+        word != line_sum(records + first_slot, weights ? weights + first_slot : nullptr, line_start, count))
       fail("{}: corrupt store: log records at positions {}..{} do not match their checksum", file.path(), line_start,
            line_end - 1);
     p = line_end;
   }
 }
 
-void EdgeLog::append(std::span<const Edge> edges, bool deletes) {
+template <typename EdgeRecord>
+void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
   if (edges.empty()) return;
   if (edges.size() > slots_) fail("{}: a batch of {} edges is larger than the log ({} slots)", file_.path(), edges.size(), slots_);
   const uint32_t delete_bit = deletes ? kFlagBit : 0;
   uint64_t position = head_;
-  // Persist the written slots as one or two ranges (the batch may wrap around the log's end).
-  ByteRange ranges[2];
+  // Persist the written slots as one or two ranges (the batch may wrap around the log's end), and
+  // as many of weights.
+  ByteRange ranges[2], weight_ranges[2];
   size_t range_count = 0;
-  for (const Edge& e : edges) {
+  for (const EdgeRecord& e : edges) {
     uint64_t slot = position % slots_;
-    if (range_count == 0 || slot == 0) ranges[range_count++] = {layout_.log + slot * sizeof(LogRecord), 0};
+    if (range_count == 0 || slot == 0) {
+      weight_ranges[range_count] = {layout_.log_weights + slot * sizeof(Weight), 0};
+      ranges[range_count++] = {layout_.log + slot * sizeof(LogRecord), 0};
+    }
     ranges[range_count - 1].length += sizeof(LogRecord);
+    weight_ranges[range_count - 1].length += sizeof(Weight);
     records_[slot] = LogRecord{e.src | delete_bit, e.dst | (phase_of(position, slots_) << 31)};
+    if (weights_) {
+      if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weights_[slot] = e.weight;
+      else weights_[slot] = 1;
+    }
     ++position;
   }
-  if (range_count == 2) std::swap(ranges[0], ranges[1]);  // sorted by offset
+  if (range_count == 2) {  // sorted by offset
+    std::swap(ranges[0], ranges[1]);
+    std::swap(weight_ranges[0], weight_ranges[1]);
+  }
   // The checksum words of the lines the batch touched, after the records they cover.
   ByteRange sum_ranges[2];
   size_t sum_count = 0;
@@ -79,8 +96,9 @@ void EdgeLog::append(std::span<const Edge> edges, bool deletes) {
     const uint64_t line_start = p - slot % kLogLineRecords;
     const uint64_t line_stop = std::min({line_start + kLogLineRecords, line_start + (slots_ - first_slot), position});
     const uint64_t line = first_slot / kLogLineRecords;
-    std::atomic_ref<uint64_t>(sums_[line]).store(line_sum(records_ + first_slot, line_start, line_stop - line_start),
-                                                 std::memory_order_release);
+    std::atomic_ref<uint64_t>(sums_[line]).store(
+        line_sum(records_ + first_slot, weights_ ? weights_ + first_slot : nullptr, line_start, line_stop - line_start),
+        std::memory_order_release);
     const uint64_t offset = layout_.log_sum_offset(line);
     if (sum_count == 0 || sum_ranges[sum_count - 1].offset + sum_ranges[sum_count - 1].length != offset)
       sum_ranges[sum_count++] = {offset, 0};
@@ -88,10 +106,14 @@ void EdgeLog::append(std::span<const Edge> edges, bool deletes) {
     p = line_stop;
   }
   if (sum_count == 2) std::swap(sum_ranges[0], sum_ranges[1]);
-  ByteRange all[4];
-  std::copy(ranges, ranges + range_count, all);
-  std::copy(sum_ranges, sum_ranges + sum_count, all + range_count);
-  persister_.persist(std::span<const ByteRange>(all, range_count + sum_count));
+  // Regions in file order: records, weights, checksum words.
+  ByteRange all[6];
+  size_t count = 0;
+  for (size_t k = 0; k < range_count; ++k) all[count++] = ranges[k];
+  if (weights_)
+    for (size_t k = 0; k < range_count; ++k) all[count++] = weight_ranges[k];
+  for (size_t k = 0; k < sum_count; ++k) all[count++] = sum_ranges[k];
+  persister_.persist(std::span<const ByteRange>(all, count));
   persister_.crash_point(CrashPoint::LogRecords);
   // An aligned 8-byte store is never torn: recovery sees the old head or the new one.
   std::atomic_ref<uint64_t>(*head_word_).store(position, std::memory_order_release);
@@ -100,11 +122,15 @@ void EdgeLog::append(std::span<const Edge> edges, bool deletes) {
   head_ = position;
 }
 
+template void EdgeLog::append<Edge>(std::span<const Edge>, bool);
+template void EdgeLog::append<WeightedEdge>(std::span<const WeightedEdge>, bool);
+
 LoggedEdge read_log_record(const PmemFile& file, const StoreLayout& layout, uint64_t position) {
   const LogRecord& r = *file.at<LogRecord>(layout.record_offset(position));
   if ((r.dst >> 31) != phase_of(position, layout.geometry.log_slots))
     fail("{}: corrupt store: log record at position {} was not written in its lap", file.path(), position);
-  LoggedEdge e{r.src & ~kFlagBit, r.dst & ~kFlagBit, (r.src & kFlagBit) != 0};
+  LoggedEdge e{r.src & ~kFlagBit, r.dst & ~kFlagBit, (r.src & kFlagBit) != 0,
+               layout.geometry.weighted ? *file.at<Weight>(layout.weight_offset(position)) : Weight{1}};
   if (e.src >= layout.geometry.vertices || e.dst >= layout.geometry.vertices)
     fail("{}: corrupt store: log record at position {} names a vertex past the store's {}", file.path(), position,
          layout.geometry.vertices);

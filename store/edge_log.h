@@ -1,5 +1,6 @@
-// The circular edge log on PMEM: 8-byte records at absolute positions, a persisted head, and the
-// lap phase bit that tells a slot written in this lap from one left by the last (docs/store.md).
+// The circular edge log on PMEM: 8-byte records at absolute positions (and, in a weighted store, a
+// 4-byte weight per slot beside them), a persisted head, and the lap phase bit that tells a slot
+// written in this lap from one left by the last (docs/store.md).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@ struct LoggedEdge {
   VertexId src;
   VertexId dst;
   bool deleted;
+  Weight weight = 1;  // 1 in an unweighted store
 };
 
 // The record at `position`; a slot without its lap's phase, or naming a vertex past the store's,
@@ -29,9 +31,11 @@ class EdgeLog {
   uint64_t slots() const { return slots_; }
   // The persisted head: every record before it is durable.
   uint64_t head() const { return head_; }
-  // Group commit: writes the records at head, persists them, then the new head. On return the
-  // batch is durable (acknowledged). The caller keeps head + edges - flushed <= slots().
-  void append(std::span<const Edge> edges, bool deletes);
+  // Group commit: writes the records (and weights) at head, persists them, then the new head. On
+  // return the batch is durable (acknowledged). The caller keeps head + edges - flushed <= slots().
+  // An unweighted store ignores the weights; Edge records have weight 1.
+  template <typename EdgeRecord>  // Edge or WeightedEdge
+  void append(std::span<const EdgeRecord> edges, bool deletes);
   // The record at position (before head, not yet overwritten).
   LoggedEdge read(uint64_t position) const { return read_log_record(file_, layout_, position); }
 
@@ -40,6 +44,7 @@ class EdgeLog {
   const StoreLayout& layout_;
   Persister& persister_;
   LogRecord* records_;  // slots_ of them
+  Weight* weights_;      // slots_ of them in a weighted store, else null
   uint64_t* sums_;       // a checksum word per line of kLogLineRecords
   uint64_t* head_word_;
   uint64_t slots_;

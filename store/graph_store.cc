@@ -10,6 +10,7 @@
 #include <exception>
 #include <functional>
 #include <random>
+#include <type_traits>
 
 #include "base/error.h"
 #include "store/adjacency_blocks.h"
@@ -45,15 +46,16 @@ void check_store_options(const StoreOptions& options) {
   check_power_cut(options.power_cut);
 }
 
-StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots) {
+StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted) {
   StoreGeometry g;
   g.vertices = vertices;
   g.log_slots = log_slots;
+  g.weighted = weighted;
   // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
   // live ones again), plus at every checkpoint the log forces a partly filled block per vertex
   // and direction (mostly 64 bytes; 2 units on average allowed) and the unused part of each
   // thread's reservations.
-  const uint64_t full = 2 * 4 * (2 * edges / kBlockEntries + 1);
+  const uint64_t full = 2 * 4 * (2 * edges * entry_words(g) / kBlockEntries + 1);
   const uint64_t checkpoints = edges / std::max(log_slots, kMinLogSlots) + 2;
   g.block_units = std::min<uint64_t>(full + checkpoints * (2 * 2 * vertices + 64 * 3 * 256) + 4096, uint64_t{1} << 32);
   return g;
@@ -72,14 +74,16 @@ class GraphStore::Impl {
         checkpoint_(read_checkpoint(file_, layout_)),
         blocks_(file_, layout_, options.threads, checkpoint_.high_water) {
     if (header_.mode == StoreMode::XPGraph)
-      buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads, options.max_buffer_bytes);
+      buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads, options.max_buffer_bytes,
+                                                 entry_words(header_.geometry));
     recover();
   }
 
   // --- writing ---
 
-  void add(std::span<const Edge> edges, bool deletes) {
-    for (const Edge& e : edges)
+  template <typename EdgeRecord>  // Edge (weight 1) or WeightedEdge
+  void add(std::span<const EdgeRecord> edges, bool deletes) {
+    for (const EdgeRecord& e : edges)
       if (e.src >= header_.geometry.vertices || e.dst >= header_.geometry.vertices)
         fail("{}: edge {} -> {} is outside the store's {} vertices", file_.path(), e.src, e.dst,
              header_.geometry.vertices);
@@ -89,7 +93,7 @@ class GraphStore::Impl {
       const uint64_t capacity = slots - kLogLineRecords;
       if (header_.mode == StoreMode::XPGraph && log_.head() - checkpoint_.flushed >= capacity) checkpoint();
       uint64_t room = header_.mode == StoreMode::XPGraph ? capacity - (log_.head() - checkpoint_.flushed) : capacity;
-      std::span<const Edge> batch = edges.first(std::min<uint64_t>(room, edges.size()));
+      std::span<const EdgeRecord> batch = edges.first(std::min<uint64_t>(room, edges.size()));
       edges = edges.subspan(batch.size());
       if (header_.mode == StoreMode::Naive) {
         log_.append(batch, deletes);
@@ -134,7 +138,7 @@ class GraphStore::Impl {
       for (VertexId v = shard_begin(shard), end = shard_begin(shard + 1); v < end; ++v)
         for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) {
           live.clear();
-          merged(d, v, false, live);
+          merged(d, v, false, live);  // entry words
           if (already_compact(d, v, live.size())) continue;
           // A fresh run: the vertex's new chain starts empty and takes full blocks.
           blocks_.heads(d)[v] = 0;
@@ -159,11 +163,15 @@ class GraphStore::Impl {
 
   // --- reading ---
 
-  std::vector<VertexId> neighbours(AdjacencyList d, VertexId v) const {
+  // v's live d-edges as (neighbour, weight), sorted; weight 1 in an unweighted store.
+  std::vector<std::pair<VertexId, Weight>> edges(AdjacencyList d, VertexId v) const {
     if (v >= header_.geometry.vertices)
       fail("{}: vertex {} is outside the store's {} vertices", file_.path(), v, header_.geometry.vertices);
-    std::vector<uint32_t> live;
-    merged(d, v, true, live);
+    std::vector<uint32_t> words;
+    merged(d, v, true, words);
+    const uint32_t step = entry_words(header_.geometry);
+    std::vector<std::pair<VertexId, Weight>> live;
+    for (size_t i = 0; i < words.size(); i += step) live.emplace_back(words[i], step == 2 ? words[i + 1] : Weight{1});
     std::sort(live.begin(), live.end());
     return live;
   }
@@ -269,6 +277,7 @@ class GraphStore::Impl {
     const uint64_t slots = log_.slots();
     const uint64_t vertices = header_.geometry.vertices;
     const LogRecord* records = file_.at<LogRecord>(layout_.log);
+    const Weight* weights = header_.geometry.weighted ? file_.at<Weight>(layout_.log_weights) : nullptr;
     const uint32_t extra = alongside ? 1 : 0;
     if (position <= first && !alongside) return;
     run_tasks(options_.threads + extra, [&](uint32_t task) {
@@ -293,8 +302,9 @@ class GraphStore::Impl {
           fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex",
                file_.path(), p);
         const uint32_t tombstone = r.src & kFlagBit;
-        if (src - lo < span) append(shard, AdjacencyList::Out, src, dst | tombstone);
-        if (dst - lo < span) append(shard, AdjacencyList::In, dst, src | tombstone);
+        const Weight weight = weights ? weights[slot] : 1;
+        if (src - lo < span) append(shard, AdjacencyList::Out, src, dst | tombstone, weight);
+        if (dst - lo < span) append(shard, AdjacencyList::In, dst, src | tombstone, weight);
         if (++slot == slots) {
           slot = 0;
           phase ^= 1;
@@ -304,8 +314,11 @@ class GraphStore::Impl {
     buffered_ = position;
   }
 
-  void append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry) {
-    if (buffers_->append(shard, d, v, entry)) {
+  void append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry, Weight weight) {
+    const uint32_t words[2] = {entry, weight};
+    const bool full = header_.geometry.weighted ? buffers_->append(shard, d, v, std::span<const uint32_t>(words, 2))
+                                                : buffers_->append(shard, d, v, entry);
+    if (full) {
       blocks_.prepend(shard, d, v, buffers_->entries(d, v));
       buffers_->empty(d, v);
     }
@@ -313,16 +326,23 @@ class GraphStore::Impl {
 
   // Naive baseline: every edge straight into its PMEM adjacency lists, then the batch's written
   // lines persisted (one bit per block marks them).
-  void archive_in_place(std::span<const Edge> batch, bool deletes) {
+  template <typename EdgeRecord>
+  void archive_in_place(std::span<const EdgeRecord> batch, bool deletes) {
     const uint32_t tombstone = deletes ? kFlagBit : 0;
     const uint64_t line_units = block_units(kBlockClasses - 1);
     if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_units / line_units + 63) / 64);
     run_tasks(options_.threads, [&](uint32_t shard) {
       const VertexId lo = shard_begin(shard);
       const uint32_t span = shard_begin(shard + 1) - lo;
-      for (const Edge& e : batch) {
-        if (e.src - lo < span) blocks_.append_in_place(shard, AdjacencyList::Out, e.src, e.dst | tombstone, dirty_);
-        if (e.dst - lo < span) blocks_.append_in_place(shard, AdjacencyList::In, e.dst, e.src | tombstone, dirty_);
+      const uint32_t words = entry_words(header_.geometry);
+      for (const EdgeRecord& e : batch) {
+        Weight weight = 1;
+        if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = e.weight;
+        const uint32_t out[2] = {e.dst | tombstone, weight}, in[2] = {e.src | tombstone, weight};
+        if (e.src - lo < span)
+          blocks_.append_in_place(shard, AdjacencyList::Out, e.src, std::span<const uint32_t>(out, words), dirty_);
+        if (e.dst - lo < span)
+          blocks_.append_in_place(shard, AdjacencyList::In, e.dst, std::span<const uint32_t>(in, words), dirty_);
       }
     });
     ranges_.clear();
@@ -351,24 +371,28 @@ class GraphStore::Impl {
     return h.previous == 0 && h.count == live && h.size_class == block_class_for(h.count);
   }
 
-  // v's live d-neighbours in `live` (tombstones applied in log order): its chain, oldest block
-  // first, then its DRAM buffer, then (with_log) the logged edges not yet buffered.
+  // v's live d-entries in `live`, as blocks hold them (entry_words words each; tombstones applied
+  // in log order): its chain, oldest block first, then its DRAM buffer, then (with_log) the
+  // logged edges not yet buffered.
   void merged(AdjacencyList d, VertexId v, bool with_log, std::vector<uint32_t>& live) const {
     std::vector<const AdjacencyBlock*> chain;
     walk_chain(file_, layout_, blocks_.high_water(), d, v, blocks_.head(d, v),
                [&](const AdjacencyBlock& block) { chain.push_back(&block); });
-    LiveNeighbours neighbours;
+    const uint32_t words = entry_words(header_.geometry);
+    LiveNeighbours neighbours(words);
     neighbours.apply_chain(chain);
-    if (buffers_)
-      for (uint32_t entry : buffers_->entries(d, v)) neighbours.apply(entry);
+    if (buffers_) neighbours.apply_words(buffers_->entries(d, v));
     if (with_log)
       for (uint64_t p = buffered_; p < log_.head(); ++p) {
         LoggedEdge e = log_.read(p);
         uint32_t tombstone = e.deleted ? kFlagBit : 0;
-        if (d == AdjacencyList::Out && e.src == v) neighbours.apply(e.dst | tombstone);
-        if (d == AdjacencyList::In && e.dst == v) neighbours.apply(e.src | tombstone);
+        if (d == AdjacencyList::Out && e.src == v) neighbours.apply(e.dst | tombstone, e.weight);
+        if (d == AdjacencyList::In && e.dst == v) neighbours.apply(e.src | tombstone, e.weight);
       }
-    neighbours.for_each([&](uint32_t n) { live.push_back(n); });
+    neighbours.for_each([&](uint32_t n, Weight w) {
+      live.push_back(n);
+      if (words == 2) live.push_back(w);
+    });
   }
 
   WriterLock lock_;  // held for the object's life: no second writer
@@ -454,18 +478,34 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
       new GraphStore(std::make_unique<Impl>(std::move(lock), std::move(file), header, options)));
 }
 
-void GraphStore::add_edges(std::span<const Edge> edges) { impl_->add(edges, false); }
-void GraphStore::add_edge(VertexId src, VertexId dst) {
-  Edge e{src, dst};
-  impl_->add(std::span<const Edge>(&e, 1), false);
+namespace {
+
+std::vector<VertexId> neighbours_of(const std::vector<std::pair<VertexId, Weight>>& edges) {
+  std::vector<VertexId> ids;
+  ids.reserve(edges.size());
+  for (const auto& [n, w] : edges) ids.push_back(n);
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
+
+}  // namespace
+
+void GraphStore::add_edges(std::span<const WeightedEdge> edges) { impl_->add(edges, false); }
+void GraphStore::add_edges(std::span<const Edge> edges) { impl_->add(edges, false); }
+void GraphStore::add_edge(VertexId src, VertexId dst, Weight weight) {
+  WeightedEdge e{src, dst, weight};
+  impl_->add(std::span<const WeightedEdge>(&e, 1), false);
+}
+void GraphStore::del_edges(std::span<const WeightedEdge> edges) { impl_->add(edges, true); }
 void GraphStore::del_edges(std::span<const Edge> edges) { impl_->add(edges, true); }
 void GraphStore::del_edge(VertexId src, VertexId dst) {
-  Edge e{src, dst};
-  impl_->add(std::span<const Edge>(&e, 1), true);
+  WeightedEdge e{src, dst, 1};
+  impl_->add(std::span<const WeightedEdge>(&e, 1), true);
 }
-std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return impl_->neighbours(AdjacencyList::Out, v); }
-std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return impl_->neighbours(AdjacencyList::In, v); }
+std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::Out, v)); }
+std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::In, v)); }
+std::vector<std::pair<VertexId, Weight>> GraphStore::out_edges(VertexId v) const { return impl_->edges(AdjacencyList::Out, v); }
+std::vector<std::pair<VertexId, Weight>> GraphStore::in_edges(VertexId v) const { return impl_->edges(AdjacencyList::In, v); }
 void GraphStore::buffer_all_edges() { impl_->buffer_all(); }
 void GraphStore::flush_to_blocks() { impl_->checkpoint(); }
 void GraphStore::compact() { impl_->compact(); }

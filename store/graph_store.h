@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/types.h"
@@ -39,8 +40,9 @@ struct StoreOptions {
 // open() check it too, before they change anything.
 void check_store_options(const StoreOptions& options);
 
-// Sizes for a store that will hold `edges` edges over `vertices` vertices.
-StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots);
+// Sizes for a store that will hold `edges` edges over `vertices` vertices (weighted: with their
+// weights, which doubles the entries' size).
+StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted = false);
 
 struct StoreStatus {
   StoreHeader header;
@@ -69,16 +71,24 @@ class GraphStore {
   static std::unique_ptr<GraphStore> open(const std::string& path, const StoreOptions& options);
   ~GraphStore();
 
-  // Durable on return (group commit). Ids must be below the store's vertex count.
+  // Durable on return (group commit). Ids must be below the store's vertex count. A weighted
+  // store keeps each edge's weight (1 for edges given without one); an unweighted store keeps
+  // none.
+  void add_edges(std::span<const WeightedEdge> edges);
   void add_edges(std::span<const Edge> edges);
-  void add_edge(VertexId src, VertexId dst);
-  // A deletion removes one earlier occurrence of the edge; deleting an absent edge does nothing.
+  void add_edge(VertexId src, VertexId dst, Weight weight = 1);
+  // A deletion removes the earliest live occurrence of the edge, whatever its weight; deleting an
+  // absent edge does nothing.
+  void del_edges(std::span<const WeightedEdge> edges);
   void del_edges(std::span<const Edge> edges);
   void del_edge(VertexId src, VertexId dst);
 
   // Neighbour multisets, merging PMEM blocks, DRAM buffers and logged unbuffered edges; sorted.
   std::vector<VertexId> out_neighbours(VertexId v) const;
   std::vector<VertexId> in_neighbours(VertexId v) const;
+  // The same with each edge's weight (1 in an unweighted store), sorted.
+  std::vector<std::pair<VertexId, Weight>> out_edges(VertexId v) const;
+  std::vector<std::pair<VertexId, Weight>> in_edges(VertexId v) const;
 
   // Moves every logged edge into the vertex buffers.
   void buffer_all_edges();

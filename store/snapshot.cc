@@ -75,9 +75,9 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
 
   const auto* table = file.at<uint32_t>(layout.tables[c.slot]);
   consumer.begin();
-  std::vector<Edge> pending;
+  std::vector<WeightedEdge> pending;
   std::vector<const AdjacencyBlock*> chain;
-  LiveNeighbours neighbours;
+  LiveNeighbours neighbours(entry_words(header.geometry));
   uint64_t edges = 0, blocks = 0, block_units_live = 0;
   auto count_block = [&](const AdjacencyBlock& block) {
     ++blocks;
@@ -93,8 +93,8 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
                });
     neighbours.apply_chain(chain);
     for (uint64_t i = begin[v]; i < begin[v + 1]; ++i)
-      neighbours.apply(by_source[i].dst | (by_source[i].deleted ? kFlagBit : 0));
-    neighbours.for_each([&](uint32_t n) { pending.push_back(Edge{static_cast<VertexId>(v), n}); });
+      neighbours.apply(by_source[i].dst | (by_source[i].deleted ? kFlagBit : 0), by_source[i].weight);
+    neighbours.for_each([&](uint32_t n, Weight w) { pending.push_back(WeightedEdge{static_cast<VertexId>(v), n, w}); });
     if (consumer.count_in_chains)
       walk_chain(file, layout, c.high_water, AdjacencyList::In, static_cast<VertexId>(v), table[vertices + v], count_block);
     if (pending.size() >= (1u << 20)) {
@@ -112,6 +112,7 @@ bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   info.store_id = header.store_id;
   info.position = at.head;
   info.vertices = vertices;
+  info.weighted = header.geometry.weighted;
   info.edges = edges;
   return true;
 }
@@ -128,6 +129,7 @@ SnapshotInfo peek_snapshot_position(const std::string& store_path) {
   info.store_id = header.store_id;
   info.position = at.head;
   info.vertices = header.geometry.vertices;
+  info.weighted = header.geometry.weighted;
   return info;
 }
 
@@ -144,14 +146,10 @@ SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer
 
 SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::string& edge_list_path) {
   std::optional<EdgeListWriter> writer;
-  std::vector<WeightedEdge> weighted;
+  const bool weighted = peek_snapshot_position(store_path).weighted;
   SnapshotConsumer consumer{
-      [&] { writer.emplace(edge_list_path, false); },  // a dropped writer leaves no file
-      [&](std::span<const Edge> edges) {
-        weighted.clear();
-        for (const Edge& e : edges) weighted.push_back(WeightedEdge{e.src, e.dst, 1});
-        writer->append(weighted);
-      }};
+      [&] { writer.emplace(edge_list_path, weighted); },  // a dropped writer leaves no file
+      [&](std::span<const WeightedEdge> edges) { writer->append(edges); }};
   SnapshotInfo info = scan_snapshot(store_path, consumer);
   writer->finish(info.vertices);
   return info;

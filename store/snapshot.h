@@ -16,6 +16,7 @@ struct SnapshotInfo {
   uint64_t store_id = 0;
   uint64_t position = 0;  // S: the log position the snapshot is consistent at
   uint64_t vertices = 0;
+  bool weighted = false;  // the store keeps weights (else every edge has weight 1)
   uint64_t edges = 0;     // live edges written
   uint64_t blocks = 0;    // adjacency blocks the snapshot's chains reach (in-chains: count_in_chains)
   uint64_t block_bytes = 0;  // and their size
@@ -26,7 +27,7 @@ struct SnapshotInfo {
 // where an attempt starts (begin) so it can drop what a failed attempt gave it.
 struct SnapshotConsumer {
   std::function<void()> begin;
-  std::function<void(std::span<const Edge>)> edges;
+  std::function<void(std::span<const WeightedEdge>)> edges;  // weight 1 from an unweighted store
   bool count_in_chains = false;  // also walk (check and count) every in-chain
 };
 
@@ -36,7 +37,8 @@ SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer
 // The store's identity and persisted head, read without a full snapshot.
 SnapshotInfo peek_snapshot_position(const std::string& store_path);
 
-// Writes the live edges (deletions applied) as a graphso edge list at edge_list_path.
+// Writes the live edges (deletions applied) as a graphso edge list at edge_list_path, weighted
+// when the store is.
 SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::string& edge_list_path);
 
 }  // namespace graphso::store

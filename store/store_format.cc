@@ -36,6 +36,7 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   checkpoint_slots = region(2 * 512);
   log_head = region(sizeof(uint64_t));
   log = region(g.log_slots * sizeof(LogRecord));
+  log_weights = region(g.weighted ? g.log_slots * sizeof(Weight) : 0);
   log_sums = region(log_lines() * sizeof(uint64_t));
   tables[0] = region(table_bytes());
   tables[1] = region(table_bytes());

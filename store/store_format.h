@@ -41,7 +41,12 @@ struct StoreGeometry {
   uint64_t vertices = 0;      // ids are below this
   uint64_t log_slots = 0;     // L: records in the circular edge log
   uint64_t block_units = 0;  // size of the block region in 64-byte units; unit 0 unused
+  bool weighted = false;      // edges carry a u32 weight: a log weight per slot, two-word entries
 };
+
+// Words (u32) per adjacency entry, in vertex buffers and blocks: the neighbour (bit 31:
+// tombstone), then in a weighted store its weight.
+inline constexpr uint32_t entry_words(const StoreGeometry& g) { return g.weighted ? 2 : 1; }
 
 struct Superblock {
   FormatTag tag;
@@ -50,9 +55,10 @@ struct Superblock {
   uint64_t log_slots;
   uint64_t block_units;
   uint64_t store_id;  // random at creation: ties snapshots to their store
-  uint32_t reserved;
+  uint32_t flags;     // kStoreWeighted (0 in stores made before weights were kept)
   uint32_t crc;  // of the bytes before it
 };
+inline constexpr uint32_t kStoreWeighted = 1;
 
 // What `ingest` is working through; two slots, the valid one with the larger seq is current.
 struct InputRecord {
@@ -79,7 +85,8 @@ struct CheckpointSlot {
   uint32_t crc;
 };
 
-// Circular-log record: src (bit 31: delete), dst (bit 31: the lap's phase).
+// Circular-log record: src (bit 31: delete), dst (bit 31: the lap's phase). A weighted store keeps
+// each record's weight at the same slot of a parallel u32 region (log_weights).
 struct LogRecord {
   uint32_t src;
   uint32_t dst;
@@ -87,7 +94,8 @@ struct LogRecord {
 static_assert(sizeof(LogRecord) == 8);
 
 // The log is checked in lines of 32 records (one XPLine). A line's checksum word holds the
-// CRC-32C of the line's start position and its first `count` records, written with every batch
+// CRC-32C of the line's start position and its first `count` records (then, in a weighted
+// store, their `count` weights), written with every batch
 // that touches the line and persisted with it, before the head: a record in [F, head) is always
 // covered. bits 0-31: CRC-32C; bits 32-37: count (0: never written).
 inline constexpr uint64_t kLogLineRecords = kXPLineBytes / 8;
@@ -111,10 +119,11 @@ struct BlockHeader {
 inline constexpr uint8_t kBlockCompacted = 1;  // first block of a compacted run
 inline constexpr uint8_t kBlockNaive = 2;      // written in place by the naive baseline
 
-// The largest block; smaller ones are its first 64 or 128 bytes.
+// The largest block; smaller ones are its first 64 or 128 bytes. `count` counts words: in a
+// weighted store each entry is two, the neighbour and its weight.
 struct AdjacencyBlock {
   BlockHeader header;
-  uint32_t entries[kBlockEntries];  // neighbour ids, bit 31: tombstone
+  uint32_t entries[kBlockEntries];  // neighbour ids, bit 31: tombstone (each followed by a weight when weighted)
 };
 static_assert(sizeof(AdjacencyBlock) == kXPLineBytes);
 
@@ -129,6 +138,7 @@ struct StoreLayout {
   uint64_t checkpoint_slots = 0;  // 2 x CheckpointSlot, 512 bytes apart
   uint64_t log_head = 0;          // one u64
   uint64_t log = 0;
+  uint64_t log_weights = 0;       // weighted stores: one u32 per log slot (else an empty region)
   uint64_t log_sums = 0;          // one u64 per log line
   uint64_t tables[2] = {0, 0};    // per slot: out heads (u32 x V), then in heads (u32 x V)
   uint64_t blocks = 0;
@@ -138,6 +148,9 @@ struct StoreLayout {
   uint64_t block_offset(uint64_t unit) const { return blocks + unit * kBlockUnitBytes; }
   uint64_t record_offset(uint64_t position) const {
     return log + (position % geometry.log_slots) * sizeof(LogRecord);
+  }
+  uint64_t weight_offset(uint64_t position) const {
+    return log_weights + (position % geometry.log_slots) * sizeof(Weight);
   }
   uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
   uint64_t log_sum_offset(uint64_t line) const { return log_sums + line * sizeof(uint64_t); }

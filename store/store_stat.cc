@@ -9,7 +9,7 @@ namespace graphso::store {
 
 StoreStat read_store_stat(const std::string& store_path) {
   StoreStat stat;
-  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const Edge>) {}, true});
+  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
   PmemFile file = PmemFile::open_read_only(store_path);
   stat.header = read_superblock(file);
   const StoreLayout layout(stat.header.geometry);

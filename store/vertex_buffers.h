@@ -25,9 +25,14 @@ class VertexBuffers {
  public:
   // Fails unless max_buffer_bytes is a power of two in [16, 256].
   static void check_max_buffer_bytes(uint32_t max_buffer_bytes);
-  VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes);
+  // entry_words: words per entry (2 in a weighted store: neighbour, weight); a full buffer then
+  // holds whole entries only.
+  VertexBuffers(uint64_t vertices, uint32_t threads, uint32_t max_buffer_bytes, uint32_t entry_words = 1);
 
-  // By v's shard thread only. Returns true when the buffer is now full: flush, then empty it.
+  // By v's shard thread only: appends one entry (entry_words words). Returns true when the buffer
+  // is now full: flush, then empty it.
+  bool append(uint32_t shard, AdjacencyList d, VertexId v, std::span<const uint32_t> entry);
+  // The same for one-word entries (an unweighted store): its hot path.
   bool append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry);
   void prefetch(AdjacencyList d, VertexId v) const { __builtin_prefetch(&slot(d, v), 1); }
   std::span<const uint32_t> entries(AdjacencyList d, VertexId v) const {
@@ -66,9 +71,10 @@ class VertexBuffers {
   Slot& slot(AdjacencyList d, VertexId v) { return slots_[static_cast<size_t>(d)][v]; }
   const Slot& slot(AdjacencyList d, VertexId v) const { return slots_[static_cast<size_t>(d)][v]; }
   uint32_t capacity(uint32_t size_class) const;
+  void grow(uint32_t shard, Slot& s);
 
   uint32_t classes_;
-  uint32_t flush_entries_;  // entries a full top buffer holds: what one flushed block carries
+  uint32_t flush_entries_;  // words a full top buffer holds: what one flushed block carries
   std::vector<Slot> slots_[2];
   std::vector<BufferPool> pools_;
 };

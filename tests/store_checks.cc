@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 
 #include "store/snapshot.h"
@@ -10,22 +11,34 @@
 namespace graphso::testing {
 
 Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices) {
-  std::vector<std::map<VertexId, uint64_t>> out(vertices), in(vertices);
+  // Per vertex and neighbour, the live occurrences' weights, oldest first.
+  std::vector<std::map<VertexId, std::deque<Weight>>> out(vertices), in(vertices);
   for (const EdgeOp& op : ops) {
     if (!op.deleted) {
-      ++out[op.src][op.dst];
-      ++in[op.dst][op.src];
-    } else if (auto it = out[op.src].find(op.dst); it != out[op.src].end() && it->second > 0) {
-      --it->second;
-      --in[op.dst][op.src];
+      out[op.src][op.dst].push_back(op.weight);
+      in[op.dst][op.src].push_back(op.weight);
+    } else if (auto it = out[op.src].find(op.dst); it != out[op.src].end() && !it->second.empty()) {
+      it->second.pop_front();
+      in[op.dst][op.src].pop_front();
     }
   }
   Adjacency a;
   a.out.resize(vertices);
   a.in.resize(vertices);
+  a.out_edges.resize(vertices);
+  a.in_edges.resize(vertices);
+  auto lists = [](const std::map<VertexId, std::deque<Weight>>& from, std::vector<VertexId>& ids,
+                  std::vector<std::pair<VertexId, Weight>>& edges) {
+    for (const auto& [n, weights] : from)
+      for (Weight w : weights) {
+        ids.push_back(n);
+        edges.emplace_back(n, w);
+      }
+    std::sort(edges.begin(), edges.end());
+  };
   for (uint64_t v = 0; v < vertices; ++v) {
-    for (const auto& [n, k] : out[v]) a.out[v].insert(a.out[v].end(), k, n);
-    for (const auto& [n, k] : in[v]) a.in[v].insert(a.in[v].end(), k, n);
+    lists(out[v], a.out[v], a.out_edges[v]);
+    lists(in[v], a.in[v], a.in_edges[v]);
     a.edges += a.out[v].size();
   }
   return a;
@@ -37,6 +50,12 @@ std::vector<EdgeOp> adds_of(std::span<const Edge> edges) {
   return ops;
 }
 
+std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges) {
+  std::vector<EdgeOp> ops;
+  for (const WeightedEdge& e : edges) ops.push_back({e.src, e.dst, false, e.weight});
+  return ops;
+}
+
 void require_store_equals(const store::GraphStore& store, const Adjacency& expected) {
   const uint64_t vertices = store.header().geometry.vertices;
   REQUIRE(vertices == expected.out.size());
@@ -44,15 +63,17 @@ void require_store_equals(const store::GraphStore& store, const Adjacency& expec
   VertexId first_bad = kNoVertex;
   for (uint64_t v = 0; v < vertices; ++v) {
     bool same = store.out_neighbours(static_cast<VertexId>(v)) == expected.out[v] &&
-                store.in_neighbours(static_cast<VertexId>(v)) == expected.in[v];
+                store.in_neighbours(static_cast<VertexId>(v)) == expected.in[v] &&
+                store.out_edges(static_cast<VertexId>(v)) == expected.out_edges[v] &&
+                store.in_edges(static_cast<VertexId>(v)) == expected.in_edges[v];
     if (!same && mismatches++ == 0) first_bad = static_cast<VertexId>(v);
   }
   INFO("first vertex whose neighbours differ: " << first_bad);
   REQUIRE(mismatches == 0);
 }
 
-uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const Edge> input, uint64_t at_least,
-                                    uint32_t threads) {
+uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const WeightedEdge> input,
+                                    uint64_t at_least, uint32_t threads) {
   auto s = store::GraphStore::open(store_path, {.threads = threads});
   // Killed between creating the store and recording the input: nothing may be logged yet.
   std::optional<store::InputProgress> progress = s->input();
@@ -67,7 +88,7 @@ uint64_t require_store_holds_prefix(const std::string& store_path, std::span<con
   require_store_equals(*s, expected);
   s.reset();
   // A second reader sees the same graph and walks every chain in both directions.
-  store::SnapshotInfo info = store::scan_snapshot(store_path, {[] {}, [](std::span<const Edge>) {}, true});
+  store::SnapshotInfo info = store::scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
   REQUIRE(info.edges == expected.edges);
   REQUIRE(info.position == k + start);
   return k;

@@ -16,25 +16,30 @@ struct EdgeOp {
   VertexId src;
   VertexId dst;
   bool deleted = false;
+  Weight weight = 1;  // of an added edge
 };
 
 // Per vertex, the sorted out- and in-neighbour multisets after ops in order (a deletion removes
-// one earlier occurrence, or nothing).
+// the earliest live occurrence, whatever its weight, or nothing), and the same with weights.
 struct Adjacency {
   std::vector<std::vector<VertexId>> out, in;
+  std::vector<std::vector<std::pair<VertexId, Weight>>> out_edges, in_edges;
   uint64_t edges = 0;
 };
 Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices);
 std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
+std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges);
 
-// REQUIREs out_neighbours/in_neighbours of every vertex to equal the model (degree and multiset).
+// REQUIREs out_neighbours/in_neighbours and out_edges/in_edges of every vertex to equal the
+// model (degree, multiset, weights).
 void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
 
 // Opens the store file (recovering as after a crash), and REQUIREs it to hold exactly the first
 // K input edges, K = what the store says it acknowledged of the input (0 when it records no input
 // yet: killed right after creating it), with K >= at_least; every
 // chain is walked and checked by a snapshot scan too. Returns K.
-uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const Edge> input, uint64_t at_least,
-                                    uint32_t threads = 1);
+// Input weights are checked too (all 1 for unweighted input or an unweighted store).
+uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const WeightedEdge> input,
+                                    uint64_t at_least, uint32_t threads = 1);
 
 }  // namespace graphso::testing

@@ -39,9 +39,9 @@ struct Input {
   std::string path;
 };
 
-std::unique_ptr<Input> rmat_input(uint32_t scale, uint32_t edge_factor, uint64_t seed) {
+std::unique_ptr<Input> rmat_input(uint32_t scale, uint32_t edge_factor, uint64_t seed, bool weighted = false) {
   auto in = std::make_unique<Input>();
-  in->set = rmat_edges(scale, edge_factor, false, seed, in->dir);
+  in->set = rmat_edges(scale, edge_factor, weighted, seed, in->dir);
   for (const WeightedEdge& e : in->set.edges) in->edges.push_back({e.src, e.dst});
   in->path = in->dir.file("edges.bin");
   write_edges(in->path, in->set);
@@ -105,7 +105,7 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
                                  "--log-slots", "4096", "--report", report});
   INFO(first.err);
   REQUIRE(first.status == 0);
-  REQUIRE_THAT(first.out, Catch::Contains("created (xpgraph, 4096 vertices, 4096 log slots"));
+  REQUIRE_THAT(first.out, Catch::Contains("created (xpgraph, unweighted, 4096 vertices, 4096 log slots"));
   REQUIRE_THAT(first.out, Catch::Contains("ingest: 32768 edges in") && Catch::Contains("edges/s (xpgraph, 2 threads, batch 1000"));
   std::string json = read_small_file(report);
   for (const char* key : {"\"edges\": 32768", "\"edges_per_second\"", "\"persisted_line_bytes\"", "\"device_write_bytes\"", "\"checkpoints\""})
@@ -113,6 +113,7 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
 
   auto stat = store_stat(store);
   CHECK(stat["mode"] == "xpgraph");
+  CHECK(stat["weighted"] == "no");
   CHECK(stat["vertices"] == "4096");
   CHECK(stat["edges"] == "32768");
   CHECK(stat["log_head"] == "32768");
@@ -167,6 +168,69 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
   REQUIRE(del.status == 0);
   REQUIRE(store_stat(store)["edges"] == "31768");
   REQUIRE_THAT(graphso_cli({"snapshot", store, "-o", snapshot}).out, Catch::Contains("at log position 33768: 4096 vertices, 31768 edges"));
+}
+
+TEST_CASE("store cli: a weighted input keeps its weights: a snapshot's SSSP equals SSSP on the edges prepared directly") {
+  auto in = rmat_input(11, 8, 21, true);
+  const std::string store = in->dir.file("store.pm");
+  CliResult first = graphso_cli({"ingest", store, "--input", in->path, "--threads", "2", "--batch", "1000",
+                                 "--log-slots", "4096"});
+  INFO(first.out << first.err);
+  REQUIRE(first.status == 0);
+  REQUIRE_THAT(first.out, Catch::Contains("created (xpgraph, weighted, 2048 vertices"));
+  auto stat = store_stat(store);
+  CHECK(stat["weighted"] == "yes");
+  CHECK(std::stoull(stat["block_bytes_live"]) >= 2 * 16384 * 8);  // two words per entry, both directions
+
+  // Deleting the first 500 edges: a deletion needs no weight (it removes the earliest occurrence).
+  EdgeSet deletions;
+  deletions.vertices = in->set.vertices;
+  for (size_t i = 0; i < 500; ++i) deletions.edges.push_back({in->set.edges[i].src, in->set.edges[i].dst, 1});
+  write_edges(in->dir.file("deletions.bin"), deletions);
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("deletions.bin"), "--delete"}).status == 0);
+  EdgeSet live;
+  live.vertices = in->set.vertices;
+  live.weighted = true;
+  // R-MAT repeats edges; the earliest occurrence goes, so the survivors are what the model says.
+  std::vector<EdgeOp> ops = adds_of(std::span<const WeightedEdge>(in->set.edges));
+  for (const WeightedEdge& e : deletions.edges) ops.push_back({e.src, e.dst, true});
+  Adjacency model = adjacency_of(ops, in->set.vertices);
+  for (uint64_t v = 0; v < model.out_edges.size(); ++v)
+    for (const auto& [n, w] : model.out_edges[v]) live.edges.push_back({static_cast<VertexId>(v), n, w});
+  write_edges(in->dir.file("live.bin"), live);
+
+  const std::string snapshot = in->dir.file("snap");
+  REQUIRE(graphso_cli({"snapshot", store, "-o", snapshot, "--engine", "both"}).status == 0);
+  REQUIRE_THAT(graphso_cli({"inspect", snapshot}).out, Catch::Contains("weighted:         yes"));
+  REQUIRE(graphso_cli({"prep", in->dir.file("live.bin"), "-o", in->dir.file("direct")}).status == 0);
+  const std::string source = std::to_string(in->set.edges[600].src);
+  CliResult direct = graphso_cli({"run", in->dir.file("direct"), "--job", "sssp:source=" + source, "--out", in->dir.file("direct.out")});
+  REQUIRE(direct.status == 0);
+  const std::string expected = read_small_file(in->dir.file("direct.out/0-sssp.txt"));
+  // Distances over real weights: not the hop counts an unweighted snapshot would give.
+  CliResult hops = graphso_cli({"run", in->dir.file("direct"), "--job", "bfs:source=" + source, "--out", in->dir.file("hops.out")});
+  REQUIRE(hops.status == 0);
+  REQUIRE(read_small_file(in->dir.file("hops.out/0-bfs.txt")) != expected);
+  for (const char* engine : {"gridgraph", "xstream"})
+    for (const char* mode : {"independent", "chunk"}) {
+      INFO(engine << " " << mode);
+      const std::string out = in->dir.file(std::string("snap-") + engine + "-" + mode);
+      CliResult run = graphso_cli({"run", snapshot, "--engine", engine, "--sharing", mode, "--job", "sssp:source=" + source, "--out", out});
+      INFO(run.err);
+      REQUIRE(run.status == 0);
+      REQUIRE(read_small_file(out + "/0-sssp.txt") == expected);
+    }
+
+  // Inputs of the other kind are taken, and what happens to weights is said.
+  auto plain = rmat_input(11, 2, 22);
+  CliResult unweighted = graphso_cli({"ingest", store, "--input", plain->path});
+  REQUIRE(unweighted.status == 0);
+  REQUIRE_THAT(unweighted.out, Catch::Contains("unweighted input into the weighted store") && Catch::Contains("weight 1"));
+  const std::string plain_store = in->dir.file("plain.pm");
+  REQUIRE(graphso_cli({"ingest", plain_store, "--input", plain->path}).status == 0);
+  CliResult dropped = graphso_cli({"ingest", plain_store, "--input", in->path});
+  REQUIRE(dropped.status == 0);
+  REQUIRE_THAT(dropped.out, Catch::Contains("keeps no weights: the weights are dropped"));
 }
 
 TEST_CASE("store cli: bad input, bad options and damaged stores are one-line errors") {
@@ -231,7 +295,7 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
     if (WIFEXITED(status)) {
       // Finished before the kill: everything is there; start over on a new store.
       REQUIRE(WEXITSTATUS(status) == 0);
-      REQUIRE(require_store_holds_prefix(store, in->edges, in->edges.size(), 2) == in->edges.size());
+      REQUIRE(require_store_holds_prefix(store, in->set.edges, in->edges.size(), 2) == in->edges.size());
       ++completions;
       std::filesystem::remove(store);
       std::filesystem::remove(acks);
@@ -240,7 +304,7 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
     REQUIRE(WTERMSIG(status) == SIGKILL);
     ++kills;
     const uint64_t acknowledged = last_ack(acks);
-    uint64_t k = path_exists(store) ? require_store_holds_prefix(store, in->edges, acknowledged, 2) : 0;
+    uint64_t k = path_exists(store) ? require_store_holds_prefix(store, in->set.edges, acknowledged, 2) : 0;
     ++prefixes[k];
     if (k % 512 != 0) ++recovered_mid_lap;
   }
@@ -252,21 +316,24 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   CliResult finish = run_program(crash_ingest(store, *in, acks));
   INFO(finish.err);
   REQUIRE(finish.status == 0);
-  REQUIRE(require_store_holds_prefix(store, in->edges, in->edges.size(), 2) == in->edges.size());
+  REQUIRE(require_store_holds_prefix(store, in->set.edges, in->edges.size(), 2) == in->edges.size());
 }
 
 TEST_CASE("store crash: power cut at every named crash point, recovered from the shadow image") {
-  auto in = rmat_input(10, 16, 11);
+  // Weighted: the weights (their own log region, two-word block entries) recover exactly too.
+  const bool weighted = GENERATE(false, true);
+  auto in = rmat_input(10, 16, 11, weighted);
   struct Cut {
     const char* point;
     uint64_t pass;
   };
-  const std::vector<Cut> cuts = {{"input-record", 1},      {"log-records", 1},       {"log-records", 40},
-                                 {"log-head", 1},          {"log-head", 57},         {"checkpoint-blocks", 1},
-                                 {"checkpoint-blocks", 9}, {"checkpoint-table", 3},  {"checkpoint-table", 12},
-                                 {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
-  for (const Cut& cut : cuts) {
-    INFO("crash point " << cut.point << ", pass " << cut.pass);
+  const std::vector<Cut> all = {{"input-record", 1},      {"log-records", 1},       {"log-records", 40},
+                                {"log-head", 1},          {"log-head", 57},         {"checkpoint-blocks", 1},
+                                {"checkpoint-blocks", 9}, {"checkpoint-table", 3},  {"checkpoint-table", 12},
+                                {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
+  const std::vector<Cut> weighted_cuts = {{"log-records", 40}, {"log-head", 57}, {"checkpoint-blocks", 9}, {"checkpoint-slot", 11}};
+  for (const Cut& cut : weighted ? weighted_cuts : all) {
+    INFO("crash point " << cut.point << ", pass " << cut.pass << (weighted ? ", weighted" : ""));
     TempDir dir;
     const std::string store = dir.file("store.pm"), shadow = dir.file("shadow.pm"), acks = dir.file("acks");
     std::vector<std::string> argv = crash_ingest(store, *in, acks);
@@ -276,7 +343,7 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     REQUIRE(crashed.status == store::kCrashExitCode);
     REQUIRE_THAT(crashed.err, Catch::Contains(std::string("power cut at crash point ") + cut.point));
     // Recovery sees only what was persisted.
-    uint64_t k = require_store_holds_prefix(shadow, in->edges, last_ack(acks), 2);
+    uint64_t k = require_store_holds_prefix(shadow, in->set.edges, last_ack(acks), 2);
     // The image is a store: ingest resumes on it, once more through a cut, then to the end.
     std::vector<std::string> resume = crash_ingest(shadow, *in, acks);
     resume.insert(resume.end(), {"--shadow", dir.file("shadow2.pm"), "--crash-at", "checkpoint-table:2"});
@@ -284,12 +351,12 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     INFO(second.out << second.err);
     REQUIRE(second.status == store::kCrashExitCode);
     if (k > 0) REQUIRE_THAT(second.out, Catch::Contains("resuming"));
-    uint64_t k2 = require_store_holds_prefix(dir.file("shadow2.pm"), in->edges, std::max(k, last_ack(acks)), 2);
+    uint64_t k2 = require_store_holds_prefix(dir.file("shadow2.pm"), in->set.edges, std::max(k, last_ack(acks)), 2);
     CliResult done = run_program(crash_ingest(dir.file("shadow2.pm"), *in, acks));
     INFO(done.err);
     REQUIRE(done.status == 0);
     if (k2 > 0) REQUIRE_THAT(done.out, Catch::Contains("resuming"));
-    REQUIRE(require_store_holds_prefix(dir.file("shadow2.pm"), in->edges, in->edges.size(), 2) == in->edges.size());
+    REQUIRE(require_store_holds_prefix(dir.file("shadow2.pm"), in->set.edges, in->edges.size(), 2) == in->edges.size());
   }
 }
 
@@ -311,7 +378,9 @@ TEST_CASE("store: snapshots taken while another process ingests hold exactly a p
   while (running) {
     std::vector<Edge> got;
     store::SnapshotInfo info = store::scan_snapshot(
-        store, {[&] { got.clear(); }, [&](std::span<const Edge> edges) { got.insert(got.end(), edges.begin(), edges.end()); }});
+        store, {[&] { got.clear(); }, [&](std::span<const WeightedEdge> edges) {
+                  for (const WeightedEdge& e : edges) got.push_back(Edge{e.src, e.dst});
+                }});
     // The graph after the first S logged edges: the one-edge input, then a prefix of this one.
     REQUIRE(info.position >= 1);
     std::vector<Edge> expected(in->edges.begin(), in->edges.begin() + static_cast<long>(info.position - 1));

@@ -47,14 +47,19 @@ std::vector<Edge> deletions_for(const std::vector<Edge>& edges, uint64_t vertice
   return deletes;
 }
 
-void add_in_batches(GraphStore& s, std::span<const Edge> edges, size_t batch, bool deletes = false) {
+template <typename EdgeRecord>
+void add_in_batches(GraphStore& s, std::span<const EdgeRecord> edges, size_t batch, bool deletes = false) {
   for (size_t at = 0; at < edges.size(); at += batch) {
     auto part = edges.subspan(at, std::min(batch, edges.size() - at));
     deletes ? s.del_edges(part) : s.add_edges(part);
   }
 }
+void add_in_batches(GraphStore& s, const std::vector<Edge>& edges, size_t batch, bool deletes = false) {
+  add_in_batches(s, std::span<const Edge>(edges), batch, deletes);
+}
 
-std::vector<EdgeOp> ops_of(std::span<const Edge> adds, std::span<const Edge> deletes) {
+template <typename EdgeRecord>
+std::vector<EdgeOp> ops_of(std::span<const EdgeRecord> adds, std::span<const Edge> deletes) {
   std::vector<EdgeOp> ops = graphso::testing::adds_of(adds);
   for (const Edge& e : deletes) ops.push_back({e.src, e.dst, true});
   return ops;
@@ -63,29 +68,40 @@ std::vector<EdgeOp> ops_of(std::span<const Edge> adds, std::span<const Edge> del
 }  // namespace
 
 TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compaction and recovery") {
+  const bool weighted = GENERATE(false, true);
   const uint32_t threads = GENERATE(1u, 2u);
   const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive);
-  const uint32_t max_buffer = mode == StoreMode::XPGraph ? GENERATE(256u, 64u) : 256u;
-  INFO(store_mode_name(mode) << ", " << threads << " threads, buffers up to " << max_buffer << " bytes");
+  const uint32_t max_buffer = mode == StoreMode::XPGraph ? GENERATE(256u, 64u, 16u) : 256u;
+  INFO(store_mode_name(mode) << ", " << threads << " threads, buffers up to " << max_buffer << " bytes"
+                             << (weighted ? ", weighted" : ""));
   TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 5, dir);
-  std::vector<Edge> adds = plain_edges(set);
-  std::vector<Edge> deletes = deletions_for(adds, set.vertices, 9);
+  // Weighted: the store keeps each edge's weight through buffers, blocks, deletions (which remove
+  // the earliest live occurrence whatever its weight), compaction and recovery.
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, weighted, 5, dir);
+  std::vector<Edge> plain = plain_edges(set);
+  std::span<const WeightedEdge> weighted_adds(set.edges);
+  std::vector<Edge> deletes = deletions_for(plain, set.vertices, 9);
+  auto ops = [&](std::span<const Edge> deleted) {
+    return weighted ? ops_of(weighted_adds, deleted) : ops_of(std::span<const Edge>(plain), deleted);
+  };
+  const uint64_t words = weighted ? 2 : 1;
   const std::string path = dir.file("store.pm");
   // A log of 1000 slots under 16K edges: it wraps and forces a checkpoint every few batches.
-  StoreGeometry geometry = default_geometry(set.vertices, adds.size() + deletes.size(), 1000);
+  StoreGeometry geometry = default_geometry(set.vertices, plain.size() + deletes.size(), 1000, weighted);
   StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300};
   {
     auto s = GraphStore::create(path, geometry, mode, options);
-    add_in_batches(*s, adds, 257);
-    require_store_equals(*s, adjacency_of(graphso::testing::adds_of(adds), set.vertices));
-    if (mode == StoreMode::XPGraph) REQUIRE(s->status().checkpoints >= adds.size() / 1000 - 1);
+    REQUIRE(s->header().geometry.weighted == weighted);
+    if (weighted) add_in_batches(*s, weighted_adds, 257);
+    else add_in_batches(*s, plain, 257);
+    require_store_equals(*s, adjacency_of(ops({}), set.vertices));
+    if (mode == StoreMode::XPGraph) REQUIRE(s->status().checkpoints >= plain.size() / 1000 - 1);
     add_in_batches(*s, deletes, 111, true);
-    require_store_equals(*s, adjacency_of(ops_of(adds, deletes), set.vertices));
+    require_store_equals(*s, adjacency_of(ops(deletes), set.vertices));
     if (mode == StoreMode::Naive) s->close();
     // Destroyed without a checkpoint (XPGraph): like a crash that keeps the page cache.
   }
-  Adjacency expected = adjacency_of(ops_of(adds, deletes), set.vertices);
+  Adjacency expected = adjacency_of(ops(deletes), set.vertices);
   auto s = GraphStore::open(path, options);
   if (mode == StoreMode::XPGraph) REQUIRE(s->status().replayed > 0);
   require_store_equals(*s, expected);
@@ -102,12 +118,12 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     uint64_t blocks = 0, bytes = 0;
     for (const auto* lists : {&expected.out, &expected.in})
       for (const auto& list : *lists) {
-        const uint32_t n = static_cast<uint32_t>(list.size());
+        const uint32_t n = static_cast<uint32_t>(list.size() * words);  // entry words
         blocks += n / kBlockEntries + (n % kBlockEntries ? 1 : 0);
         bytes += n / kBlockEntries * kXPLineBytes;
         if (n % kBlockEntries) bytes += kBlockUnitBytes * block_units(block_class_for(n % kBlockEntries));
       }
-    SnapshotInfo info = scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true});
+    SnapshotInfo info = scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
     REQUIRE(info.edges == expected.edges);
     REQUIRE(info.blocks == blocks);
     REQUIRE(info.block_bytes == bytes);
@@ -229,7 +245,7 @@ TEST_CASE("store: damaged store files are one-line errors") {
     }
     REQUIRE(error.find("corrupt store: block unit 4 in the") != std::string::npos);
     REQUIRE(error.find("fails its checksum") != std::string::npos);
-    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true}); })
+    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true}); })
                 .find("fails its checksum") != std::string::npos);
   }
   SECTION("a logged, not yet checkpointed record with one bit flipped (its lap phase intact)") {
@@ -242,7 +258,7 @@ TEST_CASE("store: damaged store files are one-line errors") {
     f.pwrite_all(as_bytes_of(src), offset);
     const std::string expected = "corrupt store: log records at positions 544..575 do not match their checksum";
     REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }).find(expected) != std::string::npos);
-    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const Edge>) {}, true}); })
+    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true}); })
                 .find(expected) != std::string::npos);
   }
   SECTION("a logged record from another lap") {

@@ -111,12 +111,14 @@ int cmd_ingest(const Args& args) {
     uint64_t capacity = std::max(vertices, info.vertices);
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_input_ids(reader, capacity, input_path);
-    StoreGeometry geometry = default_geometry(capacity, info.edges, slots);
+    // A store keeps weights when its first input has them.
+    StoreGeometry geometry = default_geometry(capacity, info.edges, slots, info.weighted);
     if (block_units) geometry.block_units = *block_units;
     graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
-      std::printf("%s: created (%s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
-                  store_mode_name(new_mode), static_cast<unsigned long long>(geometry.vertices),
+      std::printf("%s: created (%s, %s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
+                  store_mode_name(new_mode), geometry.weighted ? "weighted" : "unweighted",
+                  static_cast<unsigned long long>(geometry.vertices),
                   static_cast<unsigned long long>(geometry.log_slots),
                   human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
   }
@@ -142,7 +144,13 @@ int cmd_ingest(const Args& args) {
                 static_cast<unsigned long long>(s.replayed));
   }
   GraphStore& gs = *graph_store;
-  if (info.weighted) std::printf("%s: weighted input: the store keeps the edges, not the weights\n", input_path.c_str());
+  const bool weighted_store = gs.header().geometry.weighted;
+  if (info.weighted && !weighted_store && !deletes)
+    std::printf("%s: weighted input into %s, which was created from unweighted input and keeps no weights: "
+                "the weights are dropped\n", input_path.c_str(), store_path.c_str());
+  if (!info.weighted && weighted_store && !deletes)
+    std::printf("%s: unweighted input into the weighted store %s: its edges get weight 1\n", input_path.c_str(),
+                store_path.c_str());
 
   // Resume after the acknowledged edges of the same input, or start it at the log head.
   InputProgress id = identify_input(input_path, info, deletes);
@@ -159,20 +167,25 @@ int cmd_ingest(const Args& args) {
   const PersistStats persisted_before = gs.status().persisted;
   auto start = std::chrono::steady_clock::now();
   Progress progress("ingest", id.edges, "edges");
-  // The next batch is read while the store takes this one.
-  std::vector<Edge> edges, next;
-  reader.seek(done);
-  bool more = reader.next_batch(edges, batch);
-  while (more) {
-    std::future<bool> reading = std::async(std::launch::async, [&] { return reader.next_batch(next, batch); });
-    if (deletes) gs.del_edges(edges);
-    else gs.add_edges(edges);
-    more = reading.get();
-    done += edges.size();
-    acks.acknowledged(done);
-    progress.update(done);
-    std::swap(edges, next);
-  }
+  // The next batch is read while the store takes this one; with weights only where the store
+  // keeps them (a deletion needs none: it removes the earliest occurrence whatever its weight).
+  auto ingest_all = [&]<typename EdgeRecord>(std::vector<EdgeRecord> edges) {
+    std::vector<EdgeRecord> next;
+    reader.seek(done);
+    bool more = reader.next_batch(edges, batch);
+    while (more) {
+      std::future<bool> reading = std::async(std::launch::async, [&] { return reader.next_batch(next, batch); });
+      if (deletes) gs.del_edges(edges);
+      else gs.add_edges(edges);
+      more = reading.get();
+      done += edges.size();
+      acks.acknowledged(done);
+      progress.update(done);
+      std::swap(edges, next);
+    }
+  };
+  if (weighted_store && info.weighted && !deletes) ingest_all(std::vector<WeightedEdge>{});
+  else ingest_all(std::vector<Edge>{});
   const auto flush_start = std::chrono::steady_clock::now();
   gs.flush_to_blocks();  // everything into adjacency blocks: the log is free again
   gs.close();
@@ -200,6 +213,7 @@ int cmd_ingest(const Args& args) {
     json.begin_object()
         .field("store", store_path)
         .field("mode", store_mode_name(s.header.mode))
+        .field("weighted", s.header.geometry.weighted)
         .field("threads", store_options.threads)
         .field("batch", batch)
         .field("edges", ingested)
