@@ -3,6 +3,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -11,10 +12,28 @@
 
 namespace graphso {
 
-Progress::Progress(std::string label, uint64_t total, std::string unit)
+ProgressPlan::ProgressPlan(std::string name, std::vector<double> costs)
+    : name_(std::move(name)), costs_(std::move(costs)), start_(std::chrono::steady_clock::now()) {
+  for (double c : costs_) total_ += c;
+}
+
+double ProgressPlan::share_done(uint32_t index, double fraction) const {
+  if (total_ <= 0) return 0;
+  double done = 0;
+  for (uint32_t k = 0; k < index && k < costs_.size(); ++k) done += costs_[k];
+  if (index < costs_.size()) done += std::clamp(fraction, 0.0, 1.0) * costs_[index];
+  return done / total_;
+}
+
+double ProgressPlan::seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+Progress::Progress(std::string label, uint64_t total, std::string unit, ProgressStep step)
     : label_(std::move(label)),
       total_(total),
       unit_(std::move(unit)),
+      step_(step),
       enabled_(on_terminal()),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
@@ -64,7 +83,14 @@ void Progress::update(uint64_t done) {
   std::string done_text = bytes ? human_bytes(static_cast<double>(done))
                                 : fmt::format("{:.1f} M {}", static_cast<double>(done) / 1e6, unit_);
   std::string line = fmt::format("{}: {}", label_, done_text);
-  if (total_ > 0) {
+  if (total_ > 0 && step_.plan) {
+    // The whole command first (it is what the user waits for), then this step.
+    const double fraction = static_cast<double>(done) / static_cast<double>(total_);
+    const double share = step_.plan->share_done(step_.index, fraction);
+    const std::string eta = share > 0.01 ? fmt::format(", ETA {:.0f} s", step_.plan->seconds() * (1 - share) / share) : "";
+    line = fmt::format("{} {:.0f}%{} | step {}/{} {}: {:.0f}%, {}", step_.plan->name(), 100 * share, eta,
+                       step_.index + 1, step_.plan->steps(), label_, 100 * fraction, rate_text);
+  } else if (total_ > 0) {
     double fraction = static_cast<double>(done) / static_cast<double>(total_);
     double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0;
     line += fmt::format(" ({:.1f}%), {}, ETA {:.0f} s", 100 * fraction, rate_text, eta);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "datasets/edge_list.h"
@@ -160,11 +161,19 @@ bool is_comment_or_blank(std::string_view line) {
   return start == std::string_view::npos || line[start] == '#' || line[start] == '%';
 }
 
+// Reading progress over the file's bytes on disk (compressed bytes for .gz, which is where
+// LineReader::compressed_offset counts), so every input shows a percentage and an ETA.
+Progress reading_progress(const std::string& path) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return Progress("reading " + path, error ? 0 : static_cast<uint64_t>(size), "bytes");
+}
+
 EdgeSet read_text(const std::string& path, bool weighted) {
   LineReader reader(path);
   EdgeSet set;
   set.weighted = weighted;
-  Progress progress("reading " + path, 0, "bytes");
+  Progress progress = reading_progress(path);
   std::string_view line;
   uint64_t max_id_plus_one = 0;
   while (reader.next(line)) {
@@ -197,7 +206,7 @@ EdgeSet read_text(const std::string& path, bool weighted) {
       fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
     max_id_plus_one = std::max<uint64_t>(max_id_plus_one, uint64_t{std::max(e.src, e.dst)} + 1);
     set.edges.push_back(e);
-    if ((set.edges.size() & 0xFFFFF) == 0) progress.update(reader.compressed_offset());
+    if ((set.edges.size() & 0xFFFF) == 0) progress.update(reader.compressed_offset());
   }
   set.vertices = max_id_plus_one;
   return set;
@@ -223,6 +232,7 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
   if (want_weights && !has_values)
     fail("{}:1: --weighted given but the matrix is 'pattern' (no values)", path);
   bool symmetric = symmetry == "symmetric";
+  Progress progress = reading_progress(path);
 
   uint64_t rows = 0, cols = 0, entries = 0;
   bool have_size = false;
@@ -264,6 +274,7 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
     WeightedEdge e{static_cast<VertexId>(i - 1), static_cast<VertexId>(j - 1), w};
     set.edges.push_back(e);
     if (symmetric && i != j) set.edges.push_back({e.dst, e.src, w});
+    if ((seen & 0xFFFF) == 0) progress.update(reader.compressed_offset());
   }
   if (!have_size) fail("{}: no size line", path);
   if (seen != entries)
@@ -286,6 +297,7 @@ EdgeSet read_raw(const std::string& path, bool weighted) {
   set.edges.resize(count);
   std::vector<std::byte> raw(std::min<uint64_t>(size, 64ull << 20));
   uint64_t max_id_plus_one = 0;
+  Progress progress = reading_progress(path);
   for (uint64_t done = 0; done < count;) {
     uint64_t batch = std::min<uint64_t>(count - done, raw.size() / record);
     file.pread_exact(std::span<std::byte>(raw.data(), batch * record), done * record);
@@ -298,6 +310,7 @@ EdgeSet read_raw(const std::string& path, bool weighted) {
       set.edges[done + i] = e;
     }
     done += batch;
+    progress.update(done * record);
   }
   set.vertices = max_id_plus_one;
   return set;
@@ -310,7 +323,11 @@ EdgeSet read_graphso(const std::string& path) {
   set.weighted = reader.info().weighted;
   set.edges.reserve(reader.info().edges);
   std::vector<WeightedEdge> batch;
-  while (reader.next_batch(batch, 1 << 20)) set.edges.insert(set.edges.end(), batch.begin(), batch.end());
+  Progress progress("reading " + path, reader.info().edges, "edges");
+  while (reader.next_batch(batch, 1 << 20)) {
+    set.edges.insert(set.edges.end(), batch.begin(), batch.end());
+    progress.update(set.edges.size());
+  }
   return set;
 }
 

@@ -143,7 +143,7 @@ class CuthillMcKee {
   VertexId last_level_min_degree_ = 0;
 };
 
-std::vector<VertexId> bfs_order(EdgeListReader& reader, VertexId root, uint64_t& memory) {
+std::vector<VertexId> bfs_order(EdgeListReader& reader, VertexId root, uint64_t& memory, ProgressStep step) {
   const uint64_t n = reader.info().vertices;
   Undirected g = undirected_csr(reader);
   // Components are started from their lowest-degree vertex, found by scanning vertices in
@@ -155,7 +155,7 @@ std::vector<VertexId> bfs_order(EdgeListReader& reader, VertexId root, uint64_t&
   std::vector<bool> numbered(n, false);
   std::vector<VertexId> order;
   order.reserve(n);
-  Progress progress("prep: bfs order", n, "vertices");
+  Progress progress("vertex order (bfs)", n, "vertices", step);
   if (root != kNoVertex) {
     if (root >= n) fail("--order-root {} is out of range (the graph has vertices 0..{})", root, n - 1);
     cm.number_component(root, numbered, order);
@@ -176,12 +176,13 @@ std::vector<VertexId> bfs_order(EdgeListReader& reader, VertexId root, uint64_t&
 
 }  // namespace
 
-VertexOrder compute_vertex_order(OrderKind kind, EdgeListReader& reader, VertexId root, OrderCost* cost) {
+VertexOrder compute_vertex_order(OrderKind kind, EdgeListReader& reader, VertexId root, OrderCost* cost,
+                                 ProgressStep step) {
   const auto start = std::chrono::steady_clock::now();
   uint64_t memory = 0;
   VertexOrder order = VertexOrder::natural(reader.info().vertices);
   if (kind == OrderKind::Degree) order = VertexOrder::from_new_ids(kind, degree_order(reader, memory));
-  if (kind == OrderKind::Bfs) order = VertexOrder::from_new_ids(kind, bfs_order(reader, root, memory));
+  if (kind == OrderKind::Bfs) order = VertexOrder::from_new_ids(kind, bfs_order(reader, root, memory, step));
   reader.rewind();
   if (cost) {
     cost->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "datasets/edge_list.h"
+#include "base/progress.h"
 #include "base/vertex_order.h"
 
 namespace graphso {
@@ -26,7 +27,8 @@ struct OrderCost {
 };
 
 // root: an original id for bfs, or kNoVertex for a pseudo-peripheral start.
+// step: where the bfs order reports its progress.
 VertexOrder compute_vertex_order(OrderKind kind, EdgeListReader& reader, VertexId root = kNoVertex,
-                                 OrderCost* cost = nullptr);
+                                 OrderCost* cost = nullptr, ProgressStep step = {});
 
 }  // namespace graphso

@@ -97,7 +97,7 @@ TChunkTable::Shape TChunkTable::shape(const EngineLayout& layout, uint64_t chunk
 }
 
 template <typename IndexSink>
-TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink) {
+TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink, ProgressStep step) {
   const uint32_t record = layout.edge_size();
   if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
   TChunkTable table;
@@ -108,7 +108,7 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
   const auto& degrees = *layout.out_degrees;
   std::vector<std::byte> raw;
   std::vector<uint8_t> entries;  // one chunk's index entries
-  Progress progress("building TChunk table", layout.edges * record, "bytes");
+  Progress progress("building TChunk table", layout.edges * record, "bytes", step);
   uint64_t done = 0;
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
     const StaticPartition& part = layout.partitions[p];
@@ -178,7 +178,8 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
   return table;
 }
 
-TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity) {
+TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity,
+                                        ProgressStep step) {
   // The records go before the index in the file; their count is known from the partitions, so
   // their place is reserved and the index streamed after it, never held whole.
   const Shape expected = shape(layout, chunk_bytes);
@@ -188,10 +189,13 @@ TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chu
     out.append(std::as_bytes(std::span(pending)));
     pending.clear();
   };
-  TChunkTable table = cut(layout, chunk_bytes, [&](std::span<const uint8_t> entries) {
-    pending.insert(pending.end(), entries.begin(), entries.end());
-    if (pending.size() >= kIndexWritePiece) flush();
-  });
+  TChunkTable table = cut(
+      layout, chunk_bytes,
+      [&](std::span<const uint8_t> entries) {
+        pending.insert(pending.end(), entries.begin(), entries.end());
+        if (pending.size() >= kIndexWritePiece) flush();
+      },
+      step);
   flush();
   if (table.chunks_.size() != expected.chunks)
     fail("internal: {} chunks cut where the partitions give {}", table.chunks_.size(), expected.chunks);

@@ -24,6 +24,7 @@
 
 #include "base/bitmap.h"
 #include "base/file.h"
+#include "base/progress.h"
 #include "engine/engine_layout.h"
 
 namespace graphso {
@@ -58,7 +59,9 @@ class TChunkTable {
   static TChunkTable build(const EngineLayout& layout, uint64_t chunk_bytes);
   // The same, written to the table's file as it is built: the index is never held whole, and
   // what stays resident afterwards is as keep_index(index_capacity, 1) leaves it.
-  static TChunkTable build_and_save(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity);
+  // step: where its progress is shown (prep's plan).
+  static TChunkTable build_and_save(const EngineLayout& layout, uint64_t chunk_bytes, uint64_t index_capacity,
+                                    ProgressStep step = {});
   // Loads the layout's table for chunk_bytes (GraphFiles::tchunk), or builds and saves it when missing. A table that exists
   // but is damaged or belongs to another graph is an error (rebuild with `graphso prep`).
   // index_capacity: as keep_index's.
@@ -108,7 +111,7 @@ class TChunkTable {
   struct Header;
   // Cuts the layout into chunks, handing each chunk's index entries to sink in chunk order.
   template <typename IndexSink>
-  static TChunkTable cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink);
+  static TChunkTable cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink, ProgressStep step = {});
   Header header(const EngineLayout& layout) const;
   // Chunk m's index entries: in memory, or read into the calling thread's buffer.
   const uint8_t* index_of(uint32_t id) const;

@@ -25,8 +25,17 @@ constexpr EnumName<LayoutSet> kLayoutSetNames[] = {
 LayoutSet parse_layout_set(const std::string& name) { return parse_enum<LayoutSet>(kLayoutSetNames, name, "engine layout"); }
 
 PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& dir, const PrepOptions& options) {
+  // Every step, with its cost in passes over the edges (read or written), for one overall ETA.
+  std::vector<double> costs;
+  if (options.grid.order != OrderKind::Natural) costs.push_back(options.grid.order == OrderKind::Bfs ? 3 : 1);
+  costs.insert(costs.end(), {1, 2, 3});  // count; scatter (read, write); sort (read, write both files)
+  const bool streaming_layout = options.layouts != LayoutSet::GridGraph;
+  if (streaming_layout) costs.push_back(2);
+  if (options.tchunk_tables) costs.insert(costs.end(), streaming_layout ? 2 : 1, 1.0);
+  const ProgressPlan plan("prep", costs);
   PrepSummary summary;
-  summary.order_cost = prepare_grid(edge_list_path, dir, options.grid);
+  summary.order_cost = prepare_grid(edge_list_path, dir, options.grid, plan.step(0));
+  uint32_t next_step = grid_prep_steps(options.grid);
   GridGraph graph = GridGraph::open(dir);
   const GridMeta& m = graph.meta();
   summary.vertices = m.vertices;
@@ -34,7 +43,8 @@ PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& 
   summary.partitions = m.partitions;
 
   std::optional<XStreamLayout> streaming;
-  if (options.layouts != LayoutSet::GridGraph) {
+  if (streaming_layout) {
+    ++next_step;  // the X-Stream layout shows no progress of its own; its time counts in the ETA
     XStreamLayout::write(graph);
     streaming = XStreamLayout::open(graph);
     summary.xstream_partitions = streaming->partitions();
@@ -46,7 +56,7 @@ PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& 
   std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
   for (const EngineLayout& layout : layouts) {
-    const TChunkTable table = TChunkTable::build_and_save(layout, chunk_bytes, 0);
+    const TChunkTable table = TChunkTable::build_and_save(layout, chunk_bytes, 0, plan.step(next_step++));
     summary.tables.push_back({GraphFiles::tchunk_name(layout.name, chunk_bytes), table.chunks().size(), chunk_bytes});
   }
   return summary;

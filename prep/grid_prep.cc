@@ -47,7 +47,10 @@ bool mirrored(const std::vector<WeightedEdge>& forward, std::vector<WeightedEdge
 
 }  // namespace
 
-OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options) {
+uint32_t grid_prep_steps(const GridPrepOptions& options) { return options.order == OrderKind::Natural ? 3 : 4; }
+
+OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options,
+                       ProgressStep first) {
   EdgeListReader reader(edge_list_path);
   const EdgeListInfo& info = reader.info();
   if (info.vertices == 0) fail("{}: the graph has no vertices", edge_list_path);
@@ -61,7 +64,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   ::unlink(files.meta().c_str());
 
   OrderCost order_cost;
-  const VertexOrder order = compute_vertex_order(options.order, reader, options.order_root, &order_cost);
+  ProgressStep step = first;
+  const VertexOrder order = compute_vertex_order(options.order, reader, options.order_root, &order_cost, step);
+  if (options.order != OrderKind::Natural) step = step.next();
   auto relabel = [&order](std::vector<WeightedEdge>& edges) {
     if (order.is_natural()) return;
     for (WeightedEdge& e : edges) {
@@ -86,7 +91,7 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   std::vector<uint64_t> degrees(info.vertices, 0);
   std::vector<WeightedEdge> batch;
   {
-    Progress progress("prep: counting", info.edges, "edges");
+    Progress progress("counting edges per block", info.edges, "edges", step);
     uint64_t done = 0;
     while (reader.next_batch(batch, kReadBatch)) {
       relabel(batch);
@@ -119,7 +124,7 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
       staging[b].clear();
     };
     reader.rewind();
-    Progress progress("prep: scattering", info.edges, "edges");
+    Progress progress("scattering edges into blocks", info.edges, "edges", step.next());
     uint64_t done = 0;
     while (reader.next_batch(batch, kReadBatch)) {
       relabel(batch);
@@ -142,7 +147,7 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   // Blocks (i, j) and (j, i) are sorted together, which also tells whether every edge's reverse
   // is in the graph (symmetric: jobs that use edges both ways then need only out-edges).
   {
-    Progress progress("prep: sorting blocks", meta.edges * record, "bytes");
+    Progress progress("sorting blocks", meta.edges * record, "bytes", step.next().next());
     uint64_t done = 0;
     std::vector<std::byte> raw;
     std::vector<WeightedEdge> edges, mirror;

@@ -21,7 +21,10 @@ struct GridPrepOptions {
   VertexId order_root = kNoVertex;  // bfs: the first component's root (original id)
 };
 
-// Returns what computing the vertex order cost.
-OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options);
+// Returns what computing the vertex order cost. Its steps report to `first` and the steps after it:
+// the vertex order (when not natural), counting, scattering, sorting (grid_prep_steps of them).
+OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options,
+                       ProgressStep first = {});
+uint32_t grid_prep_steps(const GridPrepOptions& options);
 
 }  // namespace graphso
