@@ -352,6 +352,16 @@ std::string report_json(const BatchReport& r) {
     w.end_object();
   }
   w.end_array();
+  if (!r.trials.empty()) {
+    w.begin_array("trials");
+    for (const TrialRecord& t : r.trials) {
+      w.begin_object();
+      w.field("wall_seconds", t.wall_seconds);
+      w.field("bytes_read", t.bytes_read);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.begin_array("rounds");
   for (const RoundRecord& rr : r.rounds) {
     w.begin_object();

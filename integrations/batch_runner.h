@@ -75,6 +75,12 @@ struct RoundRecord {
   double seconds = 0;
 };
 
+// One run of a batch that `run --trials` repeats.
+struct TrialRecord {
+  double wall_seconds = 0;
+  uint64_t bytes_read = 0;
+};
+
 struct BatchReport {
   std::string engine;
   std::string mode;
@@ -105,6 +111,7 @@ struct BatchReport {
   uint64_t peak_rss_bytes = 0;  // the process's high-water mark at the end of the run (graphso run takes it again once results are written)
   std::vector<JobOutcome> jobs;
   std::vector<RoundRecord> rounds;
+  std::vector<TrialRecord> trials;  // `run --trials N`, N > 1: every trial, this report being the last
 };
 
 BatchReport run_batch(const BatchConfig& config, const GridGraph& graph,

@@ -2,6 +2,7 @@
 // reference, and bad input of every kind rejected with one line, a non-zero exit and no output.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -400,6 +401,23 @@ TEST_CASE("cli: source=random picks seeded vertices with out-edges; a source wit
   REQUIRE(picked(run("d", {"--jobs", p->dir.file("random.toml")})) == std::vector<uint64_t>{sources[0]});
   write(p->dir.file("word.toml"), "[[job]]\nalgo = \"bfs\"\nsource = \"hub\"\n");
   require_one_line_error(graphso_cli({"run", p->graph, "--jobs", p->dir.file("word.toml")}), "word.toml:3: job 0: source must be an integer");
+
+  // --trials (GAP's -n): trial k draws with seed + k; the results are the last trial's, the report
+  // lists every trial.
+  CliResult repeated = run("t", {"--job", "bfs:source=random", "--trials", "3", "--report", p->dir.file("trials.json")});
+  const std::vector<uint64_t> per_trial = picked(repeated);
+  REQUIRE(per_trial.size() == 3);
+  REQUIRE(per_trial[0] == sources[0]);  // trial 1 is the seed's own draw
+  REQUIRE_THAT(repeated.err, Catch::Contains("graphso: trial 3: 0-bfs (bfs): source=random picked vertex"));
+  REQUIRE_THAT(repeated.out, Catch::Contains("3 trials (the last one above), seconds: "));
+  const std::string trials_json = read_small_file(p->dir.file("trials.json"));
+  REQUIRE(std::count(trials_json.begin(), trials_json.end(), '{') >= 4);  // the report and three trials
+  REQUIRE_THAT(trials_json, Catch::Contains("\"trials\": ["));
+  auto last = reference::bfs(csr, static_cast<VertexId>(per_trial[2]));
+  auto last_levels = read_values(p->dir.file("t/0-bfs.txt"), p->set.vertices);
+  for (uint64_t v = 0; v < p->set.vertices; ++v)
+    REQUIRE(last_levels[v] == (last[v] == reference::kUnreached ? "-1" : std::to_string(last[v])));
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--trials", "0"}), "--trials must be at least 1");
 
   // 3150 is isolated, 3102 only has an in-edge: both warned about, and the run goes on.
   CliResult lone = run("e", {"--job", "bfs:source=3150", "--job", "ppr:source=3102,3"});

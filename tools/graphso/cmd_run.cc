@@ -63,6 +63,16 @@ void print_summary(const BatchReport& r, std::FILE* out) {
   for (const JobOutcome& j : r.jobs)
     std::fprintf(out, "  %-24s %-15s %6u %-6s %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.rounds == 1 ? "round" : "rounds", j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
+  if (!r.trials.empty()) {
+    std::string seconds;
+    double sum = 0;
+    for (const TrialRecord& t : r.trials) {
+      seconds += fmt::format(" {:.3f}", t.wall_seconds);
+      sum += t.wall_seconds;
+    }
+    std::fprintf(out, "%zu trials (the last one above), seconds:%s; mean %.3f s\n", r.trials.size(), seconds.c_str(),
+                 sum / static_cast<double>(r.trials.size()));
+  }
 }
 
 }  // namespace
@@ -74,6 +84,7 @@ int cmd_run(const Args& args) {
   BatchConfig config;
   ReaderOptions reader_options;
   uint64_t seed = 1;
+  uint32_t trials = 1;
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
@@ -91,6 +102,9 @@ int cmd_run(const Args& args) {
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
+      ("trials", number(&trials)->default_value(1),
+       "run the batch this many times (GAP's -n): trial k draws source=random with seed + k; results and report "
+       "are the last trial's, the report and summary list every trial's time and bytes")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
@@ -106,6 +120,7 @@ int cmd_run(const Args& args) {
     if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
     if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
     if (config.threads < 0) fail("run: --threads must be >= 0");
+    if (trials == 0) fail("run: --trials must be at least 1");
 
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
@@ -143,16 +158,22 @@ int cmd_run(const Args& args) {
   }
   if (job_file.empty()) command_line([&] { name_jobs(specs); });
   else name_jobs(specs);
-  // Said once everything is checked, so an error stays the only line.
-  std::vector<std::string> notes = pick_random_sources(specs, graph.out_degrees(), graph.order(), seed);
+  // A trial's jobs, fresh, with its random sources; what to say of them is said once everything
+  // is checked, so an error stays the only line.
   std::vector<std::unique_ptr<Job>> jobs;
-  auto make_jobs = [&] {
-    for (const JobSpec& spec : specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+  std::vector<std::string> notes;
+  auto make_trial_jobs = [&](uint32_t trial) {
+    std::vector<JobSpec> trial_specs = specs;
+    notes = pick_random_sources(trial_specs, graph.out_degrees(), graph.order(), seed + trial);
+    jobs.clear();
+    for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+    for (const std::string& warning : sources_without_out_edges(trial_specs, graph.out_degrees(), graph.order()))
+      notes.push_back("warning: " + warning);
+    if (trials > 1)
+      for (std::string& note : notes) note = fmt::format("trial {}: {}", trial + 1, note);
   };
-  if (job_file.empty()) command_line(make_jobs);  // a bad --job is a usage error, a bad job file an input error
-  else make_jobs();
-  for (const std::string& warning : sources_without_out_edges(specs, graph.out_degrees(), graph.order()))
-    notes.push_back("warning: " + warning);
+  if (job_file.empty()) command_line([&] { make_trial_jobs(0); });  // a bad --job is a usage error, a bad job file an input error
+  else make_trial_jobs(0);
   // Where results and the report go is checked (and their temporaries made) before the run, so a
   // bad path costs no run; both are published together at the end, whole or not at all.
   std::optional<StagedDirectory> results;
@@ -163,10 +184,17 @@ int cmd_run(const Args& args) {
   std::optional<AtomicOutputFile> report_file;
   if (!report_path.empty()) report_file.emplace(report_path);
 
-  for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
   ReaderFactory readers(reader_options);
   config.writes_results = results.has_value();
-  BatchReport report = run_batch(config, graph, jobs, readers);
+  BatchReport report;
+  std::vector<TrialRecord> trial_records;
+  for (uint32_t trial = 0; trial < trials; ++trial) {
+    if (trial > 0) make_trial_jobs(trial);
+    for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
+    report = run_batch(config, graph, jobs, readers);
+    trial_records.push_back({report.wall_seconds, report.io.bytes_read});
+  }
+  if (trials > 1) report.trials = trial_records;
 
   OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
   int status = 0;
