@@ -20,10 +20,10 @@ PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-option
             catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib
 
 LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
-                        middleware/*.cc store/*.cc prep/*.cc integrations/*.cc)
+                        middleware/*.cc store/*.cc prep/*.cc integrations/*.cc reference/*.cc)
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
-UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
-E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/reference.cc tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
+UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
+E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 
 LIB_OBJS  := $(LIB_SRCS:%.cc=$(BUILD)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.cc=$(BUILD)/%.o)

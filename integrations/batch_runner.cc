@@ -349,6 +349,7 @@ std::string report_json(const BatchReport& r) {
     w.field("converged", j.converged);
     w.field("failed", j.failed);
     if (j.failed) w.field("error", j.error);
+    if (!j.verification.empty()) w.field("verification", j.verification);
     w.end_object();
   }
   w.end_array();

@@ -58,6 +58,7 @@ struct JobOutcome {
   bool converged = false;
   bool failed = false;
   std::string error;
+  std::string verification;  // `run --verify`: how the results compared with the reference
 };
 
 struct RoundRecord {

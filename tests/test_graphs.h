@@ -11,8 +11,9 @@
 #include "datasets/edge_input.h"
 #include "prep/grid_prep.h"
 #include "integrations/batch_runner.h"
+#include "integrations/result_check.h"
 #include "jobs/job_spec.h"
-#include "tests/reference.h"
+#include "reference/reference.h"
 
 namespace graphso::testing {
 
@@ -78,15 +79,11 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
 // The message of the graphso::Error the action throws, or "(no error)".
 std::string error_of(const std::function<void()>& action);
 
-// REQUIREs that the job's result equals the reference (BFS, WCC, SSSP exactly; PageRank within
-// floating-point noise; delta-PageRank within its stated L1 bound). The job's results are taken
-// as `run --out` writes them, in original ids (order: the graph's vertex order; null: natural).
+// REQUIREs that the job's result equals the reference (integrations/result_check.h: BFS, WCC,
+// SSSP and k-core exactly; PageRank within floating-point noise; delta-PageRank and PPR within
+// their stated L1 bound), taken as `run --out` writes them, in original ids (order: the graph's
+// vertex order; null: natural).
 void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet& set,
                              const VertexOrder* order = nullptr);
-
-// The reference check of each algorithm, by name: one per entry of the job registry
-// (jobs/registry.h), which a test holds them to. Values are in original ids (order given).
-using ReferenceChecker = std::function<void(const JobSpec&, const Job&, const EdgeSet&, const VertexOrder&)>;
-const std::map<std::string, ReferenceChecker>& reference_checkers();
 
 }  // namespace graphso::testing

@@ -463,3 +463,26 @@ TEST_CASE("cli: --out-format bin results carry a sidecar naming the value type a
   REQUIRE_THAT(read_small_file(out + "/0-bfs.bin.meta"), Catch::Contains("unreached: 4294967295\n"));
   REQUIRE_THAT(read_small_file(out + "/3-pagerank.bin.meta"), !Catch::Contains("unreached"));
 }
+
+TEST_CASE("cli: --verify checks every result against the in-memory reference, in every engine") {
+  auto p = prepare_through_cli();
+  REQUIRE(graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->graph, "--partitions", "5", "--engine", "both",
+                       "--order", "degree"}).status == 0);
+  for (const char* engine : {"gridgraph", "xstream"}) {
+    INFO(engine);
+    const std::string report = p->dir.file(std::string("verify-") + engine + ".json");
+    CliResult run = graphso_cli({"run", p->graph, "--engine", engine, "--sharing", "chunk", "--verify", "--job",
+                                 "bfs:source=random", "--job", "sssp:source=3", "--job", "wcc", "--job",
+                                 "pagerank:iterations=4", "--job", "pagerank-delta:tolerance=1e-5", "--job",
+                                 "ppr:source=3,9", "--job", "kcore", "--report", report});
+    INFO(run.out << run.err);
+    REQUIRE(run.status == 0);
+    for (const char* line : {"verified 0-bfs: BFS levels equal to the reference at all 3200 vertices",
+                             "verified 1-sssp: SSSP distances equal", "verified 2-wcc: WCC labels equal",
+                             "verified 3-pagerank: PageRank: largest relative difference", "verified 4-pagerank-delta: L1",
+                             "verified 5-ppr: L1", "verified 6-kcore: core numbers equal"})
+      REQUIRE_THAT(run.out, Catch::Contains(line));
+    const std::string json = read_small_file(report);
+    REQUIRE_THAT(json, Catch::Contains("\"verification\": \"BFS levels equal to the reference at all 3200 vertices\""));
+  }
+}

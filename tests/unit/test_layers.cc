@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 // Folder -> rank; a file may include a folder of lower rank, or its own.
 const std::map<std::string, int> kRank = {
     {"base", 0},                                                  // types, errors, files, bitmap, JSON
-    {"io", 1},         {"datasets", 1},                           // readers, read plans; input formats
+    {"io", 1},         {"datasets", 1},   {"reference", 1},       // readers, read plans; input formats; textbook algorithms
     {"jobs", 2},       {"engine", 2},                             // algorithms; engines
     {"middleware", 3}, {"store", 3},                              // GraphSO + sharing modes; PMEM store
     {"prep", 4},       {"integrations", 4},                       // prep + snapshots; the batch runner

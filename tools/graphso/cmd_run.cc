@@ -11,6 +11,7 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
+#include "integrations/result_check.h"
 #include "jobs/job_file.h"
 #include "jobs/job_sources.h"
 #include "jobs/job_spec.h"
@@ -63,6 +64,8 @@ void print_summary(const BatchReport& r, std::FILE* out) {
   for (const JobOutcome& j : r.jobs)
     std::fprintf(out, "  %-24s %-15s %6u %-6s %9.3f s  %s\n", j.name.c_str(), j.algo.c_str(), j.rounds, j.rounds == 1 ? "round" : "rounds", j.seconds,
                 j.failed ? "FAILED" : j.converged ? "converged" : "DID NOT CONVERGE");
+  for (const JobOutcome& j : r.jobs)
+    if (!j.verification.empty()) std::fprintf(out, "  verified %s: %s\n", j.name.c_str(), j.verification.c_str());
   if (!r.trials.empty()) {
     std::string seconds;
     double sum = 0;
@@ -85,6 +88,7 @@ int cmd_run(const Args& args) {
   ReaderOptions reader_options;
   uint64_t seed = 1;
   uint32_t trials = 1;
+  bool verify = false;
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
@@ -102,6 +106,9 @@ int cmd_run(const Args& args) {
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
+      ("verify", po::bool_switch(&verify),
+       "check every result against the in-memory reference (the graph must fit in half the free memory); "
+       "a difference is an error and no results are written")
       ("trials", number(&trials)->default_value(1),
        "run the batch this many times (GAP's -n): trial k draws source=random with seed + k; results and report "
        "are the last trial's, the report and summary list every trial's time and bytes")
@@ -162,8 +169,9 @@ int cmd_run(const Args& args) {
   // is checked, so an error stays the only line.
   std::vector<std::unique_ptr<Job>> jobs;
   std::vector<std::string> notes;
+  std::vector<JobSpec> trial_specs;  // the jobs' specs as built (sources drawn): what --verify checks
   auto make_trial_jobs = [&](uint32_t trial) {
-    std::vector<JobSpec> trial_specs = specs;
+    trial_specs = specs;
     notes = pick_random_sources(trial_specs, graph.out_degrees(), graph.order(), seed + trial);
     jobs.clear();
     for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
@@ -174,6 +182,13 @@ int cmd_run(const Args& args) {
   };
   if (job_file.empty()) command_line([&] { make_trial_jobs(0); });  // a bad --job is a usage error, a bad job file an input error
   else make_trial_jobs(0);
+  if (verify) {
+    const uint64_t need = reference_memory_bytes(graph.meta().vertices, graph.meta().edges);
+    const uint64_t free = available_memory_bytes();
+    if (need > free / 2)
+      fail("--verify: the in-memory reference needs {}, more than half the {} of memory free; verify on a smaller graph",
+           human_bytes(static_cast<double>(need)), human_bytes(static_cast<double>(free)));
+  }
   // Where results and the report go is checked (and their temporaries made) before the run, so a
   // bad path costs no run; both are published together at the end, whole or not at all.
   std::optional<StagedDirectory> results;
@@ -195,6 +210,21 @@ int cmd_run(const Args& args) {
     trial_records.push_back({report.wall_seconds, report.io.bytes_read});
   }
   if (trials > 1) report.trials = trial_records;
+  if (verify) {
+    // After the run, so the reference's memory is not in the run's budget (it is in the peak).
+    const ReferenceGraph reference = load_reference_graph(graph);
+    std::vector<std::string> wrong;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      if (report.jobs[j].failed || !jobs[j]->converged()) continue;
+      const ResultCheck check = check_result(trial_specs[j], *jobs[j], reference, graph.order());
+      report.jobs[j].verification = check.detail;
+      if (!check.ok) wrong.push_back(fmt::format("job {} ({}): {}", jobs[j]->name(), jobs[j]->algo(), check.detail));
+    }
+    if (!wrong.empty()) {
+      for (const std::string& line : wrong) std::fprintf(stderr, "graphso: error: --verify: %s\n", line.c_str());
+      return kExitError;  // nothing published: the staged results and report are dropped
+    }
+  }
 
   OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
   int status = 0;

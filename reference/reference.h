@@ -1,6 +1,6 @@
-// The in-memory reference the engine is checked against: a CSR graph and textbook algorithms
-// (queue BFS, Dijkstra, union-find, power-iteration PageRank). It shares no code with the engine
-// or the jobs, so a bug in one is not mirrored in the other.
+// The in-memory reference the engines are checked against (the tests, `graphso run --verify`): a
+// CSR graph and textbook algorithms (queue BFS, Dijkstra, union-find, power-iteration PageRank).
+// It shares no code with the engines or the jobs, so a bug in one is not mirrored in the other.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "tests/reference.h"
+#include "reference/reference.h"
 
 #include <algorithm>
 #include <cmath>
