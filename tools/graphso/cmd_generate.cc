@@ -14,7 +14,7 @@ int cmd_generate(const Args& args) {
   RmatOptions r;
   RoadOptions road;
   options.add_options()
-      ("kind", po::value(&kind)->required(), "generator: rmat | road")
+      ("kind", po::value(&kind)->required(), "rmat or road: the first argument (graphso generate road ...)")
       ("output,o", po::value(&output)->required(), "output graphso edge list (.bin)")
       ("scale", number(&r.scale)->default_value(16), "2^scale vertices")
       ("edge-factor", number(&r.edge_factor)->default_value(16), "edges per vertex")
