@@ -150,6 +150,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.buffer_bytes = buffer;
 
   engine.start(job_ptrs, report.update_budget_bytes, threads);
+  if (config.on_start) config.on_start();
   report.jobs.resize(jobs.size());
   std::vector<Clock::time_point> arrival(jobs.size());
   std::vector<bool> failed(jobs.size(), false);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct BatchConfig {
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
+  // Called once the budgets are settled and the engine started, before the first round: what a
+  // caller says about the batch then comes after every refusal could have been the only line.
+  std::function<void()> on_start;
 };
 
 struct JobOutcome {

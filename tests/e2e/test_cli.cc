@@ -425,6 +425,8 @@ TEST_CASE("cli: source=random picks seeded vertices with out-edges; a source wit
       "graphso: warning: 0-bfs (bfs): source 3150 has no out-edges, so nothing is reached from it (source=random picks a vertex with out-edges)",
       "graphso: warning: 1-ppr (ppr): source 3102 has no out-edges, so nothing is reached from it (source=random picks a vertex with out-edges)"});
   REQUIRE_THAT(lone.out, Catch::Contains(" 1 round  "));
+  // A budget refused inside the run stays the only line: the warning would come once it started.
+  require_one_line_error(graphso_cli({"run", p->graph, "--job", "bfs:source=3150", "--mem", "20K"}), "is too small");
   REQUIRE(run("f", {"--job", "bfs:source=3"}).err.empty());
 }
 

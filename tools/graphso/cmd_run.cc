@@ -203,9 +203,11 @@ int cmd_run(const Args& args) {
   config.writes_results = results.has_value();
   BatchReport report;
   std::vector<TrialRecord> trial_records;
+  config.on_start = [&] {  // every budget accepted: an error can no longer follow these lines
+    for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
+  };
   for (uint32_t trial = 0; trial < trials; ++trial) {
     if (trial > 0) make_trial_jobs(trial);
-    for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
     report = run_batch(config, graph, jobs, readers);
     trial_records.push_back({report.wall_seconds, report.io.bytes_read});
   }
