@@ -23,8 +23,8 @@ constexpr uint64_t kBatchEdges = 1 << 16;
 class ExportSink {
  public:
   ExportSink(const std::string& input, const std::string& output, ExportFormat format, const EdgeListInfo& info)
-      : format_(format), info_(info) {
-    if (format_ == ExportFormat::Binary) {
+      : info_(info) {
+    if (format == ExportFormat::Binary) {
       binary_.emplace(output, info.weighted);
       return;
     }
@@ -53,7 +53,6 @@ class ExportSink {
   }
 
  private:
-  ExportFormat format_;
   EdgeListInfo info_;
   std::optional<EdgeListWriter> binary_;
   std::optional<AtomicOutputFile> text_;
