@@ -300,6 +300,7 @@ std::string report_json(const BatchReport& r) {
   w.field("bytes_from_cache", r.chunk_stats.cache.bytes_hit);
   w.field("io_requests", r.io.requests);
   w.field("io_wait_seconds", r.io.wait_seconds);
+  w.field("io_retries", r.io.retries);
   w.field("units_loaded", r.counters.runs);
   w.field("edges_loaded", r.counters.edges_loaded);
   w.field("active_edges_loaded", r.counters.active_edges_loaded);

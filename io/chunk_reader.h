@@ -27,9 +27,11 @@ struct IoStats {
   uint64_t requests = 0;       // device requests after merging and splitting
   uint64_t batches = 0;        // submit() calls
   double wait_seconds = 0;     // time blocked in wait() (or doing synchronous reads)
+  uint64_t retries = 0;        // reads continued after a short count or asked again after EAGAIN
   IoStats& operator+=(const IoStats& o) {
     bytes_read += o.bytes_read;
     requests += o.requests;
+    retries += o.retries;
     batches += o.batches;
     wait_seconds += o.wait_seconds;
     return *this;
@@ -51,6 +53,9 @@ struct ReaderOptions {
   bool direct = true;             // O_DIRECT; false only for comparison runs (--buffered)
   uint32_t queue_depth = 64;
   uint64_t max_request_bytes = 1ull << 20;  // larger reads are split into pieces of this size
+  // Tests only (uring): every Nth read is first asked for half its length, as a device returning a
+  // short count would answer, so the retry of the rest runs on real completions. 0: never.
+  uint32_t short_read_every = 0;
 };
 
 class ChunkReader {

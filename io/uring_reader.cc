@@ -1,6 +1,8 @@
 // io_uring backend: requests are sorted, merged when both file ranges and buffers are adjacent,
 // split into max_request_bytes pieces, and kept queue_depth deep in the ring. Completions are
-// checked one by one: a negative result or fewer bytes than asked is an Error.
+// checked one by one. As liburing's users do, a short count is continued with a read of the rest
+// and EAGAIN asked again; a read that makes no progress (end of file), fails, or needs more than
+// kMaxRetries retries is an Error.
 #include <liburing.h>
 
 #include <algorithm>
@@ -14,6 +16,8 @@
 
 namespace graphso {
 namespace {
+
+constexpr uint32_t kMaxRetries = 64;
 
 class Ring {
  public:
@@ -57,9 +61,10 @@ class UringReader final : public ChunkReader {
         merged.push_back(r);
     }
     for (const ReadRequest& r : merged)
-      for (uint64_t done = 0; done < r.length; done += options_.max_request_bytes)
-        pending_.push_back({r.offset + done, std::min(options_.max_request_bytes, r.length - done),
-                            r.dest + done});
+      for (uint64_t done = 0; done < r.length; done += options_.max_request_bytes) {
+        const ReadRequest piece{r.offset + done, std::min(options_.max_request_bytes, r.length - done), r.dest + done};
+        pending_.push_back({piece, piece, piece.length, 0});
+      }
     ++stats_.batches;
     fill_ring();
   }
@@ -71,21 +76,33 @@ class UringReader final : public ChunkReader {
       int rc = io_uring_wait_cqe(ring_.get(), &cqe);
       if (rc == -EINTR) continue;
       if (rc < 0) fail("{}: io_uring wait failed: {}", file_.path(), errno_text(-rc));
-      auto* request = static_cast<ReadRequest*>(io_uring_cqe_get_data(cqe));
-      int result = cqe->res;
+      const Read read = *static_cast<Read*>(io_uring_cqe_get_data(cqe));
+      const int result = cqe->res;
       io_uring_cqe_seen(ring_.get(), cqe);
       --in_flight_;
+      if (result == -EAGAIN || result == -EINTR) {  // nothing read: ask again
+        retry(read, read.rest);
+        continue;
+      }
       if (result < 0) {
         abandon();
-        fail("{}: read of {} bytes at offset {} failed: {}", file_.path(), request->length,
-             request->offset, errno_text(-result));
+        fail("{}: read of {} bytes at offset {} failed: {}", file_.path(), read.whole.length, read.whole.offset,
+             errno_text(-result));
       }
-      if (static_cast<uint64_t>(result) != request->length) {
-        abandon();
-        fail("{}: short read: {} of {} bytes at offset {} (file truncated?)", file_.path(), result,
-             request->length, request->offset);
+      const uint64_t got = static_cast<uint64_t>(result);
+      stats_.bytes_read += got;
+      if (got < read.rest.length) {
+        // A count short of what was wanted: the rest is read again, unless nothing came (the end
+        // of the file) or, with O_DIRECT, an unaligned count (the end of the file inside a block).
+        const uint64_t done = read.rest.offset + got - read.whole.offset;
+        if (got == 0 || (options_.direct && got % kDirectAlignment != 0)) {
+          abandon();
+          fail("{}: short read: {} of {} bytes at offset {} (file truncated?)", file_.path(), done, read.whole.length,
+               read.whole.offset);
+        }
+        retry(read, {read.rest.offset + got, read.rest.length - got, read.rest.dest + got});
+        continue;
       }
-      stats_.bytes_read += request->length;
       fill_ring();
     }
     in_ring_.clear();
@@ -93,6 +110,26 @@ class UringReader final : public ChunkReader {
   }
 
  private:
+  // One piece of a request: the whole piece, what is still to read of it, how much of that the
+  // ring is asked for, and the retries so far.
+  struct Read {
+    ReadRequest whole;
+    ReadRequest rest;
+    uint64_t asked;
+    uint32_t retries;
+  };
+
+  void retry(const Read& read, const ReadRequest& rest) {
+    if (read.retries + 1 > kMaxRetries) {
+      abandon();
+      fail("{}: read of {} bytes at offset {} made no progress after {} retries", file_.path(), read.whole.length,
+           read.whole.offset, kMaxRetries);
+    }
+    ++stats_.retries;
+    pending_.push_front({read.whole, rest, rest.length, read.retries + 1});
+    fill_ring();
+  }
+
   void fill_ring() {
     bool added = false;
     while (!pending_.empty() && in_flight_ < options_.queue_depth) {
@@ -100,8 +137,11 @@ class UringReader final : public ChunkReader {
       if (!sqe) break;
       in_ring_.push_back(pending_.front());
       pending_.pop_front();
-      ReadRequest& r = in_ring_.back();
-      io_uring_prep_read(sqe, file_.fd(), r.dest, static_cast<unsigned>(r.length), r.offset);
+      Read& r = in_ring_.back();
+      // Tests: ask for half (aligned) now and then, for the retry path to run on real reads.
+      const uint64_t half = align_down(r.rest.length / 2, options_.direct ? kDirectAlignment : 1);
+      if (options_.short_read_every && ++submitted_ % options_.short_read_every == 0 && half > 0) r.asked = half;
+      io_uring_prep_read(sqe, file_.fd(), r.rest.dest, static_cast<unsigned>(r.asked), r.rest.offset);
       io_uring_sqe_set_data(sqe, &r);
       ++in_flight_;
       ++stats_.requests;
@@ -128,9 +168,10 @@ class UringReader final : public ChunkReader {
   File file_;  // opened before the ring: a missing file is an Error, not a reason to fall back
   Ring ring_;
   ReaderOptions options_;
-  std::deque<ReadRequest> pending_;
-  std::deque<ReadRequest> in_ring_;  // stable addresses for user_data until the batch ends
+  std::deque<Read> pending_;
+  std::deque<Read> in_ring_;  // stable addresses for user_data until the batch ends
   uint32_t in_flight_ = 0;
+  uint64_t submitted_ = 0;
 };
 
 }  // namespace

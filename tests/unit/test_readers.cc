@@ -74,6 +74,50 @@ TEST_CASE("a short read is an error in every backend") {
   REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("short read"));
 }
 
+TEST_CASE("io_uring continues a short count with a read of the rest, on real completions") {
+  TempDir dir;
+  const uint64_t size = 1 << 20;
+  std::string path = make_file(dir, size);
+  const std::string want = read_small_file(path);
+  for (bool direct : {true, false})
+    for (uint32_t every : {1u, 3u}) {
+      INFO((direct ? "O_DIRECT" : "buffered") << ", every " << every << " reads asked for half");
+      ReaderOptions o;
+      o.direct = direct;
+      o.max_request_bytes = 64 * 1024;
+      o.short_read_every = every;
+      auto reader = ReaderFactory(o).open(path);
+      AlignedBuffer buffer(size);
+      std::vector<ReadRequest> requests = {{0, 200704, buffer.data()}, {262144, 786432, buffer.data() + 262144}};
+      reader->read(requests);
+      REQUIRE(std::memcmp(buffer.data(), want.data(), 200704) == 0);
+      REQUIRE(std::memcmp(buffer.data() + 262144, want.data() + 262144, 786432) == 0);
+      // Every byte once, whatever the pieces it took.
+      REQUIRE(reader->stats().bytes_read == 200704 + 786432);
+      REQUIRE(reader->stats().retries > 0);
+      REQUIRE(reader->stats().requests == 4 + 12 + reader->stats().retries);
+      // The end of the file is still an error after the retries, naming the whole request.
+      ReadRequest past_end{size - 8192, 64 * 1024, buffer.data()};
+      REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&past_end, 1)),
+                          Catch::Contains("short read: 8192 of 65536 bytes at offset 1040384"));
+    }
+  // A whole batch through readers that answer short: the results are the reference's.
+  EdgeSet set = graphso::testing::rmat_edges(10, 8, true, 4, dir);
+  const std::string graph = graphso::testing::prepare_graph(dir, set);
+  ReaderOptions o;
+  o.max_request_bytes = 16 * 1024;
+  o.short_read_every = 2;
+  ReaderFactory shortened(o);
+  graphso::testing::RunOptions run;
+  run.readers = &shortened;
+  const std::vector<std::string> jobs = {"sssp:source=" + std::to_string(set.edges[0].src), "wcc"};
+  for (Sharing mode : {Sharing::Independent, Sharing::Chunk}) {
+    auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, 0.25), run);
+    REQUIRE(batch.report.io.retries > 0);
+    for (size_t j = 0; j < jobs.size(); ++j) graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], set);
+  }
+}
+
 TEST_CASE("a failed read (the device returns an error) is an error, with the reason") {
   TempDir dir;
   std::filesystem::create_directory(dir.file("d"));
