@@ -77,14 +77,22 @@ void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_w
 
 // A vertex's neighbour multiset, built in log order: an entry adds one occurrence (with its
 // weight), a tombstone (bit 31) removes the earliest live occurrence of its neighbour, whatever
-// its weight, or nothing. Queries and snapshots both read through it.
+// its weight, or nothing. Queries and snapshots both read through it. Without weights only the
+// counts are kept: every snapshot and store-stat walks every vertex through here.
 class LiveNeighbours {
  public:
   explicit LiveNeighbours(uint32_t entry_words = 1) : entry_words_(entry_words) {}
-  void clear() { weights_.clear(); }
+  void clear() {
+    count_.clear();
+    weights_.clear();
+  }
   void apply(uint32_t entry, Weight weight = 1) {
     const uint32_t n = entry & ~kFlagBit;
-    if (!(entry & kFlagBit)) {
+    const bool tombstone = (entry & kFlagBit) != 0;
+    if (entry_words_ == 1) {
+      if (!tombstone) ++count_[n];
+      else if (auto it = count_.find(n); it != count_.end() && it->second > 0) --it->second;
+    } else if (!tombstone) {
       weights_[n].push_back(weight);
     } else if (auto it = weights_.find(n); it != weights_.end() && !it->second.empty()) {
       it->second.erase(it->second.begin());
@@ -100,16 +108,20 @@ class LiveNeighbours {
     for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it)
       apply_words(std::span<const uint32_t>((*it)->entries, (*it)->header.count));
   }
-  // Calls f(neighbour, weight) once per live occurrence, in no particular order.
+  // Calls f(neighbour, weight) once per live occurrence, in no particular order (weight 1
+  // without weights).
   template <typename F>
   void for_each(F&& f) const {
+    for (const auto& [n, k] : count_)
+      for (uint64_t j = 0; j < k; ++j) f(n, Weight{1});
     for (const auto& [n, weights] : weights_)
       for (Weight w : weights) f(n, w);
   }
 
  private:
   uint32_t entry_words_;
-  std::unordered_map<uint32_t, std::vector<Weight>> weights_;
+  std::unordered_map<uint32_t, uint64_t> count_;                 // without weights
+  std::unordered_map<uint32_t, std::vector<Weight>> weights_;  // with weights, oldest first
 };
 
 }  // namespace graphso::store
