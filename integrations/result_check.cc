@@ -38,12 +38,7 @@ std::string param(const JobSpec& spec, const std::string& key) {
 
 std::vector<VertexId> vertex_list(const std::string& text) {
   std::vector<VertexId> ids;
-  for (size_t start = 0;;) {
-    const size_t comma = text.find(',', start);
-    ids.push_back(static_cast<VertexId>(std::stoul(text.substr(start, comma - start))));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (const std::string& item : split_vertex_list(text)) ids.push_back(static_cast<VertexId>(std::stoul(item)));
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
@@ -99,17 +94,9 @@ uint64_t available_memory_bytes() {
 
 ReferenceGraph load_reference_graph(const GridGraph& graph) {
   const GridMeta& m = graph.meta();
-  const VertexOrder& order = graph.order();
   std::vector<WeightedEdge> edges;
   edges.reserve(m.edges);
-  const uint32_t record = m.edge_size();
-  graph.read_blocks(GridGraph::EdgeFile::Row, [&](uint32_t, uint32_t, std::span<const std::byte> records) {
-    for (uint64_t offset = 0; offset < records.size(); offset += record) {
-      WeightedEdge e{0, 0, 1};
-      std::memcpy(&e, records.data() + offset, record);
-      edges.push_back({order.to_original(e.src), order.to_original(e.dst), e.weight});
-    }
-  });
+  graph.read_original_edges([&](std::span<const WeightedEdge> piece) { edges.insert(edges.end(), piece.begin(), piece.end()); });
   return make_reference_graph(m.vertices, std::move(edges));
 }
 

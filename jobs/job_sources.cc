@@ -13,17 +13,6 @@
 namespace graphso {
 namespace {
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  size_t start = 0;
-  while (true) {
-    size_t comma = text.find(',', start);
-    items.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-    if (comma == std::string::npos) return items;
-    start = comma + 1;
-  }
-}
-
 std::string join_list(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& item : items) out += (out.empty() ? "" : ",") + item;
@@ -41,7 +30,7 @@ void for_each_vertex_param(const JobSpec& spec, Visit&& visit) {
   for (const ParamInfo& p : algo->params) {
     if (p.type != ParamType::Vertex && p.type != ParamType::Vertices) continue;
     auto it = spec.params.find(p.name);
-    if (it != spec.params.end()) visit(p.name, split_list(it->second));
+    if (it != spec.params.end()) visit(p.name, split_vertex_list(it->second));
   }
 }
 

@@ -13,6 +13,16 @@ std::vector<std::string> known_algorithms() {
   return names;
 }
 
+std::vector<std::string> split_vertex_list(const std::string& text) {
+  std::vector<std::string> items;
+  for (size_t start = 0;;) {
+    const size_t comma = text.find(',', start);
+    items.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
 JobSpec parse_job_argument(const std::string& text, size_t index) {
   JobSpec spec;
   spec.origin = fmt::format("--job #{} '{}'", index, text);

@@ -30,6 +30,9 @@ struct JobSpec {
 // "bfs:source=0", "pagerank-delta:tolerance=1e-7:max_iterations=500", "wcc:name=components".
 JobSpec parse_job_argument(const std::string& text, size_t index);
 
+// A vertex list parameter's items: "1,5,9" -> {"1", "5", "9"} (one item without a comma).
+std::vector<std::string> split_vertex_list(const std::string& text);
+
 // Gives unnamed jobs their default names and rejects duplicate or unsafe names.
 void name_jobs(std::vector<JobSpec>& specs);
 

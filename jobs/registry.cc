@@ -139,15 +139,8 @@ VertexId JobParams::checked_vertex(const std::string& key, const std::string& te
 VertexId JobParams::vertex(const std::string& key) const { return checked_vertex(key, value(key)); }
 
 std::vector<VertexId> JobParams::vertices(const std::string& key) const {
-  const std::string& text = value(key);
   std::vector<VertexId> out;
-  size_t start = 0;
-  while (true) {
-    size_t comma = text.find(',', start);
-    out.push_back(checked_vertex(key, text.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (const std::string& item : split_vertex_list(value(key))) out.push_back(checked_vertex(key, item));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

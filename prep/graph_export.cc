@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <vector>
@@ -63,20 +62,11 @@ class ExportSink {
 ExportSummary export_grid(const std::string& dir, const std::string& output, ExportFormat format) {
   const GridGraph graph = GridGraph::open(dir);
   const GridMeta& m = graph.meta();
-  const VertexOrder& order = graph.order();
   const EdgeListInfo info{m.vertices, m.edges, m.weighted};
   ExportSink sink(dir, output, format, info);
   Progress progress("exporting " + dir, m.edges, "edges");
-  std::vector<WeightedEdge> batch;
-  const uint32_t record = m.edge_size();
-  graph.read_blocks(GridGraph::EdgeFile::Row, [&](uint32_t, uint32_t, std::span<const std::byte> records) {
-    batch.clear();
-    for (uint64_t offset = 0; offset < records.size(); offset += record) {
-      WeightedEdge e{0, 0, 1};
-      std::memcpy(&e, records.data() + offset, record);  // in range: read_blocks checked
-      batch.push_back(WeightedEdge{order.to_original(e.src), order.to_original(e.dst), e.weight});
-    }
-    sink.append(batch);
+  graph.read_original_edges([&](std::span<const WeightedEdge> edges) {
+    sink.append(edges);
     progress.update(sink.edges());
   });
   sink.commit();

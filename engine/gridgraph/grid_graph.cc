@@ -74,6 +74,20 @@ void GridGraph::read_blocks(EdgeFile which, const BlockPieceVisitor& visit) cons
     }
 }
 
+void GridGraph::read_original_edges(const std::function<void(std::span<const WeightedEdge>)>& visit) const {
+  const uint32_t record = meta_.edge_size();
+  std::vector<WeightedEdge> edges;
+  read_blocks(EdgeFile::Row, [&](uint32_t, uint32_t, std::span<const std::byte> records) {
+    edges.clear();
+    for (uint64_t offset = 0; offset < records.size(); offset += record) {
+      WeightedEdge e{0, 0, 1};
+      std::memcpy(&e, records.data() + offset, record);  // ids in range: read_blocks checked
+      edges.push_back({order_.to_original(e.src), order_.to_original(e.dst), e.weight});
+    }
+    visit(edges);
+  });
+}
+
 void GridGraph::verify_blocks() const {
   for (EdgeFile which : {EdgeFile::Row, EdgeFile::Col}) read_blocks(which, [](uint32_t, uint32_t, std::span<const std::byte>) {});
 }

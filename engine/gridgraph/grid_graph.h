@@ -37,6 +37,10 @@ class GridGraph {
   using BlockPieceVisitor = std::function<void(uint32_t i, uint32_t j, std::span<const std::byte> records)>;
   void read_blocks(EdgeFile which, const BlockPieceVisitor& visit) const;
 
+  // Every edge of grid.row through read_blocks, decoded and in ORIGINAL ids (weight 1 when
+  // unweighted), one piece at a time (export, the in-memory reference).
+  void read_original_edges(const std::function<void(std::span<const WeightedEdge>)>& visit) const;
+
   // Reads every block of both edge files and checks its crc32 and vertex ranges (inspect --verify):
   // read_blocks() over both files.
   void verify_blocks() const;
