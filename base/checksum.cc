@@ -40,4 +40,33 @@ uint32_t crc32c_of(std::span<const std::byte> bytes, uint32_t crc) {
   return ~c32;
 }
 
+void crc32c_of_pages(std::span<const std::byte> bytes, uint64_t page_bytes, std::span<uint32_t> crcs) {
+  const uint64_t pages = bytes.size() / page_bytes;
+  const std::byte* base = bytes.data();
+  auto word = [](const std::byte* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  uint64_t page = 0;
+  for (; page + 4 <= pages; page += 4) {
+    const std::byte* p0 = base + page * page_bytes;
+    const std::byte* p1 = p0 + page_bytes;
+    const std::byte* p2 = p1 + page_bytes;
+    const std::byte* p3 = p2 + page_bytes;
+    uint64_t c0 = 0xffffffffu, c1 = 0xffffffffu, c2 = 0xffffffffu, c3 = 0xffffffffu;
+    for (uint64_t at = 0; at < page_bytes; at += 8) {
+      c0 = _mm_crc32_u64(c0, word(p0 + at));
+      c1 = _mm_crc32_u64(c1, word(p1 + at));
+      c2 = _mm_crc32_u64(c2, word(p2 + at));
+      c3 = _mm_crc32_u64(c3, word(p3 + at));
+    }
+    crcs[page] = ~static_cast<uint32_t>(c0);
+    crcs[page + 1] = ~static_cast<uint32_t>(c1);
+    crcs[page + 2] = ~static_cast<uint32_t>(c2);
+    crcs[page + 3] = ~static_cast<uint32_t>(c3);
+  }
+  for (; page < pages; ++page) crcs[page] = crc32c_of(bytes.subspan(page * page_bytes, page_bytes));
+}
+
 }  // namespace graphso

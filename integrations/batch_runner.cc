@@ -65,18 +65,25 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
   report.vertex_state_bytes = vertex_state;
-  const uint64_t mem = config.graph_mem_bytes ? vertex_state + config.graph_mem_bytes : config.mem_bytes;
+  // The page checksums every read is verified with, loaded (and so checked) before anything runs.
+  const EngineLayout& layout = engine.layout();
+  for (const std::string& file : layout.files)
+    if (auto sums = readers.page_sums(file)) report.page_sums_bytes += sums->memory_bytes();
+  const uint64_t fixed = vertex_state + report.page_sums_bytes;
+  const uint64_t mem = config.graph_mem_bytes ? fixed + config.graph_mem_bytes : config.mem_bytes;
   report.mem_bytes = mem;
   constexpr uint64_t kMinGraphBudget = 8 * kDirectAlignment;
   if (config.graph_mem_bytes && config.graph_mem_bytes < kMinGraphBudget)
     fail("--graph-mem {} is too small: graph data needs at least {}", human_bytes(static_cast<double>(config.graph_mem_bytes)),
          human_bytes(kMinGraphBudget));
-  if (vertex_state + kMinGraphBudget > mem)
-    fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}, and graph "
+  if (fixed + kMinGraphBudget > mem)
+    fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}{}, and graph "
          "data needs at least {} more",
          human_bytes(static_cast<double>(mem)), jobs.size(), n, human_bytes(static_cast<double>(vertex_state)),
+         report.page_sums_bytes ? fmt::format(", the page checksums {}", human_bytes(static_cast<double>(report.page_sums_bytes)))
+                                : std::string(),
          human_bytes(kMinGraphBudget));
-  report.graph_budget_bytes = mem - vertex_state;
+  report.graph_budget_bytes = mem - fixed;
   // Results are written after the run, when the graph data's memory is free again: what writing
   // them needs (a piece of output, WCC's relabelling table) must fit where the graph data was.
   if (config.writes_results) {
@@ -95,7 +102,6 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   // Graph data: the engine's update budget first (an update-streaming engine), then its two read
   // buffers (no larger than the largest partition needs), or the middleware's table, cache and
   // partition buffers.
-  const EngineLayout& layout = engine.layout();
   report.engine = layout.name;
   uint64_t data_budget = report.graph_budget_bytes;
   std::vector<Job*> job_ptrs;
@@ -273,6 +279,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.io = sharing->io_stats();
   }
   report.io_backend = sharing->backend();
+  report.reads_verified = readers.options().verify_reads;
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
@@ -301,6 +308,7 @@ std::string report_json(const BatchReport& r) {
   w.field("io_requests", r.io.requests);
   w.field("io_wait_seconds", r.io.wait_seconds);
   w.field("io_retries", r.io.retries);
+  w.field("reads_verified", r.reads_verified);
   w.field("units_loaded", r.counters.runs);
   w.field("edges_loaded", r.counters.edges_loaded);
   w.field("active_edges_loaded", r.counters.active_edges_loaded);
@@ -325,6 +333,7 @@ std::string report_json(const BatchReport& r) {
   w.field("device_measure_seconds", r.device.seconds_spent);
   w.field("mem_bytes", r.mem_bytes);
   w.field("vertex_state_bytes", r.vertex_state_bytes);
+  w.field("page_sums_bytes", r.page_sums_bytes);
   w.field("graph_budget_bytes", r.graph_budget_bytes);
   w.field("tchunk_bytes", r.tchunk_bytes);
   w.field("tchunk_index_bytes", r.tchunk_index_bytes);

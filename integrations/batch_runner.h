@@ -96,6 +96,7 @@ struct BatchReport {
   uint32_t partitions = 0;
   int threads = 0;
   std::string io_backend;
+  bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)
   double wall_seconds = 0;
   IoStats io;
   EngineCounters counters;
@@ -109,6 +110,7 @@ struct BatchReport {
   GraphSOStats chunk_stats;    // chunk mode: the middleware's counts (all zero in the other modes)
   uint64_t mem_bytes = 0;
   uint64_t vertex_state_bytes = 0;
+  uint64_t page_sums_bytes = 0;  // the graph files' page checksums, held to verify every read (0 with --verify-reads off)
   uint64_t graph_budget_bytes = 0;
   uint64_t buffer_bytes = 0;
   uint64_t update_budget_bytes = 0;  // xstream

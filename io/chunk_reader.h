@@ -3,16 +3,21 @@
 //   uring  io_uring, O_DIRECT, batched submissions, adjacent requests merged (default)
 //   pmem   libpmem mapping of the file (PMDK), copied out with memcpy
 //   pread  plain pread, O_DIRECT; the fallback when io_uring cannot be set up
-// A failed or short read is an Error: the engine never continues with missing data.
+// A failed or short read is an Error: the engine never continues with missing data. A reader
+// given its file's page checksums verifies every piece as it lands (io/page_sums.h): a corrupt
+// page is an Error too, before any job sees it.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "base/error.h"
+#include "io/page_sums.h"
 
 namespace graphso {
 
@@ -56,6 +61,11 @@ struct ReaderOptions {
   // Tests only (uring): every Nth read is first asked for half its length, as a device returning a
   // short count would answer, so the retry of the rest runs on real completions. 0: never.
   uint32_t short_read_every = 0;
+  // Every read is checked against the file's page checksums; off (--verify-reads off) only to
+  // measure what checking costs.
+  bool verify_reads = true;
+  // Threads that verify what has landed once a batch has no read left in flight (0: all cores).
+  int verify_threads = 0;
 };
 
 class ChunkReader {
@@ -72,9 +82,25 @@ class ChunkReader {
   }
   virtual const char* backend() const = 0;
   const IoStats& stats() const { return stats_; }
+  // From now on every piece that lands is verified against these sums (null: none), by `threads`
+  // threads (0: all cores) where there is no read to wait for.
+  void verify_with(std::shared_ptr<const PageSums> sums, int threads);
 
  protected:
+  // Verification, for the backends: each piece that has landed whole is handed to landed();
+  // while reads are still in flight, verify_one() checks one landed piece (the device is busy
+  // meanwhile); before wait() returns, verify_landed() checks the rest on the verify threads.
+  // A mismatch is an Error naming the file, the page and the read.
+  void landed(const ReadRequest& piece);
+  bool verify_one(const std::string& path);
+  void verify_landed(const std::string& path);
+  void forget_landed() { landed_.clear(); }
   IoStats stats_;
+
+ private:
+  std::shared_ptr<const PageSums> sums_;
+  int verify_threads_ = 1;
+  std::vector<ReadRequest> landed_;  // landed, not yet verified
 };
 
 // Creates readers for a run. Owns the run's one-time "io_uring unavailable" notice. Tests
@@ -83,12 +109,21 @@ class ReaderFactory {
  public:
   explicit ReaderFactory(ReaderOptions options) : options_(options) {}
   virtual ~ReaderFactory() = default;
+  // A reader of `path` that verifies what it reads (unless verify_reads is off) with the sums
+  // given to use_page_sums() for it, or else with its sidecar, loaded once per factory.
   virtual std::unique_ptr<ChunkReader> open(const std::string& path);
   const ReaderOptions& options() const { return options_; }
+
+  // The sums that reads of `path` are verified with: null when verify_reads is off. Loads the
+  // sidecar on first use, so a missing or damaged one is an Error before any read.
+  std::shared_ptr<const PageSums> page_sums(const std::string& path);
+  // Sums kept by whoever writes `path` (a spill file), used instead of a sidecar.
+  void use_page_sums(const std::string& path, std::shared_ptr<const PageSums> sums);
 
  private:
   ReaderOptions options_;
   bool fallback_noted_ = false;
+  std::map<std::string, std::shared_ptr<const PageSums>> sums_;
 };
 
 std::unique_ptr<ChunkReader> open_uring_reader(const std::string& path, const ReaderOptions& options);

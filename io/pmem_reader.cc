@@ -38,16 +38,19 @@ class PmemReader final : public ChunkReader {
 
   void submit(std::span<const ReadRequest> requests) override {
     auto start = std::chrono::steady_clock::now();
+    forget_landed();  // what an earlier batch that failed left
     ++stats_.batches;
     for (const ReadRequest& r : requests) {
       if (r.offset > mapping_.length() || r.length > mapping_.length() - r.offset)
         fail("{}: short read: {} bytes at offset {} past the end ({} bytes)", mapping_.path(),
              r.length, r.offset, mapping_.length());
       std::memcpy(r.dest, mapping_.base() + r.offset, r.length);
+      landed(r);
       stats_.bytes_read += r.length;
       ++stats_.requests;
     }
     stats_.wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    verify_landed(mapping_.path());
   }
   void wait() override {}
 

@@ -17,16 +17,19 @@ class PreadReader final : public ChunkReader {
 
   void submit(std::span<const ReadRequest> requests) override {
     auto start = std::chrono::steady_clock::now();
+    forget_landed();  // what an earlier batch that failed left
     ++stats_.batches;
     for (const ReadRequest& r : requests) {
       for (uint64_t done = 0; done < r.length; done += options_.max_request_bytes) {
         uint64_t piece = std::min(options_.max_request_bytes, r.length - done);
         file_.pread_exact(std::span<std::byte>(r.dest + done, piece), r.offset + done);
+        landed({r.offset + done, piece, r.dest + done});
         stats_.bytes_read += piece;
         ++stats_.requests;
       }
     }
     stats_.wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    verify_landed(file_.path());
   }
   void wait() override {}
 

@@ -8,8 +8,9 @@
 
 namespace graphso {
 
-SpillFile::SpillFile(std::string path, uint64_t piece_bytes)
-    : path_(std::move(path)), piece_(align_down(piece_bytes, kDirectAlignment)) {
+SpillFile::SpillFile(std::string path, uint64_t piece_bytes, bool keep_page_sums)
+    : path_(std::move(path)), piece_(align_down(piece_bytes, kDirectAlignment)),
+      sums_(keep_page_sums ? std::make_shared<PageSums>() : nullptr) {
   if (piece_ == 0) fail("spill pieces of {} bytes are too small (need at least {})", piece_bytes, kDirectAlignment);
 }
 
@@ -24,7 +25,9 @@ uint64_t SpillFile::append(std::span<const std::byte> bytes) {
   const uint64_t padded = align_up(bytes.size(), kDirectAlignment);
   std::memcpy(staging_.data(), bytes.data(), bytes.size());
   std::memset(staging_.data() + bytes.size(), 0, padded - bytes.size());
-  file_.pwrite_all(std::span<const std::byte>(staging_.data(), padded), end_);
+  const std::span<const std::byte> pages(staging_.data(), padded);
+  if (sums_) sums_->record(end_, pages);
+  file_.pwrite_all(pages, end_);
   const uint64_t offset = end_;
   end_ += padded;
   bytes_written_ += padded;
@@ -36,6 +39,7 @@ void SpillFile::clear() {
   if (end_ == 0) return;
   end_ = 0;
   file_.truncate(0);
+  if (sums_) sums_->clear();
 }
 
 }  // namespace graphso

@@ -1,6 +1,8 @@
 // io_uring backend: requests are sorted, merged when both file ranges and buffers are adjacent,
 // split into max_request_bytes pieces, and kept queue_depth deep in the ring. Completions are
-// checked one by one. As liburing's users do, a short count is continued with a read of the rest
+// checked one by one; each piece that has landed whole is verified against the page checksums
+// while the device still works on the rest, and what is left once nothing is in flight is
+// verified on the run's threads. As liburing's users do, a short count is continued with a read of the rest
 // and EAGAIN asked again; a read that makes no progress (end of file), fails, or needs more than
 // kMaxRetries retries is an Error.
 #include <liburing.h>
@@ -45,6 +47,7 @@ class UringReader final : public ChunkReader {
 
   void submit(std::span<const ReadRequest> requests) override {
     if (!pending_.empty() || in_flight_ > 0) fail("{}: submit() with a batch still outstanding", file_.path());
+    forget_landed();  // what an earlier batch that failed left
     std::vector<ReadRequest> sorted(requests.begin(), requests.end());
     std::sort(sorted.begin(), sorted.end(),
               [](const ReadRequest& a, const ReadRequest& b) { return a.offset < b.offset; });
@@ -73,7 +76,12 @@ class UringReader final : public ChunkReader {
     auto start = std::chrono::steady_clock::now();
     while (in_flight_ > 0) {
       io_uring_cqe* cqe = nullptr;
-      int rc = io_uring_wait_cqe(ring_.get(), &cqe);
+      // While the device works on the rest, what has landed is verified.
+      if (io_uring_peek_cqe(ring_.get(), &cqe) != 0 || !cqe) {
+        cqe = nullptr;
+        if (verify_or_abandon()) continue;
+      }
+      int rc = cqe ? 0 : io_uring_wait_cqe(ring_.get(), &cqe);
       if (rc == -EINTR) continue;
       if (rc < 0) fail("{}: io_uring wait failed: {}", file_.path(), errno_text(-rc));
       const Read read = *static_cast<Read*>(io_uring_cqe_get_data(cqe));
@@ -103,9 +111,11 @@ class UringReader final : public ChunkReader {
         retry(read, {read.rest.offset + got, read.rest.length - got, read.rest.dest + got});
         continue;
       }
+      landed(read.whole);
       fill_ring();
     }
     in_ring_.clear();
+    verify_landed(file_.path());
     stats_.wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
@@ -118,6 +128,16 @@ class UringReader final : public ChunkReader {
     uint64_t asked;
     uint32_t retries;
   };
+
+  // Verifies one landed piece; on a mismatch the batch is drained first. False: none to verify.
+  bool verify_or_abandon() {
+    try {
+      return verify_one(file_.path());
+    } catch (...) {
+      abandon();
+      throw;
+    }
+  }
 
   void retry(const Read& read, const ReadRequest& rest) {
     if (read.retries + 1 > kMaxRetries) {
@@ -156,6 +176,7 @@ class UringReader final : public ChunkReader {
   // After an error: drain what is still in flight so no completion writes into freed memory.
   void abandon() {
     pending_.clear();
+    forget_landed();
     while (in_flight_ > 0) {
       io_uring_cqe* cqe = nullptr;
       if (io_uring_wait_cqe(ring_.get(), &cqe) < 0) break;

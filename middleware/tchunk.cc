@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
+#include "io/page_sums.h"
 #include "io/read_plan.h"
 
 namespace graphso {
@@ -103,10 +104,16 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
   TChunkTable table;
   table.chunk_bytes_ = chunk_bytes;
   table.path_ = path(layout, chunk_bytes);
+  // Read in whole pages, each verified: a table cut from corrupt edges would hide chunks from
+  // the jobs, which no later check of the chunks themselves could notice.
   std::vector<File> files;
-  for (const auto& f : layout.files) files.emplace_back(f, File::Mode::Read);
+  std::vector<PageSums> sums;
+  for (const auto& f : layout.files) {
+    files.emplace_back(f, File::Mode::Read);
+    sums.push_back(PageSums::load(page_sums_path(f), files.back().size()));
+  }
+  std::vector<std::byte> pages;
   const auto& degrees = *layout.out_degrees;
-  std::vector<std::byte> raw;
   std::vector<uint8_t> entries;  // one chunk's index entries
   Progress progress("building TChunk table", layout.edges * record, "bytes", step);
   uint64_t done = 0;
@@ -122,8 +129,11 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       c.offset = part.offset + first * record;
       first = last;
       c.bytes = uint64_t{c.edges} * record;
-      raw.resize(c.bytes);
-      files[part.file].pread_exact(raw, c.offset);
+      const uint64_t begin = align_down(c.offset, PageSums::kPageBytes);
+      pages.resize(align_up(c.offset + c.bytes, PageSums::kPageBytes) - begin);
+      files[part.file].pread_exact(pages, begin);
+      sums[part.file].verify(files[part.file].path(), begin, pages);
+      const std::byte* raw = pages.data() + (c.offset - begin);
       c.index_offset = table.index_total_;
       c.min_dst = UINT32_MAX;
       entries.clear();
@@ -138,7 +148,7 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       };
       for (uint32_t e = 0; e < c.edges; ++e) {
         Edge edge;
-        std::memcpy(&edge, raw.data() + uint64_t{e} * record, sizeof(edge));
+        std::memcpy(&edge, raw + uint64_t{e} * record, sizeof(edge));
         if (edge.src < part.src_begin || edge.src >= part.src_end || edge.dst < part.dst_begin ||
             edge.dst >= part.dst_end)
           fail("{}: edge {} -> {} at offset {} lies outside its partition (corrupt graph file)",
@@ -162,7 +172,7 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       table.index_total_ += entries.size();
       sink(std::span<const uint8_t>(entries));
       table.chunks_.push_back(c);
-      progress.update(done += raw.size());
+      progress.update(done += c.bytes);
     }
   }
   table.index_file_offset_ = sizeof(Header) + table.chunks_.size() * sizeof(ChunkInfo);

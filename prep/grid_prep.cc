@@ -15,6 +15,7 @@
 #include "base/progress.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_meta.h"
+#include "io/page_sums.h"
 
 namespace graphso {
 namespace {
@@ -181,6 +182,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   }
   col.sync();
   row.sync();
+  // Every page's CRC-32C, for runs to verify each read with (read back while still cached).
+  write_page_sums(files.grid_row());
+  write_page_sums(files.grid_col());
 
   std::vector<uint32_t> narrow(info.vertices);
   for (uint64_t v = 0; v < info.vertices; ++v) {

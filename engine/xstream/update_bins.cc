@@ -10,9 +10,9 @@
 namespace graphso {
 
 UpdateBins::UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
-                       uint64_t spill_piece, std::string spill_path)
+                       uint64_t spill_piece, std::string spill_path, bool verify_reads)
     : meta_(meta), partitions_(meta.partitions), record_bytes_(std::move(record_bytes)), budget_(memory_bytes),
-      shards_(std::max(1, threads)), spill_(std::move(spill_path), spill_piece) {
+      shards_(std::max(1, threads)), spill_(std::move(spill_path), spill_piece, verify_reads) {
   for (Shard& shard : shards_) {
     shard.bins.resize(record_bytes_.size() * partitions_);
     shard.per_partition.resize(partitions_);
@@ -98,8 +98,10 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
   std::stable_sort(mine.begin(), mine.end(), [](const Segment& a, const Segment& b) { return a.partition < b.partition; });
   // A reader opened now sees the whole spill file (a PMEM mapping is sized at open).
   std::optional<LoadStreamer> streamer;
-  if (!mine.empty())
+  if (!mine.empty()) {
+    readers.use_page_sums(spill_.path(), spill_.page_sums());
     streamer.emplace(readers, std::vector<std::string>{spill_.path()}, spill_.piece_bytes() + 2 * kDirectAlignment);
+  }
   size_t s = 0;
   for (uint32_t q = 0; q < partitions_; ++q) {
     // Partition q's spilled pieces, then what is still in memory: its vertex state stays hot.

@@ -33,9 +33,10 @@ class UpdateBins {
   // the size of its update records (0: the job emits none).
   // memory_bytes: the bins' budget. spill_piece: bytes per spill write (a multiple of 4096);
   // the staging buffer and each read buffer are this size. spill_path: created on the first
-  // spill, removed with the bins.
+  // spill, removed with the bins. verify_reads: spilled pages are checksummed as they are written
+  // and verified as they are read back.
   UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
-             uint64_t spill_piece, std::string spill_path);
+             uint64_t spill_piece, std::string spill_path, bool verify_reads);
   UpdateBins(const UpdateBins&) = delete;
   UpdateBins& operator=(const UpdateBins&) = delete;
 

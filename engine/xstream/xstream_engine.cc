@@ -85,7 +85,7 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
   const std::vector<uint32_t> records = record_sizes(jobs);
   std::string spill = fmt::format("{}/xstream.updates.{}.{}", graph_.dir(), ::getpid(), static_cast<const void*>(this));
   bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
-                spill_piece_for(update_bytes), spill);
+                spill_piece_for(update_bytes), spill, readers_.options().verify_reads);
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
       [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); });

@@ -8,6 +8,7 @@
 #include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "io/page_sums.h"
 
 namespace graphso {
 namespace {
@@ -113,6 +114,7 @@ void XStreamLayout::write(const GridGraph& grid) {
     std::vector<std::byte> pad(align_up(file.written(), kDirectAlignment) - file.written());
     file.append(pad);
     file.commit();
+    write_page_sums(grid.files().xstream_part(k));
   }
   Header h{};
   h.tag = kFormat.tag();

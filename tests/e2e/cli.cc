@@ -1,5 +1,6 @@
 #include "tests/e2e/cli.h"
 
+#include <sys/mount.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -92,5 +93,27 @@ std::vector<std::string> files_in(const std::string& dir) {
   std::sort(names.begin(), names.end());
   return names;
 }
+
+SmallFilesystem::SmallFilesystem(const std::string& dir, uint32_t megabytes) : dir_(dir) {
+  std::filesystem::create_directories(dir);
+  const std::string options = "size=" + std::to_string(megabytes) + "m";
+  mounted_ = ::mount("tmpfs", dir.c_str(), "tmpfs", 0, options.c_str()) == 0;
+}
+
+SmallFilesystem::~SmallFilesystem() {
+  if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
+}
+
+void SmallFilesystem::read_only() const {
+  REQUIRE(::mount("tmpfs", dir_.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0);
+}
+
+void SmallFilesystem::fill() const {
+  std::ofstream out(dir_ + "/filler", std::ios::binary);
+  std::string block(1 << 20, 'x');
+  while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {}
+}
+
+void SmallFilesystem::unfill() const { std::filesystem::remove(dir_ + "/filler"); }
 
 }  // namespace graphso::testing

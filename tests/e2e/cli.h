@@ -35,4 +35,23 @@ void require_one_line_error(const CliResult& r, const std::string& contains);
 // The same for a usage error (a bad option, value or argument): exit status 2.
 void require_usage_error(const CliResult& r, const std::string& contains);
 
+// A small tmpfs of `megabytes`, unmounted with the object; the disk-full tests need root.
+class SmallFilesystem {
+ public:
+  SmallFilesystem(const std::string& dir, uint32_t megabytes);
+  ~SmallFilesystem();
+  SmallFilesystem(const SmallFilesystem&) = delete;
+  SmallFilesystem& operator=(const SmallFilesystem&) = delete;
+  bool mounted() const { return mounted_; }
+  void read_only() const;
+  // Fills what is left with one file, so the next write finds no space.
+  void fill() const;
+  // Removes what fill() wrote.
+  void unfill() const;
+
+ private:
+  std::string dir_;
+  bool mounted_ = false;
+};
+
 }  // namespace graphso::testing

@@ -37,31 +37,6 @@ std::string slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A small tmpfs of `megabytes`, unmounted with the object; the disk-full tests need root.
-class SmallFilesystem {
- public:
-  SmallFilesystem(const std::string& dir, uint32_t megabytes) : dir_(dir) {
-    fs::create_directories(dir);
-    std::string options = "size=" + std::to_string(megabytes) + "m";
-    mounted_ = ::mount("tmpfs", dir.c_str(), "tmpfs", 0, options.c_str()) == 0;
-  }
-  ~SmallFilesystem() {
-    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
-  }
-  bool mounted() const { return mounted_; }
-  void read_only() const { REQUIRE(::mount("tmpfs", dir_.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, nullptr) == 0); }
-  // Fills what is left with one file, so the next write finds no space.
-  void fill() const {
-    std::ofstream out(dir_ + "/filler", std::ios::binary);
-    std::string block(1 << 20, 'x');
-    while (out.write(block.data(), static_cast<std::streamsize>(block.size()))) {}
-  }
-
- private:
-  std::string dir_;
-  bool mounted_ = false;
-};
-
 // Two commands started together; returns both results.
 std::pair<CliResult, CliResult> race(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   CliResult ra, rb;

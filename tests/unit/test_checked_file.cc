@@ -1,5 +1,5 @@
-// One checked-file helper (base/checked_file.h) behind every format: for each of the five (graph
-// meta, X-Stream meta, TChunk table, edge list, store) a wrong magic, a newer version, a
+// One checked-file helper (base/checked_file.h) behind every format: for each of the six (graph
+// meta, X-Stream meta, TChunk table, page checksums, edge list, store) a wrong magic, a newer version, a
 // truncation and a flipped byte are each refused with the same one-line message naming the file.
 #include <catch2/catch.hpp>
 
@@ -14,6 +14,7 @@
 #include "engine/gridgraph/grid_engine.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_layout.h"
+#include "io/page_sums.h"
 #include "middleware/tchunk.h"
 #include "store/graph_store.h"
 #include "tests/test_graphs.h"
@@ -52,6 +53,8 @@ TEST_CASE("every format's magic, version, size and CRC are checked by one helper
       {"graph meta", files.meta(), [&] { GridGraph::open(graph_dir); }, 40},
       {"X-Stream meta", files.xstream_meta(), [&] { XStreamLayout::open(GridGraph::open(graph_dir)); }, 30},
       {"TChunk table", files.tchunk("gridgraph", 4096), open_table, 80},
+      {"page checksums", page_sums_path(files.grid_row()),
+       [&] { PageSums::load(page_sums_path(files.grid_row()), File(files.grid_row(), File::Mode::Read).size()); }, 28},
       {"edge list", dir.file("g.bin"), [&] { EdgeListReader reader(dir.file("g.bin")); }, 20},
       {"store", store_path, [&] { store::GraphStore::open(store_path, {}); }, 20},
   };
@@ -107,4 +110,18 @@ TEST_CASE("a sealed file written in pieces, its head last, is the file written w
   }
   REQUIRE_FALSE(path_exists(dir.file("unfinished")));
   REQUIRE(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()) == 2);
+}
+
+TEST_CASE("CRC-32C: the Castagnoli check value, and four pages at once equal each page alone") {
+  const std::string check = "123456789";
+  REQUIRE(crc32c_of(std::as_bytes(std::span<const char>(check.data(), check.size()))) == 0xE3069283u);
+  std::vector<std::byte> pages(7 * 4096);  // four at once, then three one by one
+  for (size_t i = 0; i < pages.size(); ++i) pages[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
+  std::vector<uint32_t> crcs(7);
+  crc32c_of_pages(pages, 4096, crcs);
+  for (size_t p = 0; p < 7; ++p) {
+    INFO("page " << p);
+    REQUIRE(crcs[p] == crc32c_of(std::span<const std::byte>(pages).subspan(p * 4096, 4096)));
+  }
+  REQUIRE(crcs[0] != crcs[1]);
 }

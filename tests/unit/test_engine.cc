@@ -30,7 +30,8 @@ void check_batch(const std::string& graph, const EdgeSet& set, const std::vector
   REQUIRE(r.io.bytes_read + r.chunk_stats.cache.bytes_hit >= r.counters.edges_loaded * (set.weighted ? 12 : 8));
   REQUIRE(r.counters.active_edges_loaded <= r.counters.edges_loaded);
   // The test's budget, plus the update budget the X-Stream runs are given on top of it.
-  REQUIRE(r.vertex_state_bytes + r.graph_budget_bytes == mem + r.update_budget_bytes);
+  REQUIRE(r.vertex_state_bytes + r.page_sums_bytes + r.graph_budget_bytes == mem + r.update_budget_bytes);
+  REQUIRE(r.page_sums_bytes > 0);  // every read was verified
   REQUIRE(2 * r.buffer_bytes + r.cache_bytes + r.tchunk_bytes + r.update_budget_bytes <= r.graph_budget_bytes);
   if (engine == EngineKind::XStream) {
     // Every update spilled is read back once; nothing is spilled that was not emitted.
@@ -196,6 +197,13 @@ TEST_CASE("an edge outside its block (corrupt file that passed open) stops the r
     uint32_t far_away = 1000;  // block (0, 0) and streaming partition 0 only hold sources below 256
     f.pwrite_all(as_bytes_of(far_away), 0);
   }
+  // The page checksums catch it first; unverified, the range check behind them still does.
   REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, {"wcc"}, Sharing::Partition, 1 << 20, {.engine = engine}),
-                      Catch::Contains("holds 1 edges outside its vertex ranges"));
+                      Catch::Contains("checksum mismatch in the page at offset 0"));
+  ReaderOptions unverified;
+  unverified.verify_reads = false;
+  ReaderFactory readers(unverified);
+  REQUIRE_THROWS_WITH(
+      graphso::testing::run_batch_on(graph, {"wcc"}, Sharing::Partition, 1 << 20, {.readers = &readers, .engine = engine}),
+      Catch::Contains("holds 1 edges outside its vertex ranges"));
 }

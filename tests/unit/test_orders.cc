@@ -318,6 +318,7 @@ TEST_CASE("the device is measured with the run's reader: bandwidth and random re
     std::vector<std::byte> block(1 << 20, std::byte{7});
     for (int i = 0; i < 4; ++i) f.pwrite_all(block, uint64_t(i) << 20);
   }
+  write_page_sums(path);  // the run's reader verifies what it reads, the probe's reads too
   ReaderFactory factory{ReaderOptions{}};
   auto reader = factory.open(path);
   AlignedBuffer buffer(256 << 10);

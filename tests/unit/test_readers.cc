@@ -1,4 +1,5 @@
-// The I/O backends: correct bytes, accounting, merging, and failed or short reads as errors.
+// The I/O backends: correct bytes, accounting, merging, failed or short reads as errors, and
+// every page verified against its checksum.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -21,13 +22,16 @@ std::string make_file(const TempDir& dir, uint64_t bytes) {
   for (uint64_t i = 0; i < bytes; ++i) content[i] = static_cast<std::byte>((i * 131) ^ (i >> 12));
   out.append(content);
   out.commit();
+  write_page_sums(path);
   return path;
 }
 
-std::unique_ptr<ChunkReader> open_backend(IoBackend backend, const std::string& path, bool direct = true) {
+std::unique_ptr<ChunkReader> open_backend(IoBackend backend, const std::string& path, bool direct = true,
+                                          bool verify = true) {
   ReaderOptions o;
   o.backend = backend;
   o.direct = direct;
+  o.verify_reads = verify;
   o.max_request_bytes = 64 * 1024;
   return ReaderFactory(o).open(path);
 }
@@ -124,7 +128,7 @@ TEST_CASE("a failed read (the device returns an error) is an error, with the rea
   // Reading a directory fails with EISDIR inside the kernel: a real error completion.
   for (IoBackend backend : {IoBackend::Uring, IoBackend::Pread}) {
     INFO(io_backend_name(backend));
-    auto reader = open_backend(backend, dir.file("d"), false);
+    auto reader = open_backend(backend, dir.file("d"), false, false);
     AlignedBuffer buffer(4096);
     ReadRequest request{0, 4096, buffer.data()};
     REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("Is a directory"));
@@ -138,6 +142,42 @@ TEST_CASE("O_DIRECT requests must be aligned") {
   AlignedBuffer buffer(8192);
   ReadRequest request{100, 4096, buffer.data()};
   REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&request, 1)), Catch::Contains("unaligned"));
+}
+
+TEST_CASE("a page that differs from its checksum is an error in every backend, naming file, page and read") {
+  TempDir dir;
+  const uint64_t size = 256 * 1024;
+  std::string path = make_file(dir, size);
+  {
+    File f(path, File::Mode::ReadWrite);
+    const std::byte x{0x5a};
+    f.pwrite_all(std::span<const std::byte>(&x, 1), 5 * 4096 + 77);  // page 5
+  }
+  for (IoBackend backend : {IoBackend::Uring, IoBackend::Pread, IoBackend::Pmem}) {
+    INFO(io_backend_name(backend));
+    auto reader = open_backend(backend, path);
+    AlignedBuffer buffer(size);
+    // Pages before the damaged one read fine; any read covering it fails.
+    ReadRequest clean{0, 5 * 4096, buffer.data()};
+    reader->read(std::span<const ReadRequest>(&clean, 1));
+    ReadRequest whole{0, size, buffer.data()};
+    REQUIRE_THROWS_WITH(reader->read(std::span<const ReadRequest>(&whole, 1)),
+                        Catch::Contains(path + ": checksum mismatch in the page at offset 20480 (page 5, in a read of "));
+    // Reading on after the error works: the reader is not left with a read in flight.
+    reader->read(std::span<const ReadRequest>(&clean, 1));
+  }
+  // Without verification (--verify-reads off) the damaged page is handed out as it is.
+  ReaderOptions off;
+  off.verify_reads = false;
+  AlignedBuffer buffer(4096);
+  ReadRequest page5{5 * 4096, 4096, buffer.data()};
+  ReaderFactory(off).open(path)->read(std::span<const ReadRequest>(&page5, 1));
+  REQUIRE(buffer.data()[77] == std::byte{0x5a});
+  // A sidecar for another size of the file, or none, is refused when the reader opens.
+  File(path, File::Mode::ReadWrite).truncate(size - 4096);
+  REQUIRE_THROWS_WITH(open_backend(IoBackend::Uring, path), Catch::Contains("data.sums: describes 262144 bytes, the file has 258048"));
+  std::filesystem::remove(page_sums_path(path));
+  REQUIRE_THROWS_WITH(open_backend(IoBackend::Uring, path), Catch::Contains("data.sums: missing"));
 }
 
 TEST_CASE("a missing file is an error, not a reason to fall back") {

@@ -166,7 +166,7 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
   };
   std::map<std::pair<uint32_t, Record>, int> sent, received;
   {
-    UpdateBins bins(meta, 2, {8, 12, 0}, budget, 16 << 10, spill);
+    UpdateBins bins(meta, 2, {8, 12, 0}, budget, 16 << 10, spill, true);
     std::mt19937_64 rng(7);
     for (int batch = 0; batch < 300; ++batch) {
       const uint32_t job = batch % 2;

@@ -8,6 +8,7 @@
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_engine.h"
 #include "engine/xstream/xstream_engine.h"
+#include "io/page_sums.h"
 #include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
@@ -99,11 +100,14 @@ int cmd_inspect(const Args& args) {
   }
   if (!any) std::printf("tchunk:           none yet (built by prep, or by the first chunk-mode run)\n");
   if (vm["verify"].as<bool>()) {
+    verify_page_sums(graph.files().grid_row());
+    verify_page_sums(graph.files().grid_col());
     graph.verify_blocks();
-    std::printf("verify:           ok (every block's checksum and vertex ranges, both files)\n");
+    std::printf("verify:           ok (every page's CRC-32C; every block's checksum and vertex ranges, both files)\n");
     if (streaming) {
+      for (uint32_t k = 0; k < streaming->partitions(); ++k) verify_page_sums(streaming->path(k));
       streaming->verify(graph);
-      std::printf("verify:           ok (every X-Stream partition's checksum, source range and order)\n");
+      std::printf("verify:           ok (every X-Stream partition's pages and checksum, source range and order)\n");
     }
   }
   return 0;

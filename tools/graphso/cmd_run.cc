@@ -82,7 +82,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
+  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -104,6 +104,8 @@ int cmd_run(const Args& args) {
       ("report", po::value(&report_path), "write the JSON report here (- for standard output)")
       ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
+      ("verify-reads", po::value(&verify_reads)->default_value("on"),
+       "on|off: check every page read against its CRC-32C before any job sees it (off: only to measure the cost)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
       ("verify", po::bool_switch(&verify),
@@ -152,6 +154,9 @@ int cmd_run(const Args& args) {
       fail("run: --granularity applies to --sharing chunk only");
     reader_options.backend = parse_io_backend(io);
     reader_options.direct = !vm["buffered"].as<bool>();
+    if (verify_reads != "on" && verify_reads != "off") fail("run: --verify-reads '{}' (expected on or off)", verify_reads);
+    reader_options.verify_reads = verify_reads == "on";
+    reader_options.verify_threads = config.threads;
     for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
   });
 
