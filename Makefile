@@ -24,14 +24,19 @@ LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridg
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
+# The fuzz targets, run by the test suite over their corpus and generated inputs (fuzz_replay).
+FUZZ_TARGETS := job_file edge_list graph_dir store
+FUZZ_SRCS := $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.cc) tests/fuzz/fuzz_scratch.cc
+FUZZ_TEST_SRCS := $(FUZZ_SRCS) tests/fuzz/fuzz_replay.cc tests/catch_main.cc
 
 LIB_OBJS  := $(LIB_SRCS:%.cc=$(BUILD)/%.o)
 TOOL_OBJS := $(TOOL_SRCS:%.cc=$(BUILD)/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.cc=$(BUILD)/%.o)
 E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
+FUZZ_TEST_OBJS := $(FUZZ_TEST_SRCS:%.cc=$(BUILD)/%.o)
 
 GRAPHSO   := $(BUILD)/graphso
-TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/peak_rss
+TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/fuzz_tests $(BUILD)/tests/peak_rss
 
 .PHONY: all deps test asan demo bench bench-quick fuzz install clean
 all: $(GRAPHSO) $(TESTS)
@@ -51,6 +56,11 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(BUILD)/libgraphso.a
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/e2e_tests: $(E2E_OBJS) $(BUILD)/libgraphso.a
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(FUZZ_TEST_OBJS): CXXFLAGS += -DGRAPHSO_FUZZ_REPLAY
+$(BUILD)/tests/fuzz_tests: $(FUZZ_TEST_OBJS) $(BUILD)/libgraphso.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -91,15 +101,32 @@ bench-quick: deps
 	$(MAKE) $(JOBS) $(GRAPHSO)
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
-# libFuzzer (clang, from Debian) on the job-file parser, FUZZ_SECONDS long (default 300), starting
-# from the checked-in corpus; a crash or sanitizer report fails the target.
+# libFuzzer (clang, from Debian) on every fuzz target (job file, edge lists, graph directory,
+# store), FUZZ_SECONDS each (default 300), from the checked-in corpus and what earlier runs found
+# (build-fuzz/corpus/<target>). The library is built again with clang, instrumented; a crash, a
+# sanitizer report or a rejection of more than one line fails the target.
 FUZZ_SECONDS ?= 300
+FUZZ_BUILD := build-fuzz
+FUZZ_FLAGS := -std=c++20 -g -O1 -march=x86-64-v2 -fopenmp -I. -fsanitize=address,undefined
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.cc=$(FUZZ_BUILD)/%.o)
+$(FUZZ_BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	clang++ $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+$(FUZZ_BUILD)/libgraphso.a: $(FUZZ_LIB_OBJS)
+	ar rcs $@ $^
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.cc tests/fuzz/fuzz_scratch.cc $(FUZZ_BUILD)/libgraphso.a
+	clang++ $(FUZZ_FLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
 fuzz: deps
-	@command -v clang++ >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null)
-	@mkdir -p $(BUILD)/fuzz/corpus
-	clang++ -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -I. tests/fuzz/fuzz_job_file.cc jobs/job_file.cc \
-	  base/file.cc base/staging.cc -lfmt -o $(BUILD)/fuzz/fuzz_job_file
-	$(BUILD)/fuzz/fuzz_job_file -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus/job_file
+	@missing=""; for p in clang libclang-rt-14-dev libomp-14-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+	$(MAKE) $(JOBS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	  echo "== fuzz_$$t, $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -rss_limit_mb=4096 -timeout=20 \
+	    -artifact_prefix=$(FUZZ_BUILD)/ \
+	    $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	done
 
 # The binary, the report plotter and the example job file; PREFIX=~/.local for one user.
 PREFIX ?= /usr/local
@@ -110,6 +137,6 @@ install: $(GRAPHSO)
 	install -m 644 docs/examples/batch.toml $(PREFIX)/share/graphso/batch.toml
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d)

@@ -85,7 +85,8 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    fail("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, std::string(e.description()));
+    // The parser quotes what it saw, which may be a newline or another control byte.
+    fail("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, printable(e.description()));
   } catch (const toml_guard::InternalError& e) {
     fail("{}: not valid TOML (the parser stopped: {})", path, e.what());
   }

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/file.h"
+#include "base/progress.h"
 
 namespace graphso::store {
 namespace {
@@ -29,8 +30,8 @@ uint32_t AdjacencyBlocks::allocate(uint32_t thread, uint32_t size_class) {
     r.next = next_.fetch_add(kReservationUnits);
     r.end = r.next + kReservationUnits;
     if (r.end > layout_.geometry.block_units)
-      fail("{}: the store is full ({} MiB of adjacency blocks); create it with a larger --blocks", file_.path(),
-           layout_.geometry.block_units * kBlockUnitBytes >> 20);
+      fail("{}: the store is full ({} of adjacency blocks); create it with a larger --block-space", file_.path(),
+           human_bytes(static_cast<double>(layout_.geometry.block_units * kBlockUnitBytes)));
     unit = align_up(r.next, units);
   }
   r.next = unit + units;

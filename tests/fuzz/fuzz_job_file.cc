@@ -1,16 +1,16 @@
-// libFuzzer harness: any bytes as a job file are parsed or refused with graphso::Error, never a
-// crash, an abort inside the TOML parser, or a sanitizer report.
-#include <cstddef>
-#include <cstdint>
+// Any bytes as a job file are parsed or refused with one line, never a crash, an abort inside
+// the TOML parser, or a sanitizer report.
 #include <string_view>
 
-#include "base/error.h"
 #include "jobs/job_file.h"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+GRAPHSO_FUZZ_TARGET(job_file) {
   try {
     graphso::parse_job_text(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.toml");
-  } catch (const graphso::Error&) {
+    graphso::fuzz::accepted();
+  } catch (const graphso::Error& e) {
+    graphso::fuzz::rejected(e);
   }
   return 0;
 }

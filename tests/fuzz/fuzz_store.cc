@@ -1,0 +1,28 @@
+// A store file from the input: read as `store-stat` and `snapshot` read it (every persisted
+// region, the log, every adjacency chain), then opened for writing, which recovers it. Accepted
+// or refused with one line; never a crash, a hang in a looping chain, or a sanitizer report.
+#include <string>
+
+#include "store/graph_store.h"
+#include "store/snapshot.h"
+#include "store/store_stat.h"
+#include "tests/fuzz/fuzz_target.h"
+
+GRAPHSO_FUZZ_TARGET(store) {
+  using namespace graphso;
+  fuzz::clear_scratch_directory();
+  const std::string path = fuzz::write_scratch_file("s.pm", data, size);
+  try {
+    store::read_store_stat(path);
+    store::write_snapshot_edges(path, std::string(fuzz::scratch_directory()) + "/snapshot.bin");
+    fuzz::accepted();
+  } catch (const Error& e) {
+    fuzz::rejected(e);
+  }
+  try {
+    store::GraphStore::open(path, {});
+  } catch (const Error& e) {
+    fuzz::rejected(e);
+  }
+  return 0;
+}
