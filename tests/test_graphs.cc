@@ -10,6 +10,7 @@
 #include "datasets/edge_list.h"
 #include "datasets/rmat.h"
 #include "base/error.h"
+#include "base/file.h"
 #include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
@@ -122,6 +123,14 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
   }
   uint64_t graph_bytes = graph.meta().edges * graph.meta().edge_size();
   return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
+}
+
+void flip_bit(const std::string& path, uint64_t byte, int bit) {
+  File file(path, File::Mode::ReadWrite);
+  std::byte b;
+  file.pread_exact(std::span(&b, 1), byte);
+  b ^= std::byte(1u << bit);
+  file.pwrite_all(std::span<const std::byte>(&b, 1), byte);
 }
 
 std::string error_of(const std::function<void()>& action) {

@@ -76,6 +76,9 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 // graph_fraction of the graph's edge bytes beyond the vertex state.
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction);
 
+// Flips one bit of a file in place (a second call puts it back).
+void flip_bit(const std::string& path, uint64_t byte, int bit);
+
 // The message of the graphso::Error the action throws, or "(no error)".
 std::string error_of(const std::function<void()>& action);
 

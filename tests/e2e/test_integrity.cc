@@ -27,14 +27,6 @@ std::string slurp(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void flip_bit(const std::string& path, uint64_t byte, int bit) {
-  File file(path, File::Mode::ReadWrite);
-  std::byte b;
-  file.pread_exact(std::span(&b, 1), byte);
-  b ^= std::byte(1u << bit);
-  file.pwrite_all(std::span<const std::byte>(&b, 1), byte);
-}
-
 std::string small_rmat(const TempDir& dir, const std::string& name, uint32_t scale, uint32_t edge_factor, uint64_t seed) {
   EdgeSet set = rmat_edges(scale, edge_factor, true, seed, dir);
   const std::string path = dir.file(name);

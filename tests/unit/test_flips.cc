@@ -14,6 +14,7 @@
 #include "tests/test_graphs.h"
 
 using namespace graphso;
+using graphso::testing::flip_bit;
 using graphso::testing::TempDir;
 
 namespace {
@@ -51,14 +52,6 @@ Outcome run_and_check(const std::string& graph_dir, EngineKind engine, Sharing s
     }
   }
   return Outcome::Same;
-}
-
-void flip_bit(const std::string& path, uint64_t byte, int bit) {
-  File file(path, File::Mode::ReadWrite);
-  std::byte b;
-  file.pread_exact(std::span(&b, 1), byte);
-  b ^= std::byte(1u << bit);
-  file.pwrite_all(std::span<const std::byte>(&b, 1), byte);
 }
 
 }  // namespace
