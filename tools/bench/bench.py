@@ -79,8 +79,9 @@ class Bench:
 
     def prepared(self, graph):
         """A graph directory this build can open, in both engines' layouts (else prepared again)."""
-        if not os.path.exists(os.path.join(graph, "meta")) or not os.path.exists(os.path.join(graph, "xstream.meta")):
-            return False
+        for name in ["meta", "xstream.meta", "grid.row.sums"]:  # the page sums: older preparations have none
+            if not os.path.exists(os.path.join(graph, name)):
+                return False
         return subprocess.run([self.graphso, "inspect", graph], capture_output=True).returncode == 0
 
     def prep(self, edges, graph, order="natural", root=None):
