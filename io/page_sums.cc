@@ -18,51 +18,60 @@ struct Header {
   uint64_t file_bytes;
 };
 
+// Reads a file of whole pages sequentially, handing each piece and its offset to `use`.
+template <typename Use>
+void for_each_piece(const File& file, uint64_t size, Use&& use) {
+  if (size % PageSums::kPageBytes)
+    fail("{}: {} bytes, not whole pages of {} (corrupt)", file.path(), size, PageSums::kPageBytes);
+  std::vector<std::byte> piece(kReadPiece);
+  for (uint64_t at = 0; at < size; at += kReadPiece) {
+    const uint64_t n = std::min(kReadPiece, size - at);
+    file.pread_exact(std::span(piece.data(), n), at);
+    use(at, std::span<const std::byte>(piece.data(), n));
+  }
+}
+
 }  // namespace
 
 PageSums PageSums::of_file(const std::string& path) {
   File file(path, File::Mode::Read);
   const uint64_t size = file.size();
-  if (size % kPageBytes) fail("{}: {} bytes, not whole pages of {} (corrupt)", path, size, kPageBytes);
   PageSums sums;
   sums.sums_.resize(size / kPageBytes);
-  std::vector<std::byte> piece(kReadPiece);
-  for (uint64_t at = 0; at < size; at += kReadPiece) {
-    const uint64_t n = std::min(kReadPiece, size - at);
-    file.pread_exact(std::span(piece.data(), n), at);
-    crc32c_of_pages(std::span<const std::byte>(piece.data(), n), kPageBytes,
-                    std::span(sums.sums_).subspan(at / kPageBytes, n / kPageBytes));
-  }
+  for_each_piece(file, size, [&](uint64_t at, std::span<const std::byte> piece) {
+    crc32c_of_pages(piece, kPageBytes, std::span(sums.sums_).subspan(at / kPageBytes, piece.size() / kPageBytes));
+  });
   return sums;
 }
 
-PageSums PageSums::load(const std::string& sums_path, uint64_t file_bytes) {
+PageSums PageSums::load(const std::string& file, uint64_t file_bytes) {
+  const std::string sums_path = page_sums_path(file);
   if (!path_exists(sums_path))
     fail("{}: missing: the page checksums every read is verified with (a graph prepared by an older graphso has "
          "none: re-run `graphso prep`)",
          sums_path);
-  SealedFile file(kFormat, sums_path, sizeof(Header));
-  const Header h = file.header<Header>();
+  SealedFile sealed(kFormat, sums_path, sizeof(Header));
+  const Header h = sealed.header<Header>();
   if (h.page_bytes != kPageBytes) fail("{}: pages of {} bytes, this build uses {} (corrupt)", sums_path, h.page_bytes, kPageBytes);
   const uint64_t pages = align_up(h.file_bytes, kPageBytes) / kPageBytes;
-  file.check_size_and_crc(sizeof(Header) + pages * sizeof(uint32_t) + sizeof(uint32_t), "page checksums");
+  sealed.check_size_and_crc(sizeof(Header) + pages * sizeof(uint32_t) + sizeof(uint32_t), "page checksums");
   if (h.file_bytes != file_bytes)
     fail("{}: describes {} bytes, the file has {} (stale or corrupt; re-run `graphso prep`)", sums_path, h.file_bytes,
          file_bytes);
   PageSums sums;
   sums.sums_.resize(pages);
-  std::memcpy(sums.sums_.data(), file.body(), pages * sizeof(uint32_t));
+  std::memcpy(sums.sums_.data(), sealed.body(), pages * sizeof(uint32_t));
   return sums;
 }
 
-void PageSums::save(const std::string& sums_path) const {
+void PageSums::save(const std::string& file) const {
   Header h{};
   h.tag = kFormat.tag();
   h.page_bytes = kPageBytes;
   h.file_bytes = sums_.size() * kPageBytes;
   std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
   bytes.append(reinterpret_cast<const char*>(sums_.data()), sums_.size() * sizeof(uint32_t));
-  write_sealed_file(sums_path, bytes);
+  write_sealed_file(page_sums_path(file), bytes);
 }
 
 void PageSums::record(uint64_t offset, std::span<const std::byte> pages) {
@@ -98,19 +107,13 @@ void PageSums::verify(const std::string& path, uint64_t offset, std::span<const 
 
 std::string page_sums_path(const std::string& file) { return file + ".sums"; }
 
-void write_page_sums(const std::string& file) { PageSums::of_file(file).save(page_sums_path(file)); }
+void write_page_sums(const std::string& file) { PageSums::of_file(file).save(file); }
 
 void verify_page_sums(const std::string& file) {
   File data(file, File::Mode::Read);
   const uint64_t size = data.size();
-  const PageSums sums = PageSums::load(page_sums_path(file), size);
-  if (size % PageSums::kPageBytes) fail("{}: {} bytes, not whole pages of {} (corrupt)", file, size, PageSums::kPageBytes);
-  std::vector<std::byte> piece(kReadPiece);
-  for (uint64_t at = 0; at < size; at += kReadPiece) {
-    const uint64_t n = std::min(kReadPiece, size - at);
-    data.pread_exact(std::span(piece.data(), n), at);
-    sums.verify(file, at, std::span<const std::byte>(piece.data(), n));
-  }
+  const PageSums sums = PageSums::load(file, size);
+  for_each_piece(data, size, [&](uint64_t at, std::span<const std::byte> piece) { sums.verify(file, at, piece); });
 }
 
 }  // namespace graphso

@@ -22,9 +22,10 @@ class PageSums {
   PageSums() = default;
   // The sums of a whole file (a multiple of the page size), read sequentially.
   static PageSums of_file(const std::string& path);
-  // A sidecar, checked against the size of the file it describes.
-  static PageSums load(const std::string& sums_path, uint64_t file_bytes);
-  void save(const std::string& sums_path) const;
+  // FILE's sums from its sidecar, checked against FILE's size.
+  static PageSums load(const std::string& file, uint64_t file_bytes);
+  // Writes them as FILE's sidecar.
+  void save(const std::string& file) const;
 
   // A file written page by page (a spill file): the sums of whole pages written at `offset`.
   void record(uint64_t offset, std::span<const std::byte> pages);

@@ -40,7 +40,7 @@ std::shared_ptr<const PageSums> ReaderFactory::page_sums(const std::string& path
   if (!options_.verify_reads) return nullptr;
   auto found = sums_.find(path);
   if (found != sums_.end()) return found->second;
-  auto sums = std::make_shared<const PageSums>(PageSums::load(page_sums_path(path), File(path, File::Mode::Read).size()));
+  auto sums = std::make_shared<const PageSums>(PageSums::load(path, File(path, File::Mode::Read).size()));
   sums_.emplace(path, sums);
   return sums;
 }

@@ -110,7 +110,7 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
   std::vector<PageSums> sums;
   for (const auto& f : layout.files) {
     files.emplace_back(f, File::Mode::Read);
-    sums.push_back(PageSums::load(page_sums_path(f), files.back().size()));
+    sums.push_back(PageSums::load(f, files.back().size()));
   }
   std::vector<std::byte> pages;
   const auto& degrees = *layout.out_degrees;

@@ -54,7 +54,7 @@ TEST_CASE("every format's magic, version, size and CRC are checked by one helper
       {"X-Stream meta", files.xstream_meta(), [&] { XStreamLayout::open(GridGraph::open(graph_dir)); }, 30},
       {"TChunk table", files.tchunk("gridgraph", 4096), open_table, 80},
       {"page checksums", page_sums_path(files.grid_row()),
-       [&] { PageSums::load(page_sums_path(files.grid_row()), File(files.grid_row(), File::Mode::Read).size()); }, 28},
+       [&] { PageSums::load(files.grid_row(), File(files.grid_row(), File::Mode::Read).size()); }, 28},
       {"edge list", dir.file("g.bin"), [&] { EdgeListReader reader(dir.file("g.bin")); }, 20},
       {"store", store_path, [&] { store::GraphStore::open(store_path, {}); }, 20},
   };

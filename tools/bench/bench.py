@@ -276,8 +276,13 @@ class Context:
             if "failed" in r:
                 raise SystemExit(f"bench: {graph.name} {label} failed: {r['failed']}")
             runs.append(r)
-        runs.sort(key=lambda r: r["wall_seconds"])
-        return dict(runs[len(runs) // 2], all_wall_seconds=[r["wall_seconds"] for r in runs])
+        return median_run(runs)
+
+
+def median_run(runs):
+    """The run of median wall time, with every run's time beside it."""
+    runs = sorted(runs, key=lambda r: r["wall_seconds"])
+    return dict(runs[len(runs) // 2], all_wall_seconds=[r["wall_seconds"] for r in runs])
 
 
 def quarter(graph):
@@ -729,11 +734,7 @@ def exp_verify(ctx):
                     if "failed" in r:
                         raise SystemExit(f"bench: {name} {mode} --verify-reads {setting} failed: {r['failed']}")
                     runs[setting].append(r)
-            median = {}
-            for setting, rs in runs.items():
-                rs.sort(key=lambda r: r["wall_seconds"])
-                median[setting] = dict(rs[len(rs) // 2], all_wall_seconds=[r["wall_seconds"] for r in rs])
-            on, off = median["on"], median["off"]
+            on, off = median_run(runs["on"]), median_run(runs["off"])
             raw[f"{name} / {mode}"] = {"jobs": jobs, "budget": budget, "mode": mode, "on": on, "off": off}
             rows.append([name, mode, f"{on['wall_seconds']:.2f}", f"{off['wall_seconds']:.2f}",
                          f"**{on['wall_seconds'] / off['wall_seconds']:.3f}**",
