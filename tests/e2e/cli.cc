@@ -1,13 +1,18 @@
 #include "tests/e2e/cli.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "tests/test_graphs.h"
 
@@ -92,6 +97,33 @@ std::vector<std::string> files_in(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+pid_t spawn(std::vector<std::string> argv) {
+  std::vector<char*> raw;
+  for (std::string& a : argv) raw.push_back(a.data());
+  raw.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  return pid;
+}
+
+bool killed_after(const std::vector<std::string>& args, std::chrono::nanoseconds after) {
+  std::vector<std::string> argv{graphso_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const pid_t pid = spawn(argv);
+  std::this_thread::sleep_for(after);
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  if (WIFSIGNALED(status)) return true;
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return false;
 }
 
 SmallFilesystem::SmallFilesystem(const std::string& dir, uint32_t megabytes) : dir_(dir) {

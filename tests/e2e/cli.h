@@ -1,6 +1,9 @@
 // Running the graphso binary from tests ($GRAPHSO_BIN, set by tests/run_tests.sh).
 #pragma once
 
+#include <sys/types.h>
+
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,11 @@ struct MeasuredRun {
   uint64_t max_rss_bytes = 0;
 };
 MeasuredRun graphso_measured(const std::vector<std::string>& args);
+// Starts argv (argv[0] a path) with stdout discarded; returns its pid.
+pid_t spawn(std::vector<std::string> argv);
+// Starts graphso with args and kills it with -9 `after` later; true when the kill came first
+// (false: it had exited, with status 0 or the test fails).
+bool killed_after(const std::vector<std::string>& args, std::chrono::nanoseconds after);
 // The graphso binary the tests run ($GRAPHSO_BIN, default build/graphso).
 std::string graphso_binary();
 

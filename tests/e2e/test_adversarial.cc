@@ -240,17 +240,7 @@ TEST_CASE("adversarial 5: a failed or killed prep leaves the graph it would repl
   const auto span = std::chrono::steady_clock::now() - t0;
   std::mt19937_64 rng(5);
   for (int kill_index = 0; kill_index < 20; ++kill_index) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      execl(graphso_binary().c_str(), "graphso", "prep", large.c_str(), "-o", g.c_str(), "--engine", "both",
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    std::this_thread::sleep_for(span * (rng() % 1000) / 1000);
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFSIGNALED(status)) intact();
+    if (killed_after({"prep", large, "-o", g, "--engine", "both"}, span * (rng() % 1000) / 1000)) intact();
     // A prep that finished before the kill replaced the graph whole: put the small one back.
     else REQUIRE(graphso_cli({"prep", small, "-o", g}).status == 0);
   }

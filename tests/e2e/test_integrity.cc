@@ -1,9 +1,6 @@
 // Trust nothing read back (issue 17), through the CLI: a damaged page stops a run with one line
 // and no results; convert and snapshot into a filesystem that fills up, or killed with -9, leave
 // the previous output or nothing, never a partial file a later command would take as valid.
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -11,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <thread>
 
 #include "base/file.h"
 #include "tests/e2e/cli.h"
@@ -32,29 +28,6 @@ std::string small_rmat(const TempDir& dir, const std::string& name, uint32_t sca
   const std::string path = dir.file(name);
   write_edges(path, set);
   return path;
-}
-
-// Starts graphso with args, kills it with -9 after `after`; true when the kill came first.
-bool killed_after(const std::vector<std::string>& args, std::chrono::nanoseconds after) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv;
-    std::string binary = graphso_binary();
-    argv.push_back(binary.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  std::this_thread::sleep_for(after);
-  ::kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFSIGNALED(status);
 }
 
 std::chrono::nanoseconds time_of(const std::vector<std::string>& args) {

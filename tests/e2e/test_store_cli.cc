@@ -1,9 +1,7 @@
 // The store through the CLI: ingest, store-stat, resume, deletions and snapshots that `run` takes;
 // the one-line errors; and the crash tests: >= 100 kill -9 at random moments, and power cuts at
 // every named crash point recovered from the shadow image (only what was persisted).
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,8 +25,6 @@
 
 using namespace graphso;
 using namespace graphso::testing;
-
-extern char** environ;
 
 namespace {
 
@@ -78,21 +74,6 @@ uint64_t last_ack(const std::string& path) {
 std::vector<std::string> crash_ingest(const std::string& store, const Input& in, const std::string& acks) {
   return {graphso_binary(), "ingest", store, "--input", in.path, "--threads", "2", "--batch", "97",
           "--log-slots", "512", "--archive-threshold", "150", "--ack-log", acks};
-}
-
-// Starts argv with stdout discarded; returns its pid.
-pid_t spawn(std::vector<std::string> argv) {
-  std::vector<char*> raw;
-  for (std::string& a : argv) raw.push_back(a.data());
-  raw.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, raw[0], &actions, nullptr, raw.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  REQUIRE(rc == 0);
-  return pid;
 }
 
 }  // namespace
