@@ -71,10 +71,18 @@ MeasuredRun graphso_measured(const std::vector<std::string>& args) {
   MeasuredRun m;
   m.result = run_program(argv);
   std::ifstream in(dir.file("rss"));
-  uint64_t kib = 0;
-  REQUIRE(in >> kib);
+  uint64_t kib = 0, anonymous_kib = 0;
+  REQUIRE(in >> kib >> anonymous_kib);
   m.max_rss_bytes = kib * 1024;
+  m.max_anonymous_bytes = anonymous_kib * 1024;
   return m;
+}
+
+uint64_t report_field(const std::string& report, const std::string& name) {
+  const std::string key = "\"" + name + "\": ";
+  const size_t at = report.find(key);
+  REQUIRE(at != std::string::npos);
+  return std::stoull(report.substr(at + key.size()));
 }
 
 void require_one_line_error(const CliResult& r, const std::string& contains) {

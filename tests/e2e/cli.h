@@ -21,11 +21,13 @@ struct CliResult {
 CliResult graphso_cli(const std::vector<std::string>& args);
 // Any program: argv[0] and its arguments, quoted the same way.
 CliResult run_program(const std::vector<std::string>& argv);
-// graphso run under tests/peak_rss (built beside the test binaries): its result and the kernel's
-// account of its peak resident set (wait4's ru_maxrss).
+// graphso under tests/peak_rss (built beside the test binaries): its result, the kernel's account
+// of its peak resident set (wait4's ru_maxrss), and its largest anonymous resident set, sampled
+// every millisecond (what it holds beside the files it maps).
 struct MeasuredRun {
   CliResult result;
   uint64_t max_rss_bytes = 0;
+  uint64_t max_anonymous_bytes = 0;
 };
 MeasuredRun graphso_measured(const std::vector<std::string>& args);
 // Starts argv (argv[0] a path) with stdout discarded; returns its pid.
@@ -37,6 +39,9 @@ bool killed_after(const std::vector<std::string>& args, std::chrono::nanoseconds
 std::string graphso_binary();
 
 std::vector<std::string> files_in(const std::string& dir);
+
+// A whole-number field of a JSON report (the first with this name); REQUIREs that it is there.
+uint64_t report_field(const std::string& report, const std::string& name);
 
 // REQUIREs exit status 1 and exactly one stderr line, "graphso: error: ..." containing `contains`.
 void require_one_line_error(const CliResult& r, const std::string& contains);

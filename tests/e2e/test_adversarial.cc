@@ -352,10 +352,7 @@ TEST_CASE("adversarial 9: the chunk cache stays inside the budget, whatever the 
       INFO(r.err);
       REQUIRE(r.status == 0);
       // The kernel's high-water mark of graphso's own image (VmHWM), as the report gives it.
-      const std::string report = slurp(dir.file("r.json"));
-      const size_t at = report.find("\"peak_rss_bytes\": ");
-      REQUIRE(at != std::string::npos);
-      const uint64_t peak = std::stoull(report.substr(at + 18));
+      const uint64_t peak = report_field(slurp(dir.file("r.json")), "peak_rss_bytes");
       INFO(engine << " --mem " << mem_mib << "M: peak RSS " << (peak >> 20) << " MiB");
       REQUIRE(peak > (mem_mib << 20) / 4);  // a real measurement
 #ifdef __SANITIZE_ADDRESS__

@@ -383,3 +383,36 @@ TEST_CASE("store: snapshots taken while another process ingests hold exactly a p
   INFO(snapshots << " snapshots, " << retried << " of them read again after a checkpoint moved");
   REQUIRE(mid_ingest >= 5);
 }
+
+TEST_CASE("store: ingest holds its DRAM to --buffer-mem + 64 MiB; the store file it maps is the PMEM tier") {
+  // Weighted R-MAT 17: 2 M edges whose vertex buffers grow to about 12 MiB left alone.
+  auto in = rmat_input(17, 16, 21, true);
+  uint64_t unbounded = 0;
+  for (const char* budget : {"1G", "1M", "4M"}) {
+    const std::string store = in->dir.file(std::string("store-") + budget + ".pm"), report = in->dir.file("r.json");
+    MeasuredRun m = graphso_measured({"ingest", store, "--input", in->path, "--threads", "2", "--buffer-mem", budget,
+                                      "--report", report});
+    INFO("--buffer-mem " << budget << ": " << m.result.err);
+    REQUIRE(m.result.status == 0);
+    const uint64_t budget_bytes = std::string(budget) == "1G" ? 1ull << 30 : (std::stoull(budget) << 20);
+    const uint64_t store_bytes = std::filesystem::file_size(store);
+    const uint64_t checkpoints = report_field(read_small_file(report), "checkpoints");
+    INFO("kernel peak " << (m.max_rss_bytes >> 10) << " KiB, anonymous peak " << (m.max_anonymous_bytes >> 10)
+                        << " KiB, store " << (store_bytes >> 10) << " KiB, " << checkpoints << " checkpoints");
+    REQUIRE(m.max_anonymous_bytes > (4u << 20));  // a real measurement
+    if (budget_bytes == 1ull << 30) {
+      unbounded = m.max_anonymous_bytes;
+      continue;
+    }
+    // The buffers past the budget are checkpointed away, again and again: less DRAM than unbounded.
+    REQUIRE(checkpoints >= 4);
+    REQUIRE(m.max_anonymous_bytes < unbounded);
+#ifdef __SANITIZE_ADDRESS__
+    WARN("sanitizer build: peak RSS " << (m.max_anonymous_bytes >> 20) << " MiB not held to --buffer-mem " << budget);
+#else
+    REQUIRE(m.max_anonymous_bytes <= budget_bytes + (64u << 20));
+    // Beside DRAM, only the mapped store file: PMEM on a machine that has it.
+    REQUIRE(m.max_rss_bytes <= budget_bytes + (64u << 20) + store_bytes);
+#endif
+  }
+}
