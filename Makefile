@@ -17,7 +17,10 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz
 # Debian 12 packages the build, tests and tools use (see README "Dependencies"). The Python
 # scripts run on Debian's /usr/bin/python3, which is where python3-matplotlib installs.
 PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
-            catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib
+            catch2 libtomlplusplus-dev zlib1g-dev python3 python3-matplotlib python3-venv openjdk-17-jre-headless
+# tools/spark's Python packages (pinned in its requirements.txt), in a virtual environment of the
+# checkout's own: Spark, and pyarrow for `export --format parquet`.
+SPARK_VENV := .venv-spark
 
 LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
                         middleware/*.cc store/*.cc prep/*.cc integrations/*.cc reference/*.cc)
@@ -77,6 +80,10 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@$(SPARK_VENV)/bin/python -c 'import pyspark, pyarrow, numpy' 2>/dev/null || { \
+	  echo "installing tools/spark/requirements.txt into $(SPARK_VENV)"; \
+	  /usr/bin/python3 -m venv $(SPARK_VENV) && \
+	  $(SPARK_VENV)/bin/pip install -q --disable-pip-version-check -r tools/spark/requirements.txt; }
 
 test: deps
 	$(MAKE) $(JOBS) all

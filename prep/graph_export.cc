@@ -70,7 +70,7 @@ ExportSummary export_grid(const std::string& dir, const std::string& output, Exp
     progress.update(sink.edges());
   });
   sink.commit();
-  return ExportSummary{info.vertices, info.edges, info.weighted};
+  return ExportSummary{info.vertices, info.edges, info.weighted, m.symmetric};
 }
 
 ExportSummary export_edge_list(const std::string& path, const std::string& output, ExportFormat format) {
@@ -92,7 +92,7 @@ ExportSummary export_edge_list(const std::string& path, const std::string& outpu
 ExportFormat parse_export_format(const std::string& name) {
   if (name == "edgelist") return ExportFormat::EdgeList;
   if (name == "bin") return ExportFormat::Binary;
-  fail("unknown export format '{}' (expected edgelist or bin)", name);
+  fail("unknown export format '{}' (expected edgelist, bin or parquet)", name);
 }
 
 ExportSummary export_graph(const std::string& input, const std::string& output, ExportFormat format) {

@@ -20,6 +20,7 @@ struct ExportSummary {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;
+  bool symmetric = false;  // a prepared graph's flag (an edge list does not say)
 };
 
 // `input` is a prepared graph directory or a graphso edge list; `output` a file ("-": stdout).

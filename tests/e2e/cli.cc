@@ -78,6 +78,12 @@ MeasuredRun graphso_measured(const std::vector<std::string>& args) {
   return m;
 }
 
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  REQUIRE(out.good());
+}
+
 uint64_t report_field(const std::string& report, const std::string& name) {
   const std::string key = "\"" + name + "\": ";
   const size_t at = report.find(key);

@@ -40,6 +40,9 @@ std::string graphso_binary();
 
 std::vector<std::string> files_in(const std::string& dir);
 
+// Writes text to a new or truncated file.
+void write_text(const std::string& path, const std::string& text);
+
 // A whole-number field of a JSON report (the first with this name); REQUIREs that it is there.
 uint64_t report_field(const std::string& report, const std::string& name);
 

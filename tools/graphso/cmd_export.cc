@@ -1,7 +1,8 @@
-// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin]
+// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|parquet]
 #include <cstdio>
 
 #include "prep/graph_export.h"
+#include "tools/graphso/parquet_export.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
@@ -13,12 +14,21 @@ int cmd_export(const Args& args) {
       ("input", po::value(&input)->required(), "a prepared graph directory or a graphso edge list (.bin)")
       ("output,o", po::value(&output)->required(), "the file to write (- for standard output, edgelist only)")
       ("format", po::value(&format_name)->default_value("edgelist"),
-       "edgelist: text, one 'src dst[ weight]' line per edge; bin: a graphso edge list");
+       "edgelist: text, one 'src dst[ weight]' line per edge; bin: a graphso edge list; parquet: a directory "
+       "of Parquet parts (src, dst[, weight]) and graphso.json, for tools/spark");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
-  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin]", args, options, positional, vm))
+  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|parquet]", args, options, positional, vm))
     return 0;
+  if (format_name == "parquet") {
+    if (output == "-" || output == "/dev/stdout") throw UsageError("export: --format parquet needs a directory, not standard output");
+    const ExportSummary done = export_parquet(input, output);
+    std::printf("%s: %llu vertices, %llu edges%s, original ids, Parquet\n", output.c_str(),
+                static_cast<unsigned long long>(done.vertices), static_cast<unsigned long long>(done.edges),
+                done.weighted ? ", weighted" : "");
+    return 0;
+  }
   const ExportFormat format = command_line([&] { return parse_export_format(format_name); });
   // A graphso edge list's header is written last, over its start: it needs a file to seek in.
   if (format == ExportFormat::Binary && (output == "-" || output == "/dev/stdout"))

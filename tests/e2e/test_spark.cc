@@ -1,0 +1,177 @@
+// The same job file on Apache Spark (tools/spark, local[2]): graphso export --format parquet, then
+// every algorithm Spark runs, compared file by file with `graphso run` on the same graph: BFS,
+// SSSP and WCC byte for byte, PageRank within float noise, delta-PageRank and PPR within the L1
+// bound both sides state. Bad input is refused before a Spark session starts.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "base/file.h"
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The checkout the graphso under test was built in (build/graphso -> .).
+fs::path checkout() { return fs::absolute(graphso_binary()).parent_path().parent_path(); }
+
+// make deps puts Spark, pyarrow and numpy in the checkout's .venv-spark.
+std::string spark_python() {
+  if (const char* given = std::getenv("GRAPHSO_PYTHON")) return given;
+  return (checkout() / ".venv-spark/bin/python").string();
+}
+
+CliResult graphso_spark(std::vector<std::string> args) {
+  std::vector<std::string> argv = {spark_python(), (checkout() / "tools/spark/run.py").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--graphso", graphso_binary()});
+  return run_program(argv);
+}
+
+void require_spark_refusal(const CliResult& r, const std::string& contains) {
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 1);
+  REQUIRE(r.err_lines().size() == 1);
+  REQUIRE_THAT(r.err, Catch::StartsWith("graphso-spark: error: ") && Catch::Contains(contains));
+}
+
+std::vector<std::pair<uint64_t, double>> values(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::pair<uint64_t, double>> out;
+  uint64_t v = 0;
+  double x = 0;
+  while (in >> v >> x) out.emplace_back(v, x);
+  return out;
+}
+
+const char* kBatch = R"(
+[[job]]
+algo = "bfs"
+source = 0
+[[job]]
+algo = "sssp"
+source = 0
+[[job]]
+algo = "wcc"
+[[job]]
+name = "components"
+algo = "wcc"
+method = "label"
+[[job]]
+algo = "pagerank"
+iterations = 5
+[[job]]
+algo = "pagerank-delta"
+tolerance = 0.01
+[[job]]
+algo = "ppr"
+source = [0, 5]
+tolerance = 0.01
+)";
+
+// d/(1-d) * tolerance (graphso's delta jobs, jobs/pagerank.h) + d * tolerance (tools/spark's
+// stopping rule, algorithms.py): the most two results to tolerance 0.01 may differ in L1.
+constexpr double kDeltaBound = (0.85 / 0.15 + 0.85) * 0.01;
+
+void compare_batch(const std::string& graph_dir, TempDir& dir) {
+  const std::string jobs = dir.file("batch.toml"), exported = dir.file("export"), ours = dir.file("graphso"),
+                    theirs = dir.file("spark"), report = dir.file("spark.json");
+  write_text(jobs, kBatch);
+  CliResult e = graphso_cli({"export", graph_dir, "-o", exported, "--format", "parquet"});
+  INFO(e.err);
+  REQUIRE(e.status == 0);
+  REQUIRE(fs::exists(exported + "/graphso.json"));
+  REQUIRE(fs::exists(exported + "/part-00000.parquet"));
+  REQUIRE(graphso_cli({"run", graph_dir, "--jobs", jobs, "--out", ours}).status == 0);
+  CliResult s = graphso_spark({exported, "--jobs", jobs, "--out", theirs, "--report", report, "--master", "local[2]"});
+  INFO(s.out << s.err);
+  REQUIRE(s.status == 0);
+  const std::string json = read_small_file(report);
+  REQUIRE_THAT(json, Catch::Contains("\"master\": \"local[2]\"") && Catch::Contains("\"converged\": true"));
+  REQUIRE_THAT(json, !Catch::Contains("\"converged\": false"));
+  for (const char* exact : {"0-bfs.txt", "1-sssp.txt", "2-wcc.txt", "components.txt"}) {
+    INFO(exact);
+    REQUIRE(read_small_file(theirs + "/" + exact) == read_small_file(ours + "/" + exact));
+  }
+  for (const char* ranks : {"4-pagerank.txt", "5-pagerank-delta.txt", "6-ppr.txt"}) {
+    const auto a = values(ours + "/" + ranks), b = values(theirs + "/" + ranks);
+    INFO(ranks);
+    REQUIRE(a.size() == b.size());
+    REQUIRE(a.size() > 1000);
+    double l1 = 0, worst_relative = 0;
+    uint64_t ids_differ = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      ids_differ += a[i].first != b[i].first;
+      l1 += std::abs(a[i].second - b[i].second);
+      if (a[i].second > 0) worst_relative = std::max(worst_relative, std::abs(a[i].second - b[i].second) / a[i].second);
+    }
+    REQUIRE(ids_differ == 0);
+    INFO("L1 " << l1 << ", worst relative " << worst_relative);
+    // Fixed iterations: the same arithmetic in another order, printed to 9 digits.
+    if (std::string(ranks) == "4-pagerank.txt") REQUIRE(worst_relative <= 1e-7);
+    else REQUIRE(l1 <= kDeltaBound);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (email-enron, weighted R-MAT 12)") {
+  TempDir dir;
+  const std::string enron = dir.file("enron.bin"), enron_dir = dir.file("enron");
+  REQUIRE(graphso_cli({"convert", datasets_dir() + "/email-enron-u.el.gz", "-o", enron, "--symmetrize"}).status == 0);
+  // Relabelled: Spark sees original ids, so the export maps them back.
+  REQUIRE(graphso_cli({"prep", enron, "-o", enron_dir, "--order", "degree"}).status == 0);
+  compare_batch(enron_dir, dir);
+
+  TempDir rmat_dir;
+  const std::string rmat = rmat_dir.file("rmat.bin"), rmat_graph = rmat_dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", rmat, "--scale", "12", "--edge-factor", "16", "--weighted"}).status == 0);
+  REQUIRE(graphso_cli({"prep", rmat, "-o", rmat_graph}).status == 0);
+  compare_batch(rmat_graph, rmat_dir);
+}
+
+TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {
+  TempDir dir;
+  const std::string edges = dir.file("e.bin"), g = dir.file("g"), exported = dir.file("export");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", edges, "--scale", "8", "--edge-factor", "4"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g}).status == 0);
+  REQUIRE(graphso_cli({"export", g, "-o", exported, "--format", "parquet"}).status == 0);
+  const std::string jobs = dir.file("jobs.toml"), out = dir.file("out");
+  write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = 0\n");
+
+  // No export there.
+  require_spark_refusal(graphso_spark({dir.file("nothing"), "--jobs", jobs, "--out", out}), "no graphso.json");
+  // A part gone.
+  {
+    TempDir damaged;
+    fs::copy(exported, damaged.file("x"));
+    fs::remove(damaged.file("x/part-00000.parquet"));
+    require_spark_refusal(graphso_spark({damaged.file("x"), "--jobs", jobs, "--out", out}), "part-00000.parquet is missing");
+  }
+  // Job file errors: the message graphso run gives, word for word.
+  for (const std::string& bad : {std::string("[[job]]\nalgo = \"bfs\"\nsource = 100000\n"),
+                                 std::string("[[job]]\nalgo = \"bfs\"\nsorce = 0\n"),
+                                 std::string("[[job]]\nalgo = \"sort\"\n"), std::string("[[job]\n")}) {
+    write_text(jobs, bad);
+    CliResult run = graphso_cli({"run", g, "--jobs", jobs});
+    require_one_line_error(run, "");
+    const std::string said = run.err.substr(std::string("graphso: error: ").size());
+    require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), said.substr(0, said.size() - 1));
+  }
+  // What Spark does not run.
+  write_text(jobs, "[[job]]\nalgo = \"kcore\"\n");
+  require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "kcore does not run on Spark");
+  write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = \"random\"\n");
+  require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "source=random needs the graph's out-degrees");
+  REQUIRE(!fs::exists(out));
+  // Parquet into standard output is a usage error.
+  require_usage_error(graphso_cli({"export", g, "-o", "-", "--format", "parquet"}), "needs a directory");
+}

@@ -1,0 +1,1 @@
+"""graphso job files on Apache Spark (README: "Beyond one machine")."""

@@ -1,0 +1,176 @@
+"""graphso's algorithms as Spark DataFrame iterations, with graphso's semantics (docs/jobs.md).
+
+Each function takes the batch's cached graph and a job's parameters and returns (values, rounds,
+converged): values a DataFrame (id, value) over every vertex, value already in the form graphso
+writes it (an integer, "inf", a float). Why DataFrames and not GraphX Pregel: GraphX has no
+Python API (it would need a Scala jar compiled and shipped beside this tool), and GraphFrames'
+JVM package is not reachable from here (docs/spark.md); DataFrame iterations run on any Spark
+cluster as they are. Every round's state is checkpointed, so the plan Spark keeps
+does not grow with the number of rounds (it ran the driver out of memory within ten rounds).
+
+The iterations follow only what changed (BFS and SSSP frontiers, WCC labels that moved), as
+graphso's do; PageRank touches every edge every round, as it must.
+"""
+
+from dataclasses import dataclass
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+DAMPING = 0.85  # graphso's d (jobs/pagerank.h)
+
+
+@dataclass
+class Graph:
+    spark: SparkSession
+    vertices: int
+    weighted: bool
+    edges: DataFrame  # src, dst, weight (1 when the graph has none), cached
+    shares: DataFrame  # src, dst, inverse (1 / out-degree of src): PageRank's edges, cached
+    reliable_checkpoints: bool = False  # rounds written to the checkpoint directory, not kept in memory
+
+    def all_vertices(self) -> DataFrame:
+        return self.spark.range(self.vertices)  # column "id"
+
+
+def _materialise(graph: Graph, df: DataFrame):
+    """The round's result, stored, and its size (what the loop tests)."""
+    df = _kept(graph, df)
+    return df, df.count()
+
+
+def _kept(graph: Graph, df: DataFrame) -> DataFrame:
+    """State the next round reads, computed and stored now with its plan cut here: a plan that
+    grows with the rounds costs Spark's optimiser more each round and, nested (each round's state
+    refers to the last two), runs the driver out of memory within ten rounds. Kept by the executors
+    (localCheckpoint: fast, but held until the session ends), or written to the checkpoint
+    directory when one was given (slower; Spark deletes a round's files once nothing refers to it)."""
+    return df.checkpoint(eager=True) if graph.reliable_checkpoints else df.localCheckpoint(eager=True)
+
+
+def bfs(graph: Graph, source: int):
+    """Hop level along out-edges from the source; -1 unreached (graphso's bfs)."""
+    reached = graph.spark.createDataFrame([(source, 0)], "id long, level long")
+    frontier = reached.select("id")
+    level = 0
+    while True:
+        level += 1
+        step = (frontier.join(graph.edges, frontier.id == graph.edges.src).select(F.col("dst").alias("id")).distinct()
+                .join(reached, "id", "left_anti"))
+        step, found = _materialise(graph, step)
+        if found == 0:
+            break
+        reached = _kept(graph, reached.unionByName(step.withColumn("level", F.lit(level).cast("long"))))
+        frontier = step
+    values = graph.all_vertices().join(reached, "id", "left").select("id", F.coalesce("level", F.lit(-1)).alias("value"))
+    return values, level, True
+
+
+def sssp(graph: Graph, source: int):
+    """Shortest path lengths over the weights (1 when unweighted); inf unreached (graphso's sssp)."""
+    dist = graph.spark.createDataFrame([(source, 0)], "id long, dist long")
+    frontier = dist
+    rounds = 0
+    while True:
+        rounds += 1
+        offers = (frontier.join(graph.edges, frontier.id == graph.edges.src)
+                  .groupBy(F.col("dst").alias("id")).agg(F.min(F.col("dist") + F.col("weight")).alias("offer")))
+        better = (offers.join(dist, "id", "left")
+                  .where(F.col("dist").isNull() | (F.col("offer") < F.col("dist")))
+                  .select("id", F.col("offer").alias("dist")))
+        better, found = _materialise(graph, better)
+        if found == 0:
+            break
+        dist = _kept(graph, dist.join(better.select("id"), "id", "left_anti").unionByName(better))
+        frontier = better
+    values = graph.all_vertices().join(dist, "id", "left").select(
+        "id", F.coalesce(F.col("dist").cast("string"), F.lit("inf")).alias("value"))
+    return values, rounds, True
+
+
+def wcc(graph: Graph):
+    """Each vertex's smallest vertex id in its weakly connected component (graphso's wcc, either
+    method): label propagation over both directions, only labels that moved sending."""
+    both = graph.edges.select("src", "dst").unionByName(
+        graph.edges.select(F.col("dst").alias("src"), F.col("src").alias("dst"))).distinct().cache()
+    labels = _kept(graph, graph.all_vertices().withColumn("label", F.col("id")))
+    moved = labels
+    rounds = 0
+    while True:
+        rounds += 1
+        offers = (moved.join(both, moved.id == both.src)
+                  .groupBy(F.col("dst").alias("id")).agg(F.min("label").alias("offer")))
+        lower = offers.join(labels, "id").where(F.col("offer") < F.col("label")).select("id", F.col("offer").alias("label"))
+        lower, found = _materialise(graph, lower)
+        if found == 0:
+            break
+        labels = _kept(graph, labels.join(lower.select("id"), "id", "left_anti").unionByName(lower))
+        moved = lower
+    both.unpersist()
+    return labels.select("id", F.col("label").alias("value")), rounds, True
+
+
+def _rank_round(graph: Graph, rank: DataFrame, teleport: DataFrame) -> DataFrame:
+    """teleport(v) + d * sum over u->v of rank(u)/outdeg(u); no dangling mass redistributed."""
+    arriving = (rank.join(graph.shares, rank.id == graph.shares.src)
+                .groupBy(F.col("dst").alias("id")).agg(F.sum(F.col("rank") * F.col("inverse")).alias("arrived")))
+    return (teleport.join(arriving, "id", "left")
+            .select("id", (F.col("base") + DAMPING * F.coalesce("arrived", F.lit(0.0))).alias("rank")))
+
+
+def pagerank(graph: Graph, iterations: int):
+    """A fixed number of synchronous iterations from 1/N (graphso's pagerank)."""
+    n = graph.vertices
+    teleport = graph.all_vertices().withColumn("base", F.lit((1 - DAMPING) / n)).cache()
+    rank = graph.all_vertices().withColumn("rank", F.lit(1.0 / n))
+    for i in range(1, iterations + 1):
+        rank = _kept(graph, _rank_round(graph, rank, teleport))
+    return rank.select("id", F.col("rank").alias("value")), iterations, True
+
+
+def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, sources=None):
+    """PageRank (sources None) or personalized PageRank to an L1 tolerance (graphso's
+    pagerank-delta and ppr, whose results are within d/(1-d) * tolerance of the fixed point).
+
+    Power iteration from graphso's start, teleport(v) = (1-d)/N (or (1-d)/|S| on the sources), so
+    ranks rise monotonically to the fixed point; it stops once a round changes them by at most
+    (1-d) * tolerance in L1, which puts them within d * tolerance of it (the iteration contracts
+    by d in L1)."""
+    if sources:
+        base = (1 - DAMPING) / len(sources)
+        teleport = graph.all_vertices().withColumn(
+            "base", F.when(F.col("id").isin(list(sources)), F.lit(base)).otherwise(F.lit(0.0)))
+    else:
+        teleport = graph.all_vertices().withColumn("base", F.lit((1 - DAMPING) / graph.vertices))
+    teleport = teleport.cache()
+    rank = teleport.select("id", F.col("base").alias("rank"))
+    rounds, converged = 0, False
+    while rounds < max_iterations:
+        rounds += 1
+        nxt = _kept(graph, _rank_round(graph, rank, teleport))
+        change = nxt.join(rank.withColumnRenamed("rank", "was"), "id").agg(
+            F.sum(F.abs(F.col("rank") - F.col("was")))).first()[0]
+        rank = nxt
+        if change <= (1 - DAMPING) * tolerance:
+            converged = True
+            break
+    return rank.select("id", F.col("rank").alias("value")), rounds, converged
+
+
+# What each of graphso's algorithms runs as here; None: refused, with the reason.
+def run_job(graph: Graph, algo: str, params: dict):
+    if algo == "bfs":
+        return bfs(graph, int(params["source"]))
+    if algo == "sssp":
+        return sssp(graph, int(params["source"]))
+    if algo == "wcc":
+        return wcc(graph)
+    if algo == "pagerank":
+        return pagerank(graph, int(params["iterations"]))
+    if algo == "pagerank-delta":
+        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]))
+    if algo == "ppr":
+        sources = [int(s) for s in str(params["source"]).split(",")]
+        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]), sources)
+    raise ValueError(f"{algo} has no Spark form")
+

@@ -1,0 +1,156 @@
+"""A graphso job file run on Spark: the same TOML, validated by graphso itself, the same results.
+
+    spark-submit [--master URL] tools/spark/run.py EXPORT_DIR --jobs JOBS.toml --out DIR
+                 [--report REPORT.json] [--graphso PATH] [--master URL] [--meta graphso.json]
+
+EXPORT_DIR is what `graphso export GRAPH --format parquet -o EXPORT_DIR` wrote: a local path, or
+any URL the cluster reads (hdfs://, s3a://) with --meta naming a local copy of its graphso.json. The job
+file is checked by `graphso jobs --check` against the export's vertex count, so its keys, defaults
+and error messages are graphso's own; everything is refused before a Spark session starts. Jobs
+run one after another over one cached graph; each writes DIR/<job-name>.txt in graphso's text
+format ("vertex value" lines, original ids), and the report gives wall seconds, rounds and
+convergence per job.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from graphso_spark import export_meta
+from graphso_spark.refused import REFUSED
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Refused(Exception):
+    """Bad input, found before Spark starts: one line, exit 1."""
+
+
+def graphso_binary(given):
+    if given:
+        return given
+    if os.environ.get("GRAPHSO_BIN"):
+        return os.environ["GRAPHSO_BIN"]
+    beside = os.path.join(HERE, "..", "..", "..", "build", "graphso")  # a repository checkout
+    return os.path.normpath(beside) if os.path.exists(beside) else (shutil.which("graphso") or "graphso")
+
+
+def checked_jobs(graphso, jobs_path, vertices):
+    """The job file as graphso reads it: [{name, algo, params (defaults filled), arrive_after}]."""
+    try:
+        done = subprocess.run([graphso, "jobs", "--check", jobs_path, "--vertices", str(vertices)],
+                              capture_output=True, text=True)
+    except OSError as e:
+        raise Refused(f"cannot run graphso ({graphso}): {e.strerror}; give --graphso PATH")
+    if done.returncode != 0:
+        # graphso's own one-line message, as `graphso run` gives it.
+        raise Refused(done.stderr.strip().removeprefix("graphso: error: "))
+    return json.loads(done.stdout)
+
+
+def refuse_unsupported(jobs):
+    for job in jobs:
+        if job["algo"] in REFUSED:
+            raise Refused(f"job {job['name']}: {job['algo']} does not run on Spark: {REFUSED[job['algo']]}")
+
+
+def write_values(values, path):
+    # Streamed in id order, one partition at a time: the driver never holds a whole result.
+    tmp = path + ".tmp"
+    with open(tmp, "w") as out:
+        for row in values.orderBy("id").toLocalIterator():
+            value = row["value"]
+            if isinstance(value, float):
+                value = format(value, ".9g")  # graphso's {:.9g}
+            out.write(f"{row['id']} {value}\n")
+    os.replace(tmp, path)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="graphso-spark", description="Run a graphso job file on Spark.")
+    p.add_argument("export", help="a directory written by graphso export --format parquet")
+    p.add_argument("--meta", help="a local copy of the export's graphso.json (when EXPORT is a URL)")
+    p.add_argument("--jobs", required=True, help="a graphso TOML job file")
+    p.add_argument("--out", required=True, help="results directory (replaced whole)")
+    p.add_argument("--report", help="write a JSON report here")
+    p.add_argument("--graphso", help="the graphso binary that checks the job file (default: $GRAPHSO_BIN, "
+                                     "the checkout's build/graphso, or graphso on PATH)")
+    p.add_argument("--master", help="Spark master URL (default: spark-submit's, else local[*])")
+    p.add_argument("--checkpoint-dir", help="write each round's state here instead of keeping it in executor "
+                                            "memory until the session ends (long jobs; on a cluster, a directory "
+                                            "every executor can write, e.g. on HDFS)")
+    p.add_argument("--shuffle-partitions", type=int, default=0,
+                   help="spark.sql.shuffle.partitions (default: 2 per core of the master)")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(argv if argv is not None else sys.argv[1:])
+    try:
+        meta = export_meta.read(args.export, args.meta)
+        jobs = checked_jobs(graphso_binary(args.graphso), args.jobs, meta["vertices"])
+        refuse_unsupported(jobs)
+        if os.path.exists(args.out) and not os.path.isdir(args.out):
+            raise Refused(f"{args.out}: exists and is not a directory")
+    except (Refused, export_meta.ExportError) as e:
+        print(f"graphso-spark: error: {e}", file=sys.stderr)
+        return 1
+
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+    from graphso_spark import algorithms
+
+    staging = args.out.rstrip("/") + ".graphso-spark.tmp"
+    shutil.rmtree(staging, ignore_errors=True)
+    os.makedirs(staging)
+    builder = (SparkSession.builder.appName("graphso batch").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.cleaner.referenceTracking.cleanCheckpoints", "true"))
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    if args.checkpoint_dir:
+        spark.sparkContext.setCheckpointDir(args.checkpoint_dir)
+    cores = spark.sparkContext.defaultParallelism
+    spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions or 2 * cores))
+    started = time.time()
+    edges = spark.read.parquet(*export_meta.part_paths(args.export, meta))
+    if not meta["weighted"]:
+        edges = edges.withColumn("weight", F.lit(1).cast("long"))
+    edges = edges.select("src", "dst", "weight").repartition(2 * cores, "src").cache()
+    if edges.count() != meta["edges"]:
+        print(f"graphso-spark: error: {args.export}: the parts hold {edges.count()} edges, graphso.json says "
+              f"{meta['edges']}", file=sys.stderr)
+        return 1
+    degrees = edges.groupBy("src").agg((1.0 / F.count("*")).alias("inverse"))
+    shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
+    shares.count()
+    graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, bool(args.checkpoint_dir))
+    load_seconds = time.time() - started
+
+    report = {"export": args.export, "master": spark.sparkContext.master, "cores": cores,
+              "vertices": meta["vertices"], "edges": meta["edges"], "load_seconds": load_seconds, "jobs": []}
+    for job in jobs:
+        began = time.time()
+        values, rounds, converged = algorithms.run_job(graph, job["algo"], job["params"])
+        write_values(values, os.path.join(staging, job["name"] + ".txt"))
+        seconds = time.time() - began
+        report["jobs"].append({"name": job["name"], "algo": job["algo"], "seconds": seconds, "iterations": rounds,
+                               "converged": converged})
+        print(f"{job['name']} ({job['algo']}): {rounds} rounds{'' if converged else ', not converged'}, "
+              f"{seconds:.2f} s", flush=True)
+    report["seconds"] = time.time() - started
+    spark.stop()
+    # Published whole: the old results go only once the new ones are all written.
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.replace(staging, args.out)
+    if args.report:
+        with open(args.report + ".tmp", "w") as f:
+            json.dump(report, f, indent=2)
+        os.replace(args.report + ".tmp", args.report)
+    print(f"{len(jobs)} jobs in {report['seconds']:.2f} s on {report['master']}")
+    return 0
