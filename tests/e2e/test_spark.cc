@@ -60,26 +60,23 @@ source = 0
 algo = "sssp"
 source = 0
 [[job]]
-algo = "wcc"
-[[job]]
 name = "components"
 algo = "wcc"
-method = "label"
 [[job]]
 algo = "pagerank"
-iterations = 5
+iterations = 3
 [[job]]
 algo = "pagerank-delta"
-tolerance = 0.01
+tolerance = 0.05
 [[job]]
 algo = "ppr"
 source = [0, 5]
-tolerance = 0.01
+tolerance = 0.05
 )";
 
 // d/(1-d) * tolerance (graphso's delta jobs, jobs/pagerank.h) + d * tolerance (tools/spark's
-// stopping rule, algorithms.py): the most two results to tolerance 0.01 may differ in L1.
-constexpr double kDeltaBound = (0.85 / 0.15 + 0.85) * 0.01;
+// stopping rule, algorithms.py): the most two results to tolerance 0.05 may differ in L1.
+constexpr double kDeltaBound = (0.85 / 0.15 + 0.85) * 0.05;
 
 void compare_batch(const std::string& graph_dir, TempDir& dir) {
   const std::string jobs = dir.file("batch.toml"), exported = dir.file("export"), ours = dir.file("graphso"),
@@ -97,11 +94,11 @@ void compare_batch(const std::string& graph_dir, TempDir& dir) {
   const std::string json = read_small_file(report);
   REQUIRE_THAT(json, Catch::Contains("\"master\": \"local[2]\"") && Catch::Contains("\"converged\": true"));
   REQUIRE_THAT(json, !Catch::Contains("\"converged\": false"));
-  for (const char* exact : {"0-bfs.txt", "1-sssp.txt", "2-wcc.txt", "components.txt"}) {
+  for (const char* exact : {"0-bfs.txt", "1-sssp.txt", "components.txt"}) {
     INFO(exact);
     REQUIRE(read_small_file(theirs + "/" + exact) == read_small_file(ours + "/" + exact));
   }
-  for (const char* ranks : {"4-pagerank.txt", "5-pagerank-delta.txt", "6-ppr.txt"}) {
+  for (const char* ranks : {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"}) {
     const auto a = values(ours + "/" + ranks), b = values(theirs + "/" + ranks);
     INFO(ranks);
     REQUIRE(a.size() == b.size());
@@ -116,7 +113,7 @@ void compare_batch(const std::string& graph_dir, TempDir& dir) {
     REQUIRE(ids_differ == 0);
     INFO("L1 " << l1 << ", worst relative " << worst_relative);
     // Fixed iterations: the same arithmetic in another order, printed to 9 digits.
-    if (std::string(ranks) == "4-pagerank.txt") REQUIRE(worst_relative <= 1e-7);
+    if (std::string(ranks) == "3-pagerank.txt") REQUIRE(worst_relative <= 1e-7);
     else REQUIRE(l1 <= kDeltaBound);
   }
 }
@@ -172,6 +169,12 @@ TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own m
   write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = \"random\"\n");
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "source=random needs the graph's out-degrees");
   REQUIRE(!fs::exists(out));
+  // A results directory that holds the user's files is not replaced.
+  write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = 0\n");
+  fs::create_directories(out);
+  write_text(out + "/notes.txt", "mine");
+  require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "holds files that are not graphso results");
+  REQUIRE(read_small_file(out + "/notes.txt") == "mine");
   // Parquet into standard output is a usage error.
   require_usage_error(graphso_cli({"export", g, "-o", "-", "--format", "parquet"}), "needs a directory");
 }

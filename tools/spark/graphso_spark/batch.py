@@ -58,6 +58,19 @@ def refuse_unsupported(jobs):
             raise Refused(f"job {job['name']}: {job['algo']} does not run on Spark: {REFUSED[job['algo']]}")
 
 
+RESULTS_MARKER = ".graphso-results"  # graphso run's marker (tools/graphso/cmd_run.cc): either may replace the other's
+
+
+def check_results_directory(out):
+    """--out is replaced whole, so it may only be missing, empty, or earlier results (marked)."""
+    if not os.path.exists(out):
+        return
+    if not os.path.isdir(out):
+        raise Refused(f"--out {out}: exists and is not a directory")
+    if os.listdir(out) and not os.path.exists(os.path.join(out, RESULTS_MARKER)):
+        raise Refused(f"--out {out}: exists and holds files that are not graphso results; choose a new or empty directory")
+
+
 def write_values(values, path):
     # Streamed in id order, one partition at a time: the driver never holds a whole result.
     tmp = path + ".tmp"
@@ -84,7 +97,8 @@ def parse_args(argv):
                                             "memory until the session ends (long jobs; on a cluster, a directory "
                                             "every executor can write, e.g. on HDFS)")
     p.add_argument("--shuffle-partitions", type=int, default=0,
-                   help="spark.sql.shuffle.partitions (default: 2 per core of the master)")
+                   help="spark.sql.shuffle.partitions (default: 2 per core of the master; "
+                                                      "Spark's 200 made a small batch 3x slower)")
     return p.parse_args(argv)
 
 
@@ -94,19 +108,26 @@ def main(argv=None):
         meta = export_meta.read(args.export, args.meta)
         jobs = checked_jobs(graphso_binary(args.graphso), args.jobs, meta["vertices"])
         refuse_unsupported(jobs)
-        if os.path.exists(args.out) and not os.path.isdir(args.out):
-            raise Refused(f"{args.out}: exists and is not a directory")
+        check_results_directory(args.out)
     except (Refused, export_meta.ExportError) as e:
         print(f"graphso-spark: error: {e}", file=sys.stderr)
         return 1
 
+    staging = args.out.rstrip("/") + ".graphso-spark.tmp"
+    shutil.rmtree(staging, ignore_errors=True)
+    os.makedirs(staging)
+    try:
+        return run_batch(args, meta, jobs, staging)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # published by now, or a failed run's
+
+
+def run_batch(args, meta, jobs, staging):
+    # Imported only now: a refused batch never loads Spark.
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
     from graphso_spark import algorithms
 
-    staging = args.out.rstrip("/") + ".graphso-spark.tmp"
-    shutil.rmtree(staging, ignore_errors=True)
-    os.makedirs(staging)
     builder = (SparkSession.builder.appName("graphso batch").config("spark.ui.showConsoleProgress", "false")
                .config("spark.cleaner.referenceTracking.cleanCheckpoints", "true"))
     if args.master:
@@ -122,9 +143,11 @@ def main(argv=None):
     if not meta["weighted"]:
         edges = edges.withColumn("weight", F.lit(1).cast("long"))
     edges = edges.select("src", "dst", "weight").repartition(2 * cores, "src").cache()
-    if edges.count() != meta["edges"]:
-        print(f"graphso-spark: error: {args.export}: the parts hold {edges.count()} edges, graphso.json says "
-              f"{meta['edges']}", file=sys.stderr)
+    held = edges.count()
+    if held != meta["edges"]:
+        spark.stop()
+        print(f"graphso-spark: error: {args.export}: the parts hold {held} edges, graphso.json says {meta['edges']}",
+              file=sys.stderr)
         return 1
     degrees = edges.groupBy("src").agg((1.0 / F.count("*")).alias("inverse"))
     shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
@@ -145,6 +168,8 @@ def main(argv=None):
               f"{seconds:.2f} s", flush=True)
     report["seconds"] = time.time() - started
     spark.stop()
+    with open(os.path.join(staging, RESULTS_MARKER), "w") as marker:
+        marker.write("graphso results\nformat: text\n")
     # Published whole: the old results go only once the new ones are all written.
     shutil.rmtree(args.out, ignore_errors=True)
     os.replace(staging, args.out)
