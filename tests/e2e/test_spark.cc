@@ -52,7 +52,9 @@ std::vector<std::pair<uint64_t, double>> values(const std::string& path) {
   return out;
 }
 
-const char* kBatch = R"(
+// Every algorithm Spark runs (email-enron); the weighted R-MAT runs the first four, where its
+// weights matter (SSSP) and the rounds cost least (each Spark round costs about a second).
+const char* kFirstFour = R"(
 [[job]]
 algo = "bfs"
 source = 0
@@ -65,6 +67,8 @@ algo = "wcc"
 [[job]]
 algo = "pagerank"
 iterations = 3
+)";
+const char* kToTolerance = R"(
 [[job]]
 algo = "pagerank-delta"
 tolerance = 0.05
@@ -78,10 +82,10 @@ tolerance = 0.05
 // stopping rule, algorithms.py): the most two results to tolerance 0.05 may differ in L1.
 constexpr double kDeltaBound = (0.85 / 0.15 + 0.85) * 0.05;
 
-void compare_batch(const std::string& graph_dir, TempDir& dir) {
+void compare_batch(const std::string& graph_dir, TempDir& dir, const std::string& batch) {
   const std::string jobs = dir.file("batch.toml"), exported = dir.file("export"), ours = dir.file("graphso"),
                     theirs = dir.file("spark"), report = dir.file("spark.json");
-  write_text(jobs, kBatch);
+  write_text(jobs, batch);
   CliResult e = graphso_cli({"export", graph_dir, "-o", exported, "--format", "parquet"});
   INFO(e.err);
   REQUIRE(e.status == 0);
@@ -99,6 +103,7 @@ void compare_batch(const std::string& graph_dir, TempDir& dir) {
     REQUIRE(read_small_file(theirs + "/" + exact) == read_small_file(ours + "/" + exact));
   }
   for (const char* ranks : {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"}) {
+    if (!fs::exists(ours + "/" + ranks)) continue;  // not in this batch
     const auto a = values(ours + "/" + ranks), b = values(theirs + "/" + ranks);
     INFO(ranks);
     REQUIRE(a.size() == b.size());
@@ -126,13 +131,13 @@ TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (emai
   REQUIRE(graphso_cli({"convert", datasets_dir() + "/email-enron-u.el.gz", "-o", enron, "--symmetrize"}).status == 0);
   // Relabelled: Spark sees original ids, so the export maps them back.
   REQUIRE(graphso_cli({"prep", enron, "-o", enron_dir, "--order", "degree"}).status == 0);
-  compare_batch(enron_dir, dir);
+  compare_batch(enron_dir, dir, std::string(kFirstFour) + kToTolerance);
 
   TempDir rmat_dir;
   const std::string rmat = rmat_dir.file("rmat.bin"), rmat_graph = rmat_dir.file("g");
   REQUIRE(graphso_cli({"generate", "rmat", "-o", rmat, "--scale", "12", "--edge-factor", "16", "--weighted"}).status == 0);
   REQUIRE(graphso_cli({"prep", rmat, "-o", rmat_graph}).status == 0);
-  compare_batch(rmat_graph, rmat_dir);
+  compare_batch(rmat_graph, rmat_dir, kFirstFour);
 }
 
 TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {
