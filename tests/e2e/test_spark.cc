@@ -180,6 +180,15 @@ TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own m
   write_text(out + "/notes.txt", "mine");
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "holds files that are not graphso results");
   REQUIRE(read_small_file(out + "/notes.txt") == "mine");
+  // The job file as tools/spark receives it: run's names and every default filled in.
+  write_text(jobs, "[[job]]\nalgo = \"pagerank-delta\"\narrive_after = 2\n[[job]]\nname = \"p\"\nalgo = \"ppr\"\nsource = [3, 1]\n");
+  CliResult checked = graphso_cli({"jobs", "--check", jobs, "--vertices", "256"});
+  INFO(checked.err);
+  REQUIRE(checked.status == 0);
+  REQUIRE_THAT(checked.out, Catch::Contains("\"name\": \"0-pagerank-delta\"") && Catch::Contains("\"tolerance\": \"1e-6\"") &&
+                                Catch::Contains("\"max_iterations\": \"1000\"") && Catch::Contains("\"arrive_after\": 2") &&
+                                Catch::Contains("\"name\": \"p\"") && Catch::Contains("\"source\": \"3,1\""));
+  require_usage_error(graphso_cli({"jobs", "--check", jobs}), "--check needs --vertices");
   // Parquet into standard output is a usage error.
   require_usage_error(graphso_cli({"export", g, "-o", "-", "--format", "parquet"}), "needs a directory");
 }
