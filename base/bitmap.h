@@ -16,6 +16,8 @@ class Bitmap {
 
   uint64_t size() const { return bits_; }
   uint64_t bytes() const { return words_.size() * sizeof(uint64_t); }
+  // Bit i is bit i % 64 of word i / 64 (for loops that test bits without a branch).
+  const uint64_t* words() const { return words_.data(); }
 
   bool test(uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
   void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }

@@ -29,6 +29,10 @@ struct EdgeRun {
   std::span<const uint32_t> jobs;          // the jobs that want it (indexes into the batch)
   std::span<const uint64_t> active_edges;  // per entry of jobs, its active edges here; empty: unknown
   ActiveSets accounting;
+  // Set by the engine when the thread handed this run is, for now, the only one writing the state
+  // of its destinations for these jobs (one thread, or threads owning destination ranges): a job
+  // may then update them without atomics.
+  bool owns_destinations = false;
 
   // The same run's edges [first, first + count).
   EdgeRun piece(uint64_t first, uint64_t edges) const {

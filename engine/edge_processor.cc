@@ -9,7 +9,8 @@
 
 namespace graphso {
 namespace {
-// Runs up to this many edges are processed whole by one thread.
+// Runs up to this many edges go to the threads together (process_small); larger ones one at a
+// time, each shared by all threads (process_large).
 constexpr uint64_t kSmallRunEdges = 1 << 17;
 }  // namespace
 
@@ -20,35 +21,49 @@ void EdgeProcessor::grow(uint32_t job) {
   }
 }
 
+// One pass without a branch per edge: the range check and the active-edge count (a bit test of
+// each endpoint's frontier word) are both sums.
+template <typename Record>
+static void count_run(const Record* edges, int64_t count, const StaticPartition& part, const ActiveSets& sets,
+                      uint64_t& misplaced, uint64_t& active) {
+  const uint32_t src_span = part.src_end - part.src_begin, dst_span = part.dst_end - part.dst_begin;
+  uint64_t outside = 0, counted = 0;
+  if (!sets.sources && !sets.destinations) {
+    for (int64_t e = 0; e < count; ++e)
+      outside += (static_cast<uint32_t>(edges[e].src - part.src_begin) >= src_span) |
+                 (static_cast<uint32_t>(edges[e].dst - part.dst_begin) >= dst_span);
+  } else {
+    // A null set tests as empty; ids are tested only once known to be inside the graph.
+    static const uint64_t kNone = 0;
+    const uint64_t* src_words = sets.sources ? sets.sources->words() : &kNone;
+    const uint64_t* dst_words = sets.destinations ? sets.destinations->words() : &kNone;
+    const uint64_t src_mask = sets.sources ? ~uint64_t{0} : 0, dst_mask = sets.destinations ? ~uint64_t{0} : 0;
+    for (int64_t e = 0; e < count; ++e) {
+      const VertexId src = edges[e].src, dst = edges[e].dst;
+      const bool out = (static_cast<uint32_t>(src - part.src_begin) >= src_span) |
+                       (static_cast<uint32_t>(dst - part.dst_begin) >= dst_span);
+      outside += out;
+      const uint64_t s = src_words[(src >> 6) & src_mask & (out ? 0 : ~uint64_t{0})] >> (src & 63);
+      const uint64_t d = dst_words[(dst >> 6) & dst_mask & (out ? 0 : ~uint64_t{0})] >> (dst & 63);
+      counted += (s | d) & 1 & !out;
+    }
+  }
+  misplaced += outside;
+  active += counted;
+}
+
 uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
-  const uint32_t record = edge_bytes(run.weighted);
-  const Bitmap* sources = run.accounting.sources;
-  const Bitmap* destinations = run.accounting.destinations;
   const StaticPartition& part = layout_.partitions[run.partition];
   const int64_t count = static_cast<int64_t>(run.count);
+  const int pieces = parallel ? threads_ : 1;
   uint64_t misplaced = 0, active = 0;
-#pragma omp parallel num_threads(threads_) reduction(+ : misplaced, active) if (parallel)
-  {
-    // Edges are sorted by source: the source bitmap is tested once per run of equal sources.
-    VertexId run_source = 0;
-    bool run_active = false, first = true;
-#pragma omp for schedule(static)
-    for (int64_t e = 0; e < count; ++e) {
-      Edge edge;
-      std::memcpy(&edge, run.data + e * record, sizeof(edge));
-      bool inside = edge.src >= part.src_begin && edge.src < part.src_end && edge.dst >= part.dst_begin &&
-                    edge.dst < part.dst_end;
-      if (!inside) {
-        ++misplaced;
-        continue;
-      }
-      if (first || edge.src != run_source) {
-        run_source = edge.src;
-        run_active = sources && sources->test(edge.src);
-        first = false;
-      }
-      active += run_active || (destinations && destinations->test(edge.dst));
-    }
+#pragma omp parallel for num_threads(threads_) reduction(+ : misplaced, active) if (pieces > 1)
+  for (int t = 0; t < pieces; ++t) {
+    const int64_t first = count * t / pieces, last = count * (t + 1) / pieces;
+    if (run.weighted)
+      count_run(reinterpret_cast<const WeightedEdge*>(run.data) + first, last - first, part, run.accounting, misplaced, active);
+    else
+      count_run(reinterpret_cast<const Edge*>(run.data) + first, last - first, part, run.accounting, misplaced, active);
   }
   if (misplaced)
     fail("{} holds {} edges outside its vertex ranges (corrupt graph file; `graphso inspect --verify` checks "
@@ -89,8 +104,52 @@ void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   }
 }
 
+// The work of a load of small runs, for the threads to take dynamically. When the runs fall into
+// enough destination ranges of even size (a GridGraph load holds blocks of several columns), an
+// item is every run of one range, and the thread that takes it owns those destinations: its jobs
+// update them without atomics. Otherwise (one thread aside) items are pieces of runs of about an
+// eighth of a thread's share, so a load of few runs still keeps every thread busy.
+std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const EdgeRun> runs) const {
+  std::vector<WorkItem> items;
+  uint64_t total = 0;
+  for (const EdgeRun& run : runs) total += run.count;
+  if (threads_ == 1) {
+    for (size_t k = 0; k < runs.size(); ++k) items.push_back({{{k, 0, runs[k].count}}, true});
+    return items;
+  }
+  std::vector<size_t> order(runs.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  auto range = [&](size_t k) {
+    const StaticPartition& p = layout_.partitions[runs[k].partition];
+    return std::pair(p.dst_begin, p.dst_end);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return range(a) < range(b); });
+  uint64_t largest = 0;
+  for (size_t k = 0; k < order.size();) {
+    WorkItem item{{}, true};
+    uint64_t edges = 0;
+    const auto r = range(order[k]);
+    for (; k < order.size() && range(order[k]) == r; ++k) {
+      item.pieces.push_back({order[k], 0, runs[order[k]].count});
+      edges += runs[order[k]].count;
+    }
+    largest = std::max(largest, edges);
+    items.push_back(std::move(item));
+  }
+  const uint64_t share = total / static_cast<uint64_t>(threads_);
+  if (items.size() >= 2 * static_cast<size_t>(threads_) && largest <= share) return items;
+
+  items.clear();
+  const uint64_t piece = std::max<uint64_t>(kMinPieceEdges, share / 8);
+  for (size_t k = 0; k < runs.size(); ++k)
+    for (uint64_t first = 0; first < runs[k].count; first += piece)
+      items.push_back({{{k, first, std::min(piece, runs[k].count - first)}}, false});
+  return items;
+}
+
 void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
-  const int64_t count = static_cast<int64_t>(runs.size());
+  const std::vector<WorkItem> items = plan_small(runs);
+  const int64_t count = static_cast<int64_t>(items.size());
   uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0;
   std::vector<double> seconds(job_seconds_.size(), 0.0);
   std::vector<uint64_t> job_edges(job_seconds_.size(), 0);
@@ -105,30 +164,33 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) \
     reduction(+ : edges_loaded, active_edges, edges_processed) if (count > 1)
   for (int64_t u = 0; u < count; ++u) {
-    const EdgeRun& run = runs[u];
-    try {
-      active_edges += check_run(run, false);
-    } catch (const std::exception& e) {
-#pragma omp critical(graphso_engine_errors)
-      if (check_error.empty()) check_error = e.what();
-      continue;
-    }
-    edges_loaded += run.count;
-    for (uint32_t j : run.jobs) {
-      if (skip(j)) continue;
-      double began = omp_get_wtime();
+    for (const Piece& p : items[u].pieces) {
+      EdgeRun run = runs[p.run].piece(p.first, p.count);
+      run.owns_destinations = items[u].owns_destinations;
       try {
-        action_(j, run);
+        active_edges += check_run(run, false);
       } catch (const std::exception& e) {
 #pragma omp critical(graphso_engine_errors)
-        errors.emplace_back(j, e.what());
+        if (check_error.empty()) check_error = e.what();
+        break;
       }
-      double took = omp_get_wtime() - began;
+      edges_loaded += run.count;
+      for (uint32_t j : run.jobs) {
+        if (skip(j)) continue;
+        double began = omp_get_wtime();
+        try {
+          action_(j, run);
+        } catch (const std::exception& e) {
+#pragma omp critical(graphso_engine_errors)
+          errors.emplace_back(j, e.what());
+        }
+        double took = omp_get_wtime() - began;
 #pragma omp atomic
-      seconds[j] += took;
+        seconds[j] += took;
 #pragma omp atomic
-      job_edges[j] += run.count;
-      edges_processed += run.count;
+        job_edges[j] += run.count;
+        edges_processed += run.count;
+      }
     }
   }
   if (!check_error.empty()) throw Error(check_error);

@@ -4,9 +4,12 @@
 // Each run (base/edge_run.h) is checked (every edge inside its static partition's vertex ranges:
 // a corrupt file is an error, not a wild write), counted, and given to all of its jobs before
 // its memory is left (chunk-synchronous):
-//   small runs (chunks): one thread takes a run and runs every related job on it while it is
-//     in that core's cache, threads taking runs dynamically (the paper's Formula (1) budgets one
-//     chunk per core in the LLC);
+//   small runs (chunks, small blocks): a thread takes a work item and runs every related job on
+//     each of its runs while the run is in that core's cache, threads taking items dynamically
+//     (the paper's Formula (1) budgets one chunk per core in the LLC). An item is every run of
+//     one destination range when a load has enough even ranges (the thread then owns those
+//     destinations, EdgeRun::owns_destinations, and jobs update them without atomics), otherwise
+//     a piece of a run, so that a load of few runs still keeps every thread busy;
 //   large runs (blocks): all threads work on one run, shared among its jobs in proportion to
 //     the estimated load theta_j x active edges, theta_j the job's measured seconds per edge.
 // What "give a run to a job" means is the engine's EdgeAction: GridGraph applies the edges
@@ -44,7 +47,18 @@ class EdgeProcessor {
   const EngineCounters& counters() const { return counters_; }
 
  private:
+  struct Piece {
+    size_t run;  // index into the load's runs
+    uint64_t first, count;
+  };
+  struct WorkItem {
+    std::vector<Piece> pieces;
+    bool owns_destinations;
+  };
+  static constexpr uint64_t kMinPieceEdges = 4096;
+
   uint64_t check_run(const EdgeRun& run, bool parallel) const;
+  std::vector<WorkItem> plan_small(std::span<const EdgeRun> runs) const;
   void process_large(const EdgeRun& run);
   void process_small(std::span<const EdgeRun> runs);
   double theta(uint32_t job) const;

@@ -17,6 +17,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The stock modes' load per thread (docs/engines.md: enough blocks for every thread to own a
+// destination range, small enough that reading the next load overlaps processing this one).
+constexpr uint64_t kStockLoadBytesPerThread = 8 << 20;
+
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -146,12 +150,19 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.cache_bytes = middleware->cache_capacity();
     sharing = make_chunk_mode(*middleware);
   } else {
-    uint64_t largest = 0;
-    for (const StaticPartition& p : layout.partitions) largest = std::max(largest, p.edges);
-    buffer = std::min(data_budget / 2, std::max(align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
-                                                kMinGraphBudget / 2));
+    // Each of the two buffers holds a whole partition if the budget allows, and up to
+    // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
+    // every thread but one idle, and a buffer beyond the graph would only hold air.
+    uint64_t largest = 0, graph_bytes = 0;
+    for (const StaticPartition& p : layout.partitions) {
+      largest = std::max(largest, p.edges);
+      graph_bytes += p.edges * m.edge_size();
+    }
+    const uint64_t load = std::min(kStockLoadBytesPerThread * static_cast<uint64_t>(threads), graph_bytes);
+    buffer = std::min(data_budget / 2, std::max({align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
+                                                 align_up(load, kDirectAlignment) + 2 * kDirectAlignment, kMinGraphBudget / 2}));
     buffer = align_down(buffer, kDirectAlignment);
-    sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2));
+    sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads);
   }
   report.buffer_bytes = buffer;
 

@@ -42,7 +42,7 @@ struct BatchConfig {
   int threads = 0;          // 0: every core
   uint64_t max_rounds = 0;  // 0: until every job finishes
   bool show_progress = true;
-  uint64_t chunk_bytes = 0;   // chunk mode: 0 = Formula (1)
+  uint64_t chunk_bytes = 0;   // chunk mode: 0 = kDefaultChunkBytes, kFormulaChunkBytes = Formula (1)
   double cache_ratio = 0.25;  // chunk mode: share of the graph budget for the chunk cache
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0

@@ -15,6 +15,14 @@ bool atomic_min(T& slot, T value) {
   return false;
 }
 
+// atomic_min for a slot no other thread writes now (EdgeRun::owns_destinations).
+template <typename T>
+bool owned_min(T& slot, T value) {
+  if (!(value < slot)) return false;
+  slot = value;
+  return true;
+}
+
 template <typename T>
 void atomic_add(T& slot, T value) {
   std::atomic_ref<T>(slot).fetch_add(value, std::memory_order_relaxed);

@@ -18,6 +18,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   void init(const GraphInfo& graph, int threads) override;
   uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
   bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }
+  bool gather_owned(VertexId v, uint32_t level) { return owned_min(level_[v], level); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }

@@ -2,7 +2,13 @@
 // frontier, dst receives scatter(src, weight) through gather(); a destination whose value
 // changed joins the next frontier. Derived jobs supply scatter/gather (CRTP, so the calls inline);
 // the only virtual call is per run of edges, not per edge. The loop is serial: the engine runs
-// several jobs' runs (or pieces of one) on its threads at once, and all updates are atomic.
+// several jobs' runs (or pieces of one) on its threads at once, so gather() is atomic; a job may
+// also supply gather_owned(), the same update without atomics, which the loop uses when the engine
+// says this thread owns the run's destinations (EdgeRun::owns_destinations).
+//
+// Edges are sorted by source, so the loop walks runs of equal sources: the frontier is tested
+// once per source, an inactive source's edges are skipped, and an unweighted scatter() is computed
+// once per source.
 // For update-streaming engines the same two functions are split: scatter_updates() writes
 // (dst, scatter(src, w)) records, gather_updates() feeds them to gather().
 #pragma once
@@ -21,8 +27,16 @@ class EdgeJob : public Job {
   EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
   void process(const EdgeRun& run) final {
-    if (run.weighted) reverse_edges_ ? process_records<WeightedEdge, true>(run) : process_records<WeightedEdge, false>(run);
-    else reverse_edges_ ? process_records<Edge, true>(run) : process_records<Edge, false>(run);
+    if (reverse_edges_) {  // writes sources too: never owned
+      if (run.weighted) process_both_ways<WeightedEdge>(run);
+      else process_both_ways<Edge>(run);
+    } else if (run.owns_destinations) {
+      if (run.weighted) process_out<WeightedEdge, true>(run);
+      else process_out<Edge, true>(run);
+    } else {
+      if (run.weighted) process_out<WeightedEdge, false>(run);
+      else process_out<Edge, false>(run);
+    }
   }
 
   uint32_t update_bytes() const final { return sizeof(VertexId) + sizeof(Value<Derived>); }
@@ -84,8 +98,41 @@ class EdgeJob : public Job {
     out.resize(static_cast<size_t>(next - out.data()));
   }
 
-  template <typename Record, bool kReverse>
-  void process_records(const EdgeRun& run) {
+  template <bool kOwned, typename V>
+  bool gather_one(VertexId v, V value) {
+    auto& self = static_cast<Derived&>(*this);
+    if constexpr (kOwned && requires { self.gather_owned(v, value); }) return self.gather_owned(v, value);
+    else return self.gather(v, value);
+  }
+
+  // Out-edges, one source run at a time.
+  template <typename Record, bool kOwned>
+  void process_out(const EdgeRun& run) {
+    const auto* edges = reinterpret_cast<const Record*>(run.data);
+    auto& self = static_cast<Derived&>(*this);
+    const uint64_t count = run.count;
+    uint64_t i = 0;
+    while (i < count) {
+      const VertexId src = edges[i].src;
+      uint64_t end = i + 1;
+      while (end < count && edges[end].src == src) ++end;
+      if (frontier_.test(src)) {
+        if constexpr (std::is_same_v<Record, WeightedEdge>) {
+          for (uint64_t k = i; k < end; ++k)
+            if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
+        } else {
+          const auto value = self.scatter(src, 1);
+          for (uint64_t k = i; k < end; ++k)
+            if (gather_one<kOwned>(edges[k].dst, value)) next_.set_atomic(edges[k].dst);
+        }
+      }
+      i = end;
+    }
+  }
+
+  // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge.
+  template <typename Record>
+  void process_both_ways(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
     const uint64_t count = run.count;
@@ -94,9 +141,7 @@ class EdgeJob : public Job {
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
       if (frontier_.test(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
-      if constexpr (kReverse) {
-        if (frontier_.test(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
-      }
+      if (frontier_.test(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
     }
   }
 };

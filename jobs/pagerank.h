@@ -36,6 +36,10 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
     atomic_add(sum_[v], share);
     return false;
   }
+  bool gather_owned(VertexId v, double share) {
+    sum_[v] += share;
+    return false;
+  }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
@@ -61,6 +65,10 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   double scatter(VertexId u, Weight) const { return kDamping * pending_[u] / (*degrees_)[u]; }
   bool gather(VertexId v, double share) {
     atomic_add(incoming_[v], share);
+    return false;
+  }
+  bool gather_owned(VertexId v, double share) {
+    incoming_[v] += share;
     return false;
   }
   void end_round() override;

@@ -24,6 +24,7 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   void init(const GraphInfo& graph, int threads) override;
   uint64_t scatter(VertexId u, Weight w) const { return dist_[u] + w; }
   bool gather(VertexId v, uint64_t dist) { return atomic_min(next_dist_[v], dist); }
+  bool gather_owned(VertexId v, uint64_t dist) { return owned_min(next_dist_[v], dist); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }

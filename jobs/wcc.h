@@ -32,6 +32,7 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
   void init(const GraphInfo& graph, int threads) override;
   uint32_t scatter(VertexId u, Weight) const { return label_[u]; }
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
+  bool gather_owned(VertexId v, uint32_t label) { return owned_min(label_[v], label); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }

@@ -42,12 +42,12 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   // two logical-partition buffers.
   const uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
   const uint64_t rest = config.graph_budget_bytes > cache_bytes ? config.graph_budget_bytes - cache_bytes : 0;
-  const bool chosen = config.chunk_bytes == 0;
-  uint64_t chunk_bytes = config.chunk_bytes;
+  const bool chosen = config.chunk_bytes == 0 || config.chunk_bytes == kFormulaChunkBytes;
+  uint64_t chunk_bytes =
+      requested_chunk_bytes(config.chunk_bytes, layout.edges * layout.edge_size(), layout.vertices, config.threads);
   if (chosen) {
-    // Formula (1), and no larger than a quarter of what the cache leaves, so that each of the two
-    // buffers holds at least two chunks (and never below a page).
-    chunk_bytes = default_chunk_bytes(layout.edges * layout.edge_size(), layout.vertices, config.threads);
+    // The default or Formula (1), no larger than a quarter of what the cache leaves, so that each
+    // of the two buffers holds at least two chunks (and never below a page).
     chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(rest / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);

@@ -36,7 +36,8 @@
 namespace graphso {
 
 struct GraphSOConfig {
-  uint64_t chunk_bytes = 0;          // 0: Formula (1), capped at a quarter of the partition buffers
+  uint64_t chunk_bytes = 0;          // 0: kDefaultChunkBytes, kFormulaChunkBytes: Formula (1); both capped
+                                     // at a quarter of the partition buffers
   uint64_t graph_budget_bytes = 0;   // what --mem leaves after the vertex state
   double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
   int threads = 1;

@@ -2,9 +2,10 @@
 
 namespace graphso {
 
-PartitionStream::PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes)
+PartitionStream::PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes,
+                                 bool dense_order)
     : layout_(layout), streamer_(readers, layout.files, buffer_bytes),
-      max_piece_edges_(streamer_.max_range_bytes() / layout.edge_size()) {}
+      max_piece_edges_(streamer_.max_range_bytes() / layout.edge_size()), dense_order_(dense_order) {}
 
 std::vector<bool> PartitionStream::wanted(const Job& job) const {
   const Bitmap& f = job.frontier();
@@ -29,7 +30,7 @@ void PartitionStream::add_pieces(uint32_t partition, uint32_t file, uint64_t off
 }
 
 void PartitionStream::add(std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting) {
-  bool dense = !layout_.dense_order.empty();
+  bool dense = dense_order_ && !layout_.dense_order.empty();
   for (size_t k = 0; k < jobs_of.size() && dense; ++k)
     if (layout_.partitions[k].edges > 0 && jobs_of[k].empty()) dense = false;
   if (dense) {

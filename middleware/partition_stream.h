@@ -16,14 +16,15 @@ namespace graphso {
 
 class PartitionStream {
  public:
-  PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes);
+  // dense_order: read a round that wants every partition in the layout's dense order, if it has one.
+  PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order);
 
   // Per partition: whether it holds an edge the job must process this round: a frontier vertex
   // among its sources, or, for a EdgeUse::BothWays job, among its destinations.
   std::vector<bool> wanted(const Job& job) const;
 
   // Adds a group: every partition k with a non-empty jobs_of[k], in index order, or in the
-  // layout's dense order when every non-empty partition is wanted.
+  // layout's dense order when every non-empty partition is wanted and dense_order was asked for.
   void add(std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting);
   // Reads the groups in order and hands them to engine.process(); a load never spans two groups,
   // and group_done(g) is called once group g is processed, while the next load is being read.
@@ -39,6 +40,7 @@ class PartitionStream {
   const EngineLayout& layout_;
   LoadStreamer streamer_;
   uint64_t max_piece_edges_ = 0;
+  bool dense_order_ = false;
   std::vector<EdgeRun> runs_;     // the groups added since the last stream()
   std::vector<FileRange> ranges_;
   std::vector<size_t> ends_;      // where each group ends in runs_

@@ -47,9 +47,10 @@ class SharingMode {
   virtual const char* backend() const = 0;
 };
 
-// independent or partition over the layout, with two read buffers of buffer_bytes each.
+// independent or partition over the layout, with two read buffers of buffer_bytes each, for an
+// engine running on `threads` threads.
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes);
+                                             uint64_t buffer_bytes, int threads);
 // chunk: the middleware, already Init-ed over the engine's layout.
 std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso);
 

@@ -9,8 +9,8 @@ namespace {
 // Each running job alone: the partitions it wants, then the engine's end of its round.
 class IndependentMode final : public SharingMode {
  public:
-  IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes)
-      : stream_(layout, readers, buffer_bytes) {}
+  IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order)
+      : stream_(layout, readers, buffer_bytes, dense_order) {}
 
   // The jobs' loads are read back to back (job k's first load while job j's last is processed),
   // but no load holds two jobs' partitions, and the engine finishes each job's round after its
@@ -39,8 +39,8 @@ class IndependentMode final : public SharingMode {
 // Every partition some job wants, once, for all the jobs that want it (GraphM).
 class PartitionMode final : public SharingMode {
  public:
-  PartitionMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes)
-      : stream_(layout, readers, buffer_bytes), partitions_(layout.partitions.size()) {}
+  PartitionMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order)
+      : stream_(layout, readers, buffer_bytes, dense_order), partitions_(layout.partitions.size()) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
@@ -66,9 +66,13 @@ class PartitionMode final : public SharingMode {
 }  // namespace
 
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes) {
-  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes);
-  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes);
+                                             uint64_t buffer_bytes, int threads) {
+  // The layout's dense order (GridGraph's column order) keeps one destination range in the cache
+  // while its blocks go by, which pays on one thread; on several, a load in row order spans
+  // destination ranges the threads can own without atomics, and that pays more (docs/engines.md).
+  const bool dense_order = threads == 1;
+  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order);
+  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order);
 }
 
 }  // namespace graphso

@@ -50,8 +50,8 @@ PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& 
     summary.xstream_partitions = streaming->partitions();
   }
   if (!options.tchunk_tables) return summary;
-  const uint64_t chunk_bytes = options.chunk_bytes ? options.chunk_bytes
-                                                   : default_chunk_bytes(m.edges * m.edge_size(), m.vertices, omp_get_num_procs());
+  const uint64_t chunk_bytes =
+      requested_chunk_bytes(options.chunk_bytes, m.edges * m.edge_size(), m.vertices, omp_get_num_procs());
   if (chunk_bytes < m.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
   std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));

@@ -18,7 +18,7 @@ struct PrepOptions {
   GridPrepOptions grid;
   LayoutSet layouts = LayoutSet::GridGraph;
   bool tchunk_tables = true;
-  uint64_t chunk_bytes = 0;  // 0: Formula (1) for this graph and host
+  uint64_t chunk_bytes = 0;  // 0: kDefaultChunkBytes; kFormulaChunkBytes: Formula (1) for this graph and host
 };
 
 // What was written, for the command to print.

@@ -15,6 +15,7 @@
 #include "jobs/job_file.h"
 #include "jobs/job_sources.h"
 #include "jobs/job_spec.h"
+#include "tools/graphso/layout_options.h"
 #include "tools/graphso/options.h"
 
 namespace graphso {
@@ -114,7 +115,7 @@ int cmd_run(const Args& args) {
       ("trials", number(&trials)->default_value(1),
        "run the batch this many times (GAP's -n): trial k draws source=random with seed + k; results and report "
        "are the last trial's, the report and summary list every trial's time and bytes")
-      ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size (default: Formula (1) from the LLC size)")
+      ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: 64K)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
        "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)");
@@ -145,8 +146,7 @@ int cmd_run(const Args& args) {
       if (config.graph_mem_bytes == 0) fail("run: --graph-mem must be positive");
     }
     if (!chunk_size.empty()) {
-      config.chunk_bytes = parse_size(chunk_size, "--chunk-size");
-      if (config.chunk_bytes == 0) fail("run: --chunk-size must be positive");
+      config.chunk_bytes = parse_chunk_size(chunk_size);
     }
     if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
     config.granularity = parse_granularity(granularity);

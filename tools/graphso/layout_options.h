@@ -9,6 +9,10 @@
 
 namespace graphso {
 
+// --chunk-size of prep, snapshot and run: a size ("64K"), or "formula" for Formula (1)
+// (kFormulaChunkBytes). Zero is refused.
+uint64_t parse_chunk_size(const std::string& text);
+
 class LayoutOptions {
  public:
   // Adds --engine, --partitions and --chunk-size, filling `prep`.
