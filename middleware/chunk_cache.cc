@@ -19,32 +19,29 @@ const std::byte* ChunkCache::lookup(uint32_t chunk) {
 bool ChunkCache::offer(uint32_t chunk, std::span<const std::byte> bytes, double priority) {
   if (entries_.count(chunk) || bytes.size() > capacity_) return false;
   if (used_ + bytes.size() > capacity_) {
-    // Victims: lowest priority first (ties: highest id first), each colder than the newcomer.
-    std::vector<std::pair<double, uint32_t>> order;
-    for (const auto& [id, e] : entries_) order.emplace_back(e.priority, id);
-    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second > b.second;
-    });
+    // Victims: the coldest first, each colder than the newcomer.
     uint64_t freed = 0;
-    size_t victims = 0;
+    auto last = by_priority_.begin();
     while (used_ - freed + bytes.size() > capacity_) {
-      if (victims == order.size() || order[victims].first >= priority) return false;
-      freed += entries_.at(order[victims].second).bytes;
-      ++victims;
+      if (last == by_priority_.end() || last->first >= priority) return false;
+      freed += entries_.at(last->second).bytes;
+      ++last;
     }
-    for (size_t v = 0; v < victims; ++v) {
-      used_ -= entries_.at(order[v].second).bytes;
-      entries_.erase(order[v].second);
+    for (auto it = by_priority_.begin(); it != last;) {
+      used_ -= entries_.at(it->second).bytes;
+      entries_.erase(it->second);
+      it = by_priority_.erase(it);
       ++stats_.evictions;
     }
   }
   Entry e;
-  e.data = std::make_unique<std::byte[]>(bytes.size());
+  e.data = std::make_unique_for_overwrite<std::byte[]>(bytes.size());
   std::memcpy(e.data.get(), bytes.data(), bytes.size());
   e.bytes = bytes.size();
   e.priority = priority;
   used_ += e.bytes;
   entries_.emplace(chunk, std::move(e));
+  by_priority_.emplace(priority, chunk);
   ++stats_.insertions;
   return true;
 }
@@ -55,6 +52,8 @@ void ChunkCache::refresh(const std::vector<std::pair<uint32_t, double>>& priorit
     auto it = entries_.find(id);
     if (it != entries_.end()) it->second.priority = p;
   }
+  by_priority_.clear();
+  for (const auto& [id, e] : entries_) by_priority_.emplace(e.priority, id);
 }
 
 std::vector<uint32_t> ChunkCache::cached_chunks() const {

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace graphso {
@@ -47,9 +49,17 @@ class ChunkCache {
     uint64_t bytes = 0;
     double priority = 0;
   };
+  // Eviction order: lowest priority first, ties highest id first. Kept beside the entries so an
+  // offer costs its victims, not a sort of the whole cache (thousands of 64 KiB chunks).
+  struct Colder {
+    bool operator()(const std::pair<double, uint32_t>& a, const std::pair<double, uint32_t>& b) const {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    }
+  };
   uint64_t capacity_;
   uint64_t used_ = 0;
   std::map<uint32_t, Entry> entries_;
+  std::set<std::pair<double, uint32_t>, Colder> by_priority_;
   CacheStats stats_;
 };
 

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -55,6 +55,9 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    assert x['on']['reads_verified'] and not x['off']['reads_verified']\n"
                                 "    assert x['on']['bytes_read'] == x['off']['bytes_read'] > 0\n"
                                 "    assert x['on']['page_sums_bytes'] > 0 and x['off']['page_sums_bytes'] == 0\n"
+                                "c = r['experiments']['cpu']['data']\n"
+                                "assert len(c) == 12, len(c)\n"
+                                "for x in c.values(): assert x['cores_used'] > 0 and x['ns_per_edge'] > 0 and x['edges_processed'] > 0\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
@@ -63,7 +66,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 12. Verified reads", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 12. Verified reads", "## 13. CPU", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
        {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store"}) {

@@ -8,7 +8,7 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   modes        batch W1 in the three sharing modes, next to the physical limit (Figs. 9, 11, 12)
   workloads    W1-W8 in chunk vs partition mode (Fig. 19)
   cache        chunk cache off and at 10-50% of the budget (Figs. 8, 20)
-  chunk_size   chunk sizes around the Formula (1) default (Fig. 18)
+  chunk_size   chunk sizes from the 64 KiB default to Formula (1) (Fig. 18)
   concurrency  1, 2, 4, 8, 16 concurrent jobs: jobs/hour and bytes per job
   arrivals     staggered arrivals, lambda = 0, 1, 2, 4 rounds (Fig. 17)
   budgets      graph-data budgets from 1/16 to 1/2 of the graph (Fig. 16)
@@ -39,7 +39,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "verify"]
+               "engines", "memory", "store", "verify", "cpu"]
 
 
 def log(message):
@@ -171,12 +171,13 @@ class Bench:
         self.random_reads_per_second = float(values["random_reads_per_second"])
         return float(values["bytes_per_second"])
 
-    def run(self, graph, jobs, sharing, graph_mem, label, extra=(), job_file=None):
-        """One batch; returns its report (without the per-round records) or {"failed": message}."""
+    def run(self, graph, jobs, sharing, graph_mem, label, extra=(), job_file=None, threads=None):
+        """One batch; returns its report (without the per-round records) or {"failed": message}.
+        threads: this run's --threads instead of the bench's."""
         report = os.path.join(self.work, "report.json")
         args = ["run", graph, "--sharing", sharing, "--graph-mem", graph_mem, "--report", report, *extra]
-        if self.threads:
-            args += ["--threads", self.threads]
+        if threads or self.threads:
+            args += ["--threads", threads or self.threads]
         if job_file:
             args += ["--jobs", job_file]
         for job in jobs:
@@ -344,7 +345,7 @@ def exp_modes(ctx):
                 "bytes / minimum", "time / limit", "from cache", "rounds", "peak RSS"], rows)
     md += ("\n\nminimum = every active edge read once per round; limit = minimum / the disk's sequential bandwidth "
            "(both measured in this run).")
-    setting = (f"each graph's budget 1/4 of its edge bytes; chunk size Formula (1) capped by the budget; "
+    setting = (f"each graph's budget 1/4 of its edge bytes; chunk size 64 KiB capped by the budget; "
                f"{ctx.threads} threads; commit {ctx.commit}")
     return raw, md, lambda path: plots.modes(plot_rows, setting, path)
 
@@ -365,7 +366,7 @@ def exp_workloads(ctx):
                      fmt_bytes(p["bytes_read"]), fmt_bytes(c["bytes_read"]), f"{c['bytes_read'] / p['bytes_read']:.3f}"])
     md = table(["workload", "jobs", "partition s", "chunk s", "time chunk / partition", "partition bytes",
                 "chunk bytes", "bytes chunk / partition"], rows)
-    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    setting = ctx.setting(g, "1/4 of the edge bytes", "64 KiB capped by the budget")
     return raw, md, lambda path: plots.workloads(plot_rows, setting, path)
 
 
@@ -382,7 +383,7 @@ def exp_cache(ctx):
                          f"{r['cache_hits'] / max(1, r['cache_hits'] + r['cache_misses']):.3f}"])
         series.append({"series": g.name, "points": points})
     md = table(["graph", "cache (of the graph budget)", "seconds", "bytes read", "from cache", "hits", "hit rate"], rows)
-    setting = (f"W1, chunk mode, budget 1/4 of each graph's edge bytes, chunk Formula (1) capped; "
+    setting = (f"W1, chunk mode, budget 1/4 of each graph's edge bytes, chunk 64 KiB capped; "
                f"{ctx.threads} threads; commit {ctx.commit}")
     return raw, md, lambda path: plots.sweep(series, "ratio", "chunk cache (fraction of the graph-data budget)", setting,
                                              path, "The chunk cache, off and at 10-50% of the budget (paper Figs. 8, 20)")
@@ -400,6 +401,8 @@ def exp_chunk_size(ctx):
             if size not in points and size * 8 <= quarter(g):
                 points[size] = ctx.batch(g, w1(g.source), "chunk", quarter(g), f"chunk {size >> 10}K",
                                          ("--chunk-size", size))
+        formula = ctx.batch(g, w1(g.source), "chunk", quarter(g), "chunk formula", ("--chunk-size", "formula"))
+        points.setdefault(formula["chunk_bytes"], formula)
         raw[g.name] = {"default": base["chunk_bytes"], "runs": {str(k): v for k, v in points.items()}}
         series.append({"series": g.name + (" (dotted: default)" if g is ctx.rmat() else ""),
                        "points": [{"size": k, "seconds": v["wall_seconds"], "bytes": v["bytes_read"]}
@@ -409,10 +412,11 @@ def exp_chunk_size(ctx):
                          f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), r["chunks"],
                          f"{r['active_edge_ratio']:.3f}"])
     md = table(["graph", "chunk size", "seconds", "bytes read", "chunks", "active-edge ratio"], rows)
-    md += "\n\ndefault = Formula (1) from this machine's LLC size as sysfs reports it, capped at a quarter of the partition buffers."
+    md += ("\n\ndefault = 64 KiB, capped at a quarter of the partition buffers; `--chunk-size formula` (Formula (1) "
+           "from this machine's LLC size as sysfs reports it, capped the same way) is among the sizes run.")
     setting = f"W1, chunk mode, budget 1/4 of each graph's edge bytes; {ctx.threads} threads; commit {ctx.commit}"
     return raw, md, lambda path: plots.sweep(series, "size", "chunk size (bytes)", setting, path,
-                                             "Chunk size around the Formula (1) default (paper Fig. 18)", log_x=True,
+                                             "Chunk size from the 64 KiB default to Formula (1) (paper Fig. 18)", log_x=True,
                                              marker=default, marker_label=f"R-MAT default {fmt_bytes(default)}")
 
 
@@ -440,7 +444,7 @@ def exp_concurrency(ctx):
         series.append({"series": mode, "points": points})
     md = table(["mode", "jobs", "seconds", "jobs per hour", "bytes read", "bytes per job"], rows)
     md += "\n\nJobs cycle through BFS, SSSP, WCC and delta-PageRank, traversals from different sources."
-    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    setting = ctx.setting(g, "1/4 of the edge bytes", "64 KiB capped by the budget")
     return raw, md, lambda path: plots.concurrency(series, setting, path)
 
 
@@ -466,7 +470,7 @@ def exp_arrivals(ctx):
         series.append({"series": mode, "points": points})
     md = table(["mode", "lambda (rounds between arrivals)", "seconds", "bytes read", "rounds"], rows)
     md += "\n\nW1's job i joins after i x lambda rounds."
-    setting = ctx.setting(g, "1/4 of the edge bytes", "Formula (1) capped by the budget")
+    setting = ctx.setting(g, "1/4 of the edge bytes", "64 KiB capped by the budget")
     return raw, md, lambda path: plots.sweep(series, "lambda", "rounds between job arrivals (lambda)", setting, path,
                                              "Staggered arrivals (paper Fig. 17)")
 
@@ -484,7 +488,7 @@ def exp_budgets(ctx):
                          f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), fmt_bytes(r["peak_rss_bytes"])])
         series.append({"series": mode, "points": points})
     md = table(["mode", "budget (of the edge bytes)", "budget", "seconds", "bytes read", "peak RSS"], rows)
-    setting = ctx.setting(g, "varied", "Formula (1) capped by the budget")
+    setting = ctx.setting(g, "varied", "64 KiB capped by the budget")
     return raw, md, lambda path: plots.sweep(series, "fraction", "graph-data budget (fraction of the edge bytes)",
                                              setting, path, "Memory budgets from 1/16 to 1/2 of the graph (paper Fig. 16)",
                                              log_x=True)
@@ -621,7 +625,7 @@ def exp_engines(ctx):
     md += ("\n\nRatios are against partition mode of the same engine. The X-Stream engine takes its update budget "
            "(a quarter, at least 256 KiB) out of the same graph-data budget, so it has less for edges; where a quarter "
            "is under 256 KiB the difference is added to its budget.")
-    setting = (f"W1; each graph's budget 1/4 of its edge bytes; chunk size Formula (1) capped by the budget; "
+    setting = (f"W1; each graph's budget 1/4 of its edge bytes; chunk size 64 KiB capped by the budget; "
                f"{ctx.threads} threads; commit {ctx.commit}")
     return raw, md, lambda path: plots.engines(plot_rows, setting, path)
 
@@ -750,10 +754,48 @@ def exp_verify(ctx):
     return raw, md, None
 
 
+# GridGraph on R-MAT 22 (67 M edges), O_DIRECT, same grid, budget above the graph, 2 / 1 threads:
+# measured once from its repository (issue 18), quoted beside graphso's figures measured in the run.
+GRIDGRAPH_R22 = {"bfs": (0.69, 1.19), "pagerank x20": (10.75, 16.86), "ns_per_edge_pr_1_thread": 12.0}
+
+
+def exp_cpu(ctx):
+    """The engine's CPU cost with I/O out of the way: a budget twice the graph, BFS and PageRank,
+    every mode on 1 and 2 threads; cores used = user CPU / wall, ns per edge = user CPU / edges."""
+    g = ctx.rmat()
+    iterations = 3 if ctx.args.quick else 20
+    batches = [("bfs", [f"bfs:source={g.source}"]), (f"pagerank x{iterations}", [f"pagerank:iterations={iterations}"])]
+    budget = 2 * g.info["edge_bytes"]
+    rows, raw = [], {}
+    for name, jobs in batches:
+        for mode in ["independent", "partition", "chunk"]:
+            for threads in [2, 1]:
+                runs = [ctx.bench.run(g.path, jobs, mode, budget, f"{g.name} {name} {threads} threads", threads=threads)
+                        for _ in range(ctx.repeats)]
+                for r in runs:
+                    if "failed" in r:
+                        raise SystemExit(f"bench: cpu {name} {mode} failed: {r['failed']}")
+                r = median_run(runs)
+                cores = r["user_cpu_seconds"] / r["process_seconds"]
+                ns = r["user_cpu_seconds"] * 1e9 / max(1, r["edges_processed"])
+                raw[f"{name} / {mode} / {threads}"] = dict(r, cores_used=cores, ns_per_edge=ns, threads=threads)
+                rows.append([name, mode, threads, f"{r['wall_seconds']:.2f}", f"{r['user_cpu_seconds']:.2f}",
+                             f"{cores:.2f}", f"{ns:.1f}", fmt_bytes(r["bytes_read"])])
+    md = table(["batch", "mode", "threads", "wall s", "user CPU s", "cores used", "ns per edge (user CPU)",
+                "bytes read"], rows)
+    md += (f"\n\nBudget twice the edge bytes, O_DIRECT. Cores used counts OpenMP's spinning as well as work. "
+           f"GridGraph, built from its repository, on R-MAT 22 (67 M edges) at its budget above the graph: BFS "
+           f"{GRIDGRAPH_R22['bfs'][0]} s on 2 threads / {GRIDGRAPH_R22['bfs'][1]} s on 1, PageRank x20 "
+           f"{GRIDGRAPH_R22['pagerank x20'][0]} / {GRIDGRAPH_R22['pagerank x20'][1]} s, "
+           f"{GRIDGRAPH_R22['ns_per_edge_pr_1_thread']} ns per edge on one thread (quoted, not run here; compare "
+           f"at --scale 22).")
+    return raw, md, None
+
+
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "verify": exp_verify}
+           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
@@ -761,7 +803,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "orders": "8. Vertex orders and read granularity", "engines": "9. Both engines: GridGraph and X-Stream",
           "memory": "10. Memory: peak RSS against the budget",
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
-          "verify": "12. Verified reads: what checking every page costs"}
+          "verify": "12. Verified reads: what checking every page costs",
+          "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads"}
 
 
 def main():
