@@ -125,10 +125,14 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return range(a) < range(b); });
   uint64_t largest = 0;
+  bool disjoint = true;  // ranges that overlap without being equal cannot be owned apart
+  VertexId covered = 0;
   for (size_t k = 0; k < order.size();) {
     WorkItem item{{}, true};
     uint64_t edges = 0;
     const auto r = range(order[k]);
+    if (!items.empty() && r.first < covered) disjoint = false;
+    covered = std::max(covered, r.second);
     for (; k < order.size() && range(order[k]) == r; ++k) {
       item.pieces.push_back({order[k], 0, runs[order[k]].count});
       edges += runs[order[k]].count;
@@ -137,7 +141,7 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
     items.push_back(std::move(item));
   }
   const uint64_t share = total / static_cast<uint64_t>(threads_);
-  if (items.size() >= 2 * static_cast<size_t>(threads_) && largest <= share) return items;
+  if (disjoint && items.size() >= 2 * static_cast<size_t>(threads_) && largest <= share) return items;
 
   items.clear();
   const uint64_t piece = std::max<uint64_t>(kMinPieceEdges, share / 8);
