@@ -27,11 +27,12 @@ template <typename Record>
 static void count_run(const Record* edges, int64_t count, const StaticPartition& part, const ActiveSets& sets,
                       uint64_t& misplaced, uint64_t& active) {
   const uint32_t src_span = part.src_end - part.src_begin, dst_span = part.dst_end - part.dst_begin;
+  auto outside_of = [&](VertexId src, VertexId dst) {
+    return (static_cast<uint32_t>(src - part.src_begin) >= src_span) | (static_cast<uint32_t>(dst - part.dst_begin) >= dst_span);
+  };
   uint64_t outside = 0, counted = 0;
   if (!sets.sources && !sets.destinations) {
-    for (int64_t e = 0; e < count; ++e)
-      outside += (static_cast<uint32_t>(edges[e].src - part.src_begin) >= src_span) |
-                 (static_cast<uint32_t>(edges[e].dst - part.dst_begin) >= dst_span);
+    for (int64_t e = 0; e < count; ++e) outside += outside_of(edges[e].src, edges[e].dst);
   } else {
     // A null set tests as empty; ids are tested only once known to be inside the graph.
     static const uint64_t kNone = 0;
@@ -40,8 +41,7 @@ static void count_run(const Record* edges, int64_t count, const StaticPartition&
     const uint64_t src_mask = sets.sources ? ~uint64_t{0} : 0, dst_mask = sets.destinations ? ~uint64_t{0} : 0;
     for (int64_t e = 0; e < count; ++e) {
       const VertexId src = edges[e].src, dst = edges[e].dst;
-      const bool out = (static_cast<uint32_t>(src - part.src_begin) >= src_span) |
-                       (static_cast<uint32_t>(dst - part.dst_begin) >= dst_span);
+      const bool out = outside_of(src, dst);
       outside += out;
       const uint64_t s = src_words[(src >> 6) & src_mask & (out ? 0 : ~uint64_t{0})] >> (src & 63);
       const uint64_t d = dst_words[(dst >> 6) & dst_mask & (out ? 0 : ~uint64_t{0})] >> (dst & 63);

@@ -69,7 +69,7 @@ std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout
                                              uint64_t buffer_bytes, int threads) {
   // The layout's dense order (GridGraph's column order) keeps one destination range in the cache
   // while its blocks go by, which pays on one thread; on several, a load in row order spans
-  // destination ranges the threads can own without atomics, and that pays more (docs/engines.md).
+  // destination ranges the threads can own without atomics, and that pays more (docs/formats.md, "Why two files").
   const bool dense_order = threads == 1;
   if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order);
   return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order);
