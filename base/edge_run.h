@@ -33,6 +33,14 @@ struct EdgeRun {
   // of its destinations for these jobs (one thread, or threads owning destination ranges): a job
   // may then update them without atomics.
   bool owns_destinations = false;
+  // Set by a loader whose memory already went through the engine's range check (a chunk served
+  // from the cache was checked when it was read): the engine does not check it again.
+  bool checked = false;
+  // The run's active edges against `accounting` when the loader knows them (the TChunk source
+  // index gives them without reading an edge); kUncounted: the engine counts them. A piece of a
+  // counted run carries the whole count when it starts at the run's first edge, else none.
+  static constexpr uint64_t kUncounted = ~uint64_t{0};
+  uint64_t counted_active = kUncounted;
 
   // The same run's edges [first, first + count).
   EdgeRun piece(uint64_t first, uint64_t edges) const {
@@ -41,6 +49,7 @@ struct EdgeRun {
     p.first_edge = first_edge + first;
     p.count = edges;
     p.active_edges = {};
+    if (counted_active != kUncounted && first != 0) p.counted_active = 0;
     return p;
   }
 };

@@ -53,6 +53,10 @@ static void count_run(const Record* edges, int64_t count, const StaticPartition&
 }
 
 uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
+  const bool counted = run.counted_active != EdgeRun::kUncounted;
+  if (run.checked && counted) return run.counted_active;
+  // A run whose count the loader gave is only range-checked.
+  const ActiveSets sets = counted ? ActiveSets{} : run.accounting;
   const StaticPartition& part = layout_.partitions[run.partition];
   const int64_t count = static_cast<int64_t>(run.count);
   const int pieces = parallel ? threads_ : 1;
@@ -61,15 +65,15 @@ uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
   for (int t = 0; t < pieces; ++t) {
     const int64_t first = count * t / pieces, last = count * (t + 1) / pieces;
     if (run.weighted)
-      count_run(reinterpret_cast<const WeightedEdge*>(run.data) + first, last - first, part, run.accounting, misplaced, active);
+      count_run(reinterpret_cast<const WeightedEdge*>(run.data) + first, last - first, part, sets, misplaced, active);
     else
-      count_run(reinterpret_cast<const Edge*>(run.data) + first, last - first, part, run.accounting, misplaced, active);
+      count_run(reinterpret_cast<const Edge*>(run.data) + first, last - first, part, sets, misplaced, active);
   }
   if (misplaced)
     fail("{} holds {} edges outside its vertex ranges (corrupt graph file; `graphso inspect --verify` checks "
          "every block)",
          name_(run), misplaced);
-  return active;
+  return counted ? run.counted_active : active;
 }
 
 double EdgeProcessor::theta(uint32_t job) const {

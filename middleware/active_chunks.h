@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/bitmap.h"
+#include "base/edge_run.h"
 #include "middleware/tchunk.h"
 
 namespace graphso {
@@ -34,6 +35,9 @@ struct ChunkDemand {
   uint32_t chunk = 0;
   std::vector<uint32_t> jobs;           // indexes into the JobFrontier span
   std::vector<uint64_t> active_edges;   // per entry of jobs: its active out-edges in the chunk
+  // Edges whose source is in the accounting frontier given to get_active_chunks (the report's
+  // active edges), EdgeRun::kUncounted when none was given.
+  uint64_t accounted_edges = EdgeRun::kUncounted;
   uint64_t active_sources = 0;          // N(A_m): summed over related jobs
   double priority = 0;                  // Formula 2
   // Set by choose_granularity (read_granularity.h) when only some pages are read: the runs of
@@ -51,6 +55,9 @@ struct ActiveChunks {
 // through its destinations counts one active source, so its priority is not zero.
 double chunk_priority(const ChunkInfo& chunk, uint64_t related_jobs, uint64_t active_sources);
 
-ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads);
+// accounting: when not null, the union of the jobs' frontiers that the report counts active edges
+// against (ChunkDemand::accounted_edges), counted in the same decode of each chunk's index.
+ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads,
+                               const Bitmap* accounting = nullptr);
 
 }  // namespace graphso

@@ -92,8 +92,10 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
 std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const GraphSOConfig& config,
                                               ReaderFactory& readers, TChunkTable table, uint64_t partition,
                                               uint64_t cache_bytes) {
-  // No point in partitions larger than the graph.
+  // No point in partitions larger than the graph, nor (beyond a few chunks) larger than
+  // kLogicalPartitionBytes.
   partition = std::min(partition, align_up(layout.edges * layout.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
+  partition = std::min(partition, std::max(kLogicalPartitionBytes, 4 * (table.chunk_bytes() + 2 * kDirectAlignment)));
   std::unique_ptr<GraphSO> graphso(
       new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, config.granularity));
   if (config.granularity != Granularity::Chunk) {
@@ -130,12 +132,12 @@ GraphSOStats GraphSO::stats() const {
   return s;
 }
 
-ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs) {
+ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs, const Bitmap* accounting) {
   buffers_.abandon();  // a new round abandons whatever the last one left
   in_flight_.reset();
   last_served_.reset();
   round_ = nullptr;
-  ActiveChunks active = get_active_chunks(table_, jobs, threads_);
+  ActiveChunks active = get_active_chunks(table_, jobs, threads_, accounting);
   choose_granularity(table_, jobs, layout_.edge_size(), granularity_, device(), active, threads_);
   std::vector<std::pair<uint32_t, double>> priorities;
   for (const ChunkDemand& d : active.chunks) priorities.emplace_back(d.chunk, d.priority);
@@ -145,7 +147,9 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs) {
 
 EdgeRun GraphSO::whole_chunk(const ChunkDemand& demand, const std::byte* data) const {
   const ChunkInfo& c = table_.chunk(demand.chunk);
-  return {data, c.edges, layout_.weighted, c.partition, c.file, c.first_edge, demand.jobs, demand.active_edges, {}};
+  EdgeRun run{data, c.edges, layout_.weighted, c.partition, c.file, c.first_edge, demand.jobs, demand.active_edges, {}};
+  run.counted_active = demand.accounted_edges;
+  return run;
 }
 
 void GraphSO::start(size_t lp, const ActiveChunks& active) {
@@ -165,7 +169,10 @@ void GraphSO::start(size_t lp, const ActiveChunks& active) {
     }
     for (const EdgeSpan& r : demand.page_runs) {
       ranges.push_back({c.file, c.offset + r.first * edge_size, r.count * edge_size});
-      load.runs.push_back(whole_chunk(demand, nullptr).piece(r.first, r.count));
+      EdgeRun run = whole_chunk(demand, nullptr).piece(r.first, r.count);
+      // Every active source's edges are in the pages read: the first run carries the count.
+      if (run.counted_active != EdgeRun::kUncounted) run.counted_active = &r == &demand.page_runs.front() ? demand.accounted_edges : 0;
+      load.runs.push_back(run);
       counts_.bytes_requested += r.count * edge_size;
     }
     ++counts_.chunks_by_pages;
@@ -212,6 +219,7 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
       const std::byte* data = cache_.lookup(active.chunks[d].chunk);
       if (!data) fail("chunk {} left the cache while scheduled", active.chunks[d].chunk);
       loaded.runs.push_back(whole_chunk(active.chunks[d], data));
+      loaded.runs.back().checked = true;  // range-checked when it was read, before the cache took it
     }
     return loaded;
   }

@@ -35,6 +35,13 @@
 
 namespace graphso {
 
+// The most a logical-partition buffer takes when the budget allows more (unless a few chunks need
+// more). A larger one only costs: a round's first partition is read before anything is processed,
+// and every page of both buffers is touched (zeroed by the kernel). Measured on R-MAT 22, BFS,
+// budget above the graph: 268 MiB buffers 2.28-2.63 s, 128 MiB 1.68-1.72 s, 32 MiB 1.70-1.73 s,
+// 8 MiB 1.74-1.77 s with 40% more CPU (more partitions, more waits) (docs/middleware.md, "Memory").
+inline constexpr uint64_t kLogicalPartitionBytes = 32 << 20;
+
 struct GraphSOConfig {
   uint64_t chunk_bytes = 0;          // 0: kDefaultChunkBytes, kFormulaChunkBytes: Formula (1); both capped
                                      // at a quarter of the partition buffers
@@ -73,7 +80,8 @@ class GraphSO {
   GraphSO(const GraphSO&) = delete;
   GraphSO& operator=(const GraphSO&) = delete;
 
-  ActiveChunks GetActiveChunks(std::span<const JobFrontier> jobs);
+  // accounting: as get_active_chunks'; the runs Schedule hands out then carry their counts.
+  ActiveChunks GetActiveChunks(std::span<const JobFrontier> jobs, const Bitmap* accounting = nullptr);
   std::optional<LoadedPartition> Schedule(const ActiveChunks& active);
 
   const TChunkTable& table() const { return table_; }

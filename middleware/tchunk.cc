@@ -219,18 +219,38 @@ TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chu
 }
 
 TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
-  const ChunkInfo& c = chunks_[id];
+  const Bitmap* one[] = {&frontier};
   ActiveCounts a;
-  uint64_t in_range = frontier.count_in(c.first_src, uint64_t{c.last_src} + 1);
-  if (in_range == 0) return a;
-  if (in_range == uint64_t{c.last_src} - c.first_src + 1) return {c.distinct_sources, c.edges};
-  for_each_source(id, [&](VertexId source, uint64_t edges) {
-    if (frontier.test(source)) {
-      ++a.sources;
-      a.edges += edges;
-    }
-  });
+  active_in(id, one, std::span(&a, 1));
   return a;
+}
+
+void TChunkTable::active_in(uint32_t id, std::span<const Bitmap* const> frontiers, std::span<ActiveCounts> out) const {
+  const ChunkInfo& c = chunks_[id];
+  const uint64_t range = uint64_t{c.last_src} - c.first_src + 1;
+  // A frontier that covers none or all of the source range is answered from the record.
+  constexpr size_t kMostPartial = 64;
+  size_t partial[kMostPartial];
+  size_t partials = 0;
+  for (size_t k = 0; k < frontiers.size(); ++k) {
+    const uint64_t in_range = frontiers[k]->count_in(c.first_src, uint64_t{c.last_src} + 1);
+    out[k] = in_range == range ? ActiveCounts{c.distinct_sources, c.edges} : ActiveCounts{};
+    if (in_range != 0 && in_range != range) {
+      if (partials == kMostPartial) {  // a batch this large: decode once more for the rest
+        active_in(id, frontiers.subspan(k), out.subspan(k));
+        break;
+      }
+      partial[partials++] = k;
+    }
+  }
+  if (partials == 0) return;
+  for_each_source(id, [&](VertexId source, uint64_t edges) {
+    for (size_t p = 0; p < partials; ++p)
+      if (frontiers[partial[p]]->test(source)) {
+        ++out[partial[p]].sources;
+        out[partial[p]].edges += edges;
+      }
+  });
 }
 
 TChunkTable::Header TChunkTable::header(const EngineLayout& layout) const {

@@ -154,7 +154,11 @@ TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every
     if (v % 3) dense.set(v);
   wcc.set(5);
   std::vector<JobFrontier> jobs = {{&sparse, false}, {&dense, false}, {&none, false}, {&wcc, true}};
-  ActiveChunks active = get_active_chunks(table, jobs, 2);
+  // The report's accounting frontier: another bitmap (counted in the same decode), or a job's own.
+  Bitmap accounting(n);
+  for (uint64_t v = 0; v < n; v += 5) accounting.set(v);
+  const Bitmap* by_source = GENERATE_REF(as<const Bitmap*>{}, nullptr, &accounting, &dense);
+  ActiveChunks active = get_active_chunks(table, jobs, 2, by_source);
 
   std::map<uint32_t, const ChunkDemand*> by_chunk;
   for (const auto& d : active.chunks) by_chunk[d.chunk] = &d;
@@ -191,6 +195,9 @@ TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every
     REQUIRE(d.active_edges == want_edges);
     REQUIRE(d.active_sources == want_sources);
     REQUIRE(d.priority == Approx(chunk_priority(c, want_jobs.size(), want_sources)));
+    uint64_t accounted = 0;
+    for (const auto& e : edges) accounted += by_source && by_source->test(e.src);
+    REQUIRE(d.accounted_edges == (by_source ? accounted : EdgeRun::kUncounted));
   }
 }
 
