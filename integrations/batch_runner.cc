@@ -213,20 +213,24 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
     RoundRecord record;
     // Shared loads are counted against the union of the running jobs' frontiers (independent
-    // mode counts each job's loads against its own).
-    bool any_both = false;
-    if (config.sharing != Sharing::Independent) {
+    // mode counts each job's loads against its own). The union of one frontier is that frontier,
+    // not a copy: chunk mode then recognises it as the job's and counts it once.
+    ActiveSets accounting{&union_sources, nullptr};
+    if (running.size() == 1) {
+      const Job& only = *jobs[running[0]];
+      accounting = {&only.frontier(), only.edge_use() == EdgeUse::BothWays ? &only.frontier() : nullptr};
+    } else if (config.sharing != Sharing::Independent) {
       union_sources.clear();
       union_both.clear();
       for (uint32_t j : running) {
         union_sources.or_with(jobs[j]->frontier());
         if (jobs[j]->edge_use() == EdgeUse::BothWays) {
           union_both.or_with(jobs[j]->frontier());
-          any_both = true;
+          accounting.destinations = &union_both;
         }
       }
     }
-    RoundStats round_stats = sharing->round(engine, job_ptrs, running, {&union_sources, any_both ? &union_both : nullptr});
+    RoundStats round_stats = sharing->round(engine, job_ptrs, running, accounting);
     record.active_chunks = round_stats.active_chunks;
 
     for (const auto& [j, message] : engine.failures())

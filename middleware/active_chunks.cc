@@ -21,25 +21,25 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
   if (accounting && accounted == frontiers.size()) frontiers.push_back(accounting);
 #pragma omp parallel num_threads(threads)
   {
-  std::vector<TChunkTable::ActiveCounts> counts(frontiers.size());
+    std::vector<TChunkTable::ActiveCounts> counts(frontiers.size());
 #pragma omp for schedule(dynamic, 64)
-  for (int64_t m = 0; m < count; ++m) {
-    const ChunkInfo& c = table.chunk(static_cast<uint32_t>(m));
-    ChunkDemand& d = all[m];
-    d.chunk = static_cast<uint32_t>(m);
-    table.active_in(static_cast<uint32_t>(m), frontiers, counts);
-    for (uint32_t j = 0; j < jobs.size(); ++j) {
-      const TChunkTable::ActiveCounts& a = counts[j];
-      bool by_destination = jobs[j].both_directions && jobs[j].frontier->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
-      if (a.sources == 0 && !by_destination) continue;
-      d.jobs.push_back(j);
-      // A destination-side job may touch every edge of the chunk.
-      d.active_edges.push_back(by_destination ? c.edges : a.edges);
-      d.active_sources += a.sources;
+    for (int64_t m = 0; m < count; ++m) {
+      const ChunkInfo& c = table.chunk(static_cast<uint32_t>(m));
+      ChunkDemand& d = all[m];
+      d.chunk = static_cast<uint32_t>(m);
+      table.active_in(static_cast<uint32_t>(m), frontiers, counts);
+      for (uint32_t j = 0; j < jobs.size(); ++j) {
+        const TChunkTable::ActiveCounts& a = counts[j];
+        bool by_destination = jobs[j].both_directions && jobs[j].frontier->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
+        if (a.sources == 0 && !by_destination) continue;
+        d.jobs.push_back(j);
+        // A destination-side job may touch every edge of the chunk.
+        d.active_edges.push_back(by_destination ? c.edges : a.edges);
+        d.active_sources += a.sources;
+      }
+      if (accounting) d.accounted_edges = counts[accounted].edges;
+      if (!d.jobs.empty()) d.priority = chunk_priority(c, d.jobs.size(), d.active_sources);
     }
-    if (accounting) d.accounted_edges = counts[accounted].edges;
-    if (!d.jobs.empty()) d.priority = chunk_priority(c, d.jobs.size(), d.active_sources);
-  }
   }
   ActiveChunks active;
   for (ChunkDemand& d : all)

@@ -18,12 +18,8 @@ class ChunkMode final : public SharingMode {
     std::vector<JobFrontier> frontiers;
     for (uint32_t j : running) frontiers.push_back({&jobs[j]->frontier(), jobs[j]->edge_use() == EdgeUse::BothWays});
     // The index counts the report's active edges when they are by source only; a destination
-    // frontier (a job using edges both ways) leaves them to the engine. With one job running,
-    // the union of frontiers is that job's.
-    const Bitmap* by_source = accounting.destinations ? nullptr
-                              : frontiers.size() == 1 ? frontiers[0].frontier
-                                                      : accounting.sources;
-    ActiveChunks active = graphso_.GetActiveChunks(frontiers, by_source);
+    // frontier (a job using edges both ways) leaves them to the engine.
+    ActiveChunks active = graphso_.GetActiveChunks(frontiers, accounting.destinations ? nullptr : accounting.sources);
     // A demand's jobs index `frontiers`; the engine's runs carry the batch's job indexes.
     for (ChunkDemand& demand : active.chunks)
       for (uint32_t& j : demand.jobs) j = running[j];
