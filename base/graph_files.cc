@@ -47,6 +47,8 @@ std::vector<uint64_t> GraphFiles::tchunk_sizes(const std::string& layout) const 
   return sizes;
 }
 
+std::string GraphFiles::chunk_size() const { return dir_ + "/chunk_size"; }
+
 std::string GraphFiles::store_marker() const { return dir_ + "/store.snapshot"; }
 std::string GraphFiles::snapshot_edges() const { return dir_ + "/snapshot.edges.bin"; }
 

@@ -32,6 +32,9 @@ class GraphFiles {
   // The chunk sizes of the tables built so far for `layout`, ascending.
   std::vector<uint64_t> tchunk_sizes(const std::string& layout) const;
 
+  // The chunk size runs use when they name none, and how prep chose it (middleware/chunk_size.h).
+  std::string chunk_size() const;
+
   // A store snapshot's record of which store and log position it holds.
   std::string store_marker() const;
   // The edge list a snapshot is prepared from; removed once the layouts are written.

@@ -145,6 +145,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     if (middleware->device()) report.device = *middleware->device();
     buffer = middleware->partition_bytes();
     report.chunk_bytes = middleware->table().chunk_bytes();
+    report.chunk_size_basis = middleware->chunk_size_basis();
     report.chunks = middleware->table().chunks().size();
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.tchunk_index_bytes = middleware->table().index_bytes();
@@ -334,6 +335,7 @@ std::string report_json(const BatchReport& r) {
                                    : 0.0);
   w.field("edges_processed", r.counters.edges_processed);
   w.field("chunk_bytes", r.chunk_bytes);
+  w.field("chunk_size_basis", r.chunk_size_basis);
   w.field("chunks", r.chunks);
   w.field("chunks_loaded", r.chunk_stats.chunks_loaded);
   w.field("cache_hits", r.chunk_stats.cache.hits);

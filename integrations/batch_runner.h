@@ -101,6 +101,7 @@ struct BatchReport {
   IoStats io;
   EngineCounters counters;
   uint64_t chunk_bytes = 0;
+  std::string chunk_size_basis;     // how chunk_bytes was chosen (GraphSO::chunk_size_basis)
   uint64_t chunks = 0;
   uint64_t cache_bytes = 0;
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers

@@ -10,7 +10,7 @@
 namespace graphso {
 
 DeviceProfile measure_device(ChunkReader& reader, uint64_t file_bytes, std::byte* buffer, uint64_t buffer_bytes,
-                             uint64_t sequential_bytes, uint32_t random_reads) {
+                             uint64_t sequential_bytes, uint32_t random_reads, uint64_t sequential_offset) {
   using Clock = std::chrono::steady_clock;
   // Sequential requests of 1 MiB, or as large as the buffer allows.
   const uint64_t request = std::min<uint64_t>(1ull << 20, align_down(buffer_bytes, kDirectAlignment));
@@ -34,12 +34,15 @@ DeviceProfile measure_device(ChunkReader& reader, uint64_t file_bytes, std::byte
   double random_seconds = std::chrono::duration<double>(Clock::now() - random_start).count();
 
   const uint64_t sequential = std::max<uint64_t>(kDirectAlignment, align_down(std::min(sequential_bytes, file_bytes), kDirectAlignment));
+  uint64_t first = align_down(sequential_offset, kDirectAlignment);
+  if (first > file_bytes || file_bytes - first < sequential) first = 0;
+  const uint64_t end = first + sequential;
   const uint64_t batch = align_down(buffer_bytes, request);
   auto sequential_start = Clock::now();
-  for (uint64_t offset = 0; offset < sequential;) {
+  for (uint64_t offset = first; offset < end;) {
     requests.clear();
-    for (uint64_t at = 0; at < batch && offset < sequential; at += request) {
-      uint64_t length = std::min(request, sequential - offset);
+    for (uint64_t at = 0; at < batch && offset < end; at += request) {
+      uint64_t length = std::min(request, end - offset);
       requests.push_back({offset, length, buffer + at});
       offset += length;
     }

@@ -25,10 +25,11 @@ struct DeviceProfile {
   }
 };
 
-// Reads up to sequential_bytes from the start of the file and random_reads random pages of it
-// through `reader`, using `buffer` (4096-aligned, at least 4 KiB) as scratch. The file must hold
-// at least one page.
+// Reads up to sequential_bytes from sequential_offset (rounded down to a page; from the start when
+// too few bytes follow it) and random_reads random pages of the file through `reader`, using
+// `buffer` (4096-aligned, at least 4 KiB) as scratch. The file must hold at least one page.
 DeviceProfile measure_device(ChunkReader& reader, uint64_t file_bytes, std::byte* buffer, uint64_t buffer_bytes,
-                             uint64_t sequential_bytes = 64ull << 20, uint32_t random_reads = 4096);
+                             uint64_t sequential_bytes = 64ull << 20, uint32_t random_reads = 4096,
+                             uint64_t sequential_offset = 0);
 
 }  // namespace graphso

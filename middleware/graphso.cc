@@ -5,8 +5,10 @@
 
 #include "base/error.h"
 #include "base/file.h"
+#include "base/graph_files.h"
 #include "base/progress.h"
 #include "io/read_plan.h"
+#include "middleware/chunk_size.h"
 
 namespace graphso {
 
@@ -43,11 +45,12 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   const uint64_t cache_bytes = static_cast<uint64_t>(config.cache_ratio * static_cast<double>(config.graph_budget_bytes));
   const uint64_t rest = config.graph_budget_bytes > cache_bytes ? config.graph_budget_bytes - cache_bytes : 0;
   const bool chosen = config.chunk_bytes == 0 || config.chunk_bytes == kFormulaChunkBytes;
-  uint64_t chunk_bytes =
-      requested_chunk_bytes(config.chunk_bytes, layout.edges * layout.edge_size(), layout.vertices, config.threads);
+  const ChunkSizeChoice choice = requested_chunk_size(config.chunk_bytes, GraphFiles(layout.dir),
+                                                      layout.edges * layout.edge_size(), layout.vertices, config.threads);
+  uint64_t chunk_bytes = choice.bytes;
   if (chosen) {
-    // The default or Formula (1), no larger than a quarter of what the cache leaves, so that each
-    // of the two buffers holds at least two chunks (and never below a page).
+    // The directory's default or Formula (1), no larger than a quarter of what the cache leaves,
+    // so that each of the two buffers holds at least two chunks (and never below a page).
     chunk_bytes = std::max<uint64_t>(kDirectAlignment, std::min(chunk_bytes, std::bit_floor(std::max<uint64_t>(rest / 4, 1))));
   }
   if (chunk_bytes < layout.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
@@ -86,7 +89,12 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   if (partition < shape.largest_span)
     fail_budget(config, chunk_bytes, cache_bytes, table.records_bytes(), shape.largest_span, used - table.records_bytes() - table.resident_index_bytes(),
                 halved_need(), true);
-  return finish_init(layout, config, readers, std::move(table), partition, cache_bytes);
+  std::unique_ptr<GraphSO> graphso = finish_init(layout, config, readers, std::move(table), partition, cache_bytes);
+  graphso->chunk_size_basis_ = choice.basis;
+  if (chunk_bytes != choice.bytes)
+    graphso->chunk_size_basis_ +=
+        fmt::format("; lowered from {} to fit the graph-data budget", human_bytes(static_cast<double>(choice.bytes)));
+  return graphso;
 }
 
 std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const GraphSOConfig& config,

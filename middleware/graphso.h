@@ -43,8 +43,8 @@ namespace graphso {
 inline constexpr uint64_t kLogicalPartitionBytes = 32 << 20;
 
 struct GraphSOConfig {
-  uint64_t chunk_bytes = 0;          // 0: kDefaultChunkBytes, kFormulaChunkBytes: Formula (1); both capped
-                                     // at a quarter of the partition buffers
+  uint64_t chunk_bytes = 0;          // 0: the graph directory's default (middleware/chunk_size.h),
+                                     // kFormulaChunkBytes: Formula (1); both capped by the budget
   uint64_t graph_budget_bytes = 0;   // what --mem leaves after the vertex state
   double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
   int threads = 1;
@@ -85,6 +85,9 @@ class GraphSO {
   std::optional<LoadedPartition> Schedule(const ActiveChunks& active);
 
   const TChunkTable& table() const { return table_; }
+  // How the chunk size was chosen (the directory's record, asked for, Formula (1)) and whether
+  // the budget lowered it.
+  const std::string& chunk_size_basis() const { return chunk_size_basis_; }
   const EngineLayout& layout() const { return layout_; }
   uint64_t partition_bytes() const { return partition_bytes_; }
   uint64_t cache_capacity() const { return cache_.capacity(); }
@@ -113,6 +116,7 @@ class GraphSO {
   int threads_;
   Granularity granularity_;
   std::optional<DeviceProfile> device_;
+  std::string chunk_size_basis_;
   DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers
 
   // The round being served.

@@ -386,12 +386,6 @@ uint64_t read_llc_bytes() {
   return size_of_highest;
 }
 
-uint64_t requested_chunk_bytes(uint64_t requested, uint64_t edge_bytes, uint64_t vertices, int cores) {
-  if (requested == 0) return kDefaultChunkBytes;
-  if (requested == kFormulaChunkBytes) return formula_chunk_bytes(edge_bytes, vertices, cores);
-  return requested;
-}
-
 uint64_t formula_chunk_bytes(uint64_t edge_bytes, uint64_t vertices, int cores, uint64_t llc_bytes) {
   if (llc_bytes == 0) llc_bytes = read_llc_bytes();
   if (llc_bytes == 0) llc_bytes = 8ull << 20;

@@ -133,10 +133,9 @@ class TChunkTable {
   mutable std::vector<Reader> readers_;
 };
 
-// The chunk size when none is given. Measured, not derived from the cache: every chunk-size sweep
-// on these machines (docs/middleware.md, "Chunk size") ran fastest at 64 KiB, on every graph and
-// budget; Formula (1) chose 2-8 MiB, which reads whole megabytes for a few active sources and
-// leaves each chunk too large to be one thread's work.
+// The chunk size of a graph whose directory records none (middleware/chunk_size.h), and of one too
+// small to measure the device on: the size the chunk-size sweeps on these machines chose
+// (docs/middleware.md, "Chunk size").
 inline constexpr uint64_t kDefaultChunkBytes = 64 << 10;
 // A chunk size asked for as `--chunk-size formula`: Formula (1).
 inline constexpr uint64_t kFormulaChunkBytes = ~uint64_t{0};
@@ -145,8 +144,6 @@ inline constexpr uint64_t kFormulaChunkBytes = ~uint64_t{0};
 // cores, |G| edge bytes, N_v vertices of |V| = 8 bytes of state and s = |LLC|/4 reserved; clamped
 // to [64 KiB, 8 MiB] and rounded down to a power of two. llc_bytes 0: read from sysfs.
 uint64_t formula_chunk_bytes(uint64_t edge_bytes, uint64_t vertices, int cores, uint64_t llc_bytes = 0);
-// The chunk size a request means: 0 the default, kFormulaChunkBytes Formula (1), else itself.
-uint64_t requested_chunk_bytes(uint64_t requested, uint64_t edge_bytes, uint64_t vertices, int cores);
 // The last-level cache size from /sys/devices/system/cpu/cpu0/cache (0 when unknown).
 uint64_t read_llc_bytes();
 

@@ -13,6 +13,7 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
+#include "middleware/chunk_size.h"
 #include "middleware/tchunk.h"
 
 namespace graphso {
@@ -49,10 +50,22 @@ PrepSummary prepare_graph(const std::string& edge_list_path, const std::string& 
     streaming = XStreamLayout::open(graph);
     summary.xstream_partitions = streaming->partitions();
   }
-  if (!options.tchunk_tables) return summary;
-  const uint64_t chunk_bytes =
-      requested_chunk_bytes(options.chunk_bytes, m.edges * m.edge_size(), m.vertices, omp_get_num_procs());
+  // The default chunk size is recorded even without tables: the first chunk-mode run builds its
+  // table at that size.
+  const GraphFiles files(dir);
+  ChunkSizeChoice choice;
+  if (options.chunk_bytes == 0) {
+    choice = measure_chunk_bytes(files.grid_row(), ReaderOptions{}, options.device_sample_bytes);
+  } else {
+    choice = requested_chunk_size(options.chunk_bytes, files, m.edges * m.edge_size(), m.vertices, omp_get_num_procs());
+    choice.basis = "given to prep: " + choice.basis;
+  }
+  const uint64_t chunk_bytes = choice.bytes;
   if (chunk_bytes < m.edge_size()) fail("--chunk-size {} is smaller than one edge", chunk_bytes);
+  record_chunk_size(files, choice);
+  summary.chunk_bytes = chunk_bytes;
+  summary.chunk_size_basis = choice.basis;
+  if (!options.tchunk_tables) return summary;
   std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));
   for (const EngineLayout& layout : layouts) {

@@ -18,7 +18,12 @@ struct PrepOptions {
   GridPrepOptions grid;
   LayoutSet layouts = LayoutSet::GridGraph;
   bool tchunk_tables = true;
-  uint64_t chunk_bytes = 0;  // 0: kDefaultChunkBytes; kFormulaChunkBytes: Formula (1) for this graph and host
+  // The directory's default chunk size, recorded for runs that name none: 0 measured from the
+  // device (middleware/chunk_size.h), kFormulaChunkBytes Formula (1) for this graph and host, else
+  // itself. The TChunk tables are built at that size.
+  uint64_t chunk_bytes = 0;
+  // The device is measured only on an edge file at least this large (tests lower it).
+  uint64_t device_sample_bytes = 64ull << 20;
 };
 
 // What was written, for the command to print.
@@ -34,6 +39,8 @@ struct PrepSummary {
     uint64_t chunk_bytes = 0;
   };
   std::vector<Table> tables;
+  uint64_t chunk_bytes = 0;       // the directory's default chunk size
+  std::string chunk_size_basis;   // how it was chosen
 };
 
 // Writes every file of the graph into `dir` (a staging directory the caller publishes).

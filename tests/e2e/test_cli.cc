@@ -61,6 +61,8 @@ std::unique_ptr<Prepared> prepare_through_cli() {
   CliResult prep = graphso_cli({"prep", p->dir.file("g.bin"), "-o", p->dir.file("g"), "--partitions", "5"});
   INFO(prep.err);
   REQUIRE(prep.status == 0);
+  // Too small a graph to measure the device on: the fixed default, and the reason.
+  REQUIRE_THAT(prep.out, Catch::Contains("default chunk size 64.0 KiB (default: the largest edge file"));
   p->graph = p->dir.file("g");
   p->set = read_edge_input(p->dir.file("g.wel"), {});
   EdgeTransforms t;
@@ -76,7 +78,8 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
   CliResult inspect = graphso_cli({"inspect", p->graph, "--verify"});
   REQUIRE(inspect.status == 0);
   REQUIRE_THAT(inspect.out, Catch::Contains("vertices:         3200") && Catch::Contains("5 x 5 blocks") &&
-                                Catch::Contains("verify:           ok") && Catch::Contains(" chunks of "));
+                                Catch::Contains("verify:           ok") && Catch::Contains(" chunks of ") &&
+                                Catch::Contains("chunk size:       64.0 KiB by default (default: "));
 
   reference::Csr csr = reference::build_csr(p->set.vertices, p->set.edges);
   auto bfs = reference::bfs(csr, 3);
@@ -196,7 +199,8 @@ TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures"
     REQUIRE(dists[v] == (sssp[v] == reference::kInfinity ? "inf" : std::to_string(sssp[v])));
   std::string json = read_small_file(report);
   for (const char* key : {"\"mode\": \"chunk\"", "\"chunk_bytes\": 4096", "\"chunks_loaded\"", "\"cache_hits\"",
-                          "\"cache_misses\"", "\"active_chunks\"", "\"arrive_after\": 2", "\"tchunk_bytes\""})
+                          "\"cache_misses\"", "\"active_chunks\"", "\"arrive_after\": 2", "\"tchunk_bytes\"",
+                          "\"chunk_size_basis\": \"--chunk-size\""})
     REQUIRE_THAT(json, Catch::Contains(key));
   REQUIRE_THAT(read_small_file(p->graph + "/tchunk.4096").substr(0, 7), Catch::Equals("GSOTCHK"));
 
@@ -265,6 +269,13 @@ TEST_CASE("cli: damaged graph directories and bad jobs are rejected before anyth
   require_usage_error(run({"--job", "wcc", "--mem", "lots"}), "--mem: 'lots' is not a size");
   require_usage_error(run({"--job", "wcc", "--bogus"}), "unrecognised option '--bogus'");
   require_usage_error(run({}), "no jobs given");
+
+  // The default chunk size's record: a run naming no size reads it, and an unreadable one stops it.
+  write(p->graph + "/chunk_size", "65536\n");
+  require_one_line_error(run({"--job", "wcc", "--sharing", "chunk"}), "chunk_size: not a chunk-size record");
+  require_one_line_error(graphso_cli({"inspect", p->graph}), "chunk_size: not a chunk-size record");
+  write(p->graph + "/chunk_size", "16384 a test's record\n");
+  REQUIRE_THAT(graphso_cli({"inspect", p->graph}).out, Catch::Contains("chunk size:       16.0 KiB by default (a test's record)"));
 
   {
     File meta(p->graph + "/meta", File::Mode::ReadWrite);

@@ -1,7 +1,7 @@
 // A prepared graph directory, every file of it from the input: records of (u8 file, u32 length,
 // bytes), the file being one of the directory's names (tests/fuzz/pack_graph_dir.py packs a real
 // one for the corpus). Opened as `run` and `inspect --verify` open it: the grid, its page
-// checksums and blocks, the X-Stream layout, every TChunk table; accepted or refused with one line.
+// checksums and blocks, the X-Stream layout, the chunk-size record, every TChunk table; accepted or refused with one line.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -12,6 +12,7 @@
 #include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "io/page_sums.h"
+#include "middleware/chunk_size.h"
 #include "middleware/tchunk.h"
 #include "tests/fuzz/fuzz_target.h"
 
@@ -21,7 +22,7 @@ namespace {
 const char* const kFiles[] = {"meta",          "degrees",         "order",           "grid.row",
                               "grid.col",      "grid.row.sums",   "grid.col.sums",   "xstream.meta",
                               "xstream.part.0", "xstream.part.1", "xstream.part.0.sums", "xstream.part.1.sums",
-                              "tchunk.4096",   "tchunk.xstream.4096"};
+                              "tchunk.4096",   "tchunk.xstream.4096", "chunk_size"};
 constexpr size_t kFileCount = sizeof(kFiles) / sizeof(kFiles[0]);
 
 }  // namespace
@@ -45,6 +46,7 @@ GRAPHSO_FUZZ_TARGET(graph_dir) {
     verify_page_sums(graph.files().grid_row());
     verify_page_sums(graph.files().grid_col());
     graph.verify_blocks();
+    recorded_chunk_size(graph.files());
     for (uint64_t chunk : graph.files().tchunk_sizes("gridgraph")) TChunkTable::load(gridgraph_layout(graph), chunk);
     if (XStreamLayout::exists(dir)) {
       XStreamLayout streaming = XStreamLayout::open(graph);

@@ -11,7 +11,7 @@ import sys
 # The order is the target's kFiles.
 FILES = ["meta", "degrees", "order", "grid.row", "grid.col", "grid.row.sums", "grid.col.sums", "xstream.meta",
          "xstream.part.0", "xstream.part.1", "xstream.part.0.sums", "xstream.part.1.sums", "tchunk.4096",
-         "tchunk.xstream.4096"]
+         "tchunk.xstream.4096", "chunk_size"]
 
 
 def main():

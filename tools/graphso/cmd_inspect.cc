@@ -9,6 +9,7 @@
 #include "engine/gridgraph/grid_engine.h"
 #include "engine/xstream/xstream_engine.h"
 #include "io/page_sums.h"
+#include "middleware/chunk_size.h"
 #include "middleware/tchunk.h"
 #include "tools/graphso/options.h"
 
@@ -69,6 +70,12 @@ int cmd_inspect(const Args& args) {
   } else {
     std::printf("xstream layout:   none (prep --engine xstream|both writes it)\n");
   }
+  if (std::optional<ChunkSizeChoice> recorded = recorded_chunk_size(graph.files()))
+    std::printf("chunk size:       %s by default (%s)\n", human_bytes(static_cast<double>(recorded->bytes)).c_str(),
+                recorded->basis.c_str());
+  else
+    std::printf("chunk size:       %s by default (no record: prepared by an older graphso)\n",
+                human_bytes(static_cast<double>(kDefaultChunkBytes)).c_str());
   // TChunk tables, one per layout and chunk size built so far (each is validated as it is loaded).
   std::vector<EngineLayout> layouts = {gridgraph_layout(graph)};
   if (streaming) layouts.push_back(xstream_layout(graph, *streaming));

@@ -51,6 +51,8 @@ int cmd_prep(const Args& args) {
                 done.order_cost.seconds, human_bytes(static_cast<double>(done.order_cost.memory_bytes)).c_str());
   if (done.xstream_partitions)
     std::printf("%s: X-Stream layout, %u streaming partitions\n", output.c_str(), done.xstream_partitions);
+  std::printf("%s: default chunk size %s (%s)\n", output.c_str(), human_bytes(static_cast<double>(done.chunk_bytes)).c_str(),
+              done.chunk_size_basis.c_str());
   for (const PrepSummary::Table& table : done.tables)
     std::printf("%s/%s: %llu chunks of %s\n", output.c_str(), table.file.c_str(), static_cast<unsigned long long>(table.chunks),
                 human_bytes(static_cast<double>(table.chunk_bytes)).c_str());

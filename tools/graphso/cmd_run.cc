@@ -115,7 +115,7 @@ int cmd_run(const Args& args) {
       ("trials", number(&trials)->default_value(1),
        "run the batch this many times (GAP's -n): trial k draws source=random with seed + k; results and report "
        "are the last trial's, the report and summary list every trial's time and bytes")
-      ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: 64K)")
+      ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: the one prep chose for the graph from the device; `graphso inspect` shows it)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
        "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)");

@@ -10,7 +10,7 @@ void LayoutOptions::add_to(po::options_description& options, PrepOptions& prep) 
       ("engine", po::value(&engine_)->default_value("gridgraph"),
        "layouts to write: gridgraph|xstream|both (the grid is always written: xstream derives from it)")
       ("partitions,p", number(&prep.grid.partitions)->default_value(0), "P for the P x P grid (0: automatic)")
-      ("chunk-size", po::value(&chunk_size_), "TChunk table chunk size, or `formula` for the paper's Formula (1) (default: 64K)");
+      ("chunk-size", po::value(&chunk_size_), "TChunk table chunk size, recorded as the graph's default for runs, or `formula` for the paper's Formula (1) (default: chosen from the device's measured cost of a request)");
 }
 
 uint64_t parse_chunk_size(const std::string& text) {
