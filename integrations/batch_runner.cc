@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "base/bitmap_rank.h"
 #include "base/error.h"
 #include "base/json_writer.h"
 #include "base/progress.h"
@@ -66,9 +67,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.threads = threads;
 
   // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the vertex
-  // order's two id maps (a relabelled graph), the two union bitmaps used for accounting.
+  // order's two id maps (a relabelled graph), the two union bitmaps used for accounting, and in
+  // chunk mode the ranks of every frontier GetActiveChunks tests (the jobs' and the union's).
   uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
+  if (config.sharing == Sharing::Chunk) vertex_state += (jobs.size() + 1) * BitmapRank::bytes_for(n);
   report.vertex_state_bytes = vertex_state;
   // The page checksums every read is verified with, loaded (and so checked) before anything runs.
   const EngineLayout& layout = engine.layout();

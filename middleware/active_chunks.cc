@@ -1,5 +1,9 @@
 #include "middleware/active_chunks.h"
 
+#include <optional>
+
+#include "base/bitmap_rank.h"
+
 namespace graphso {
 
 double chunk_priority(const ChunkInfo& c, uint64_t related_jobs, uint64_t active_sources) {
@@ -19,6 +23,12 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
   for (size_t j = 0; j < jobs.size(); ++j)
     if (jobs[j].frontier == accounting) accounted = j;
   if (accounting && accounted == frontiers.size()) frontiers.push_back(accounting);
+  // Each frontier ranked once, so a chunk's range costs a few popcounts however wide it is.
+  std::vector<std::optional<BitmapRank>> ranked(frontiers.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (size_t k = 0; k < frontiers.size(); ++k) ranked[k].emplace(*frontiers[k]);
+  std::vector<const BitmapRank*> ranks;
+  for (const std::optional<BitmapRank>& rank : ranked) ranks.push_back(&*rank);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<TChunkTable::ActiveCounts> counts(frontiers.size());
@@ -27,10 +37,10 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
       const ChunkInfo& c = table.chunk(static_cast<uint32_t>(m));
       ChunkDemand& d = all[m];
       d.chunk = static_cast<uint32_t>(m);
-      table.active_in(static_cast<uint32_t>(m), frontiers, counts);
+      table.active_in(static_cast<uint32_t>(m), ranks, counts);
       for (uint32_t j = 0; j < jobs.size(); ++j) {
         const TChunkTable::ActiveCounts& a = counts[j];
-        bool by_destination = jobs[j].both_directions && jobs[j].frontier->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
+        bool by_destination = jobs[j].both_directions && ranks[j]->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
         if (a.sources == 0 && !by_destination) continue;
         d.jobs.push_back(j);
         // A destination-side job may touch every edge of the chunk.

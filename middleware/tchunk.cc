@@ -219,13 +219,14 @@ TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chu
 }
 
 TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
-  const Bitmap* one[] = {&frontier};
+  const BitmapRank rank(frontier);
+  const BitmapRank* one[] = {&rank};
   ActiveCounts a;
   active_in(id, one, std::span(&a, 1));
   return a;
 }
 
-void TChunkTable::active_in(uint32_t id, std::span<const Bitmap* const> frontiers, std::span<ActiveCounts> out) const {
+void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank* const> frontiers, std::span<ActiveCounts> out) const {
   const ChunkInfo& c = chunks_[id];
   const uint64_t range = uint64_t{c.last_src} - c.first_src + 1;
   // A frontier that covers none or all of the source range is answered from the record.
@@ -246,7 +247,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const Bitmap* const> frontier
   if (partials == 0) return;
   for_each_source(id, [&](VertexId source, uint64_t edges) {
     for (size_t p = 0; p < partials; ++p)
-      if (frontiers[partial[p]]->test(source)) {
+      if (frontiers[partial[p]]->bitmap().test(source)) {
         ++out[partial[p]].sources;
         out[partial[p]].edges += edges;
       }

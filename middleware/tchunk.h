@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/bitmap.h"
+#include "base/bitmap_rank.h"
 #include "base/file.h"
 #include "base/progress.h"
 #include "engine/engine_layout.h"
@@ -101,10 +102,11 @@ class TChunkTable {
     uint64_t sources = 0;
     uint64_t edges = 0;
   };
+  // (It ranks the frontier first, a pass over its words: for one-off questions and tests.)
   ActiveCounts active_in(uint32_t id, const Bitmap& frontier) const;
-  // The same for several frontiers at once (out[k] for frontiers[k]): the index is decoded at
-  // most once, however many of them cover the chunk's source range only in part.
-  void active_in(uint32_t id, std::span<const Bitmap* const> frontiers, std::span<ActiveCounts> out) const;
+  // The same for several ranked frontiers at once (out[k] for frontiers[k]): the index is decoded
+  // at most once, however many of them cover the chunk's source range only in part.
+  void active_in(uint32_t id, std::span<const BitmapRank* const> frontiers, std::span<ActiveCounts> out) const;
   // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order. Safe
   // from several OpenMP threads at once (each reads into its own buffer).
   template <typename Visit>
