@@ -42,12 +42,15 @@ TEST_CASE("chunk size rule: 32 requests' worth of transfer, the nearest power of
   // Nearest in powers of two: 32 x 5.5 KiB = 176 KiB is nearer 128 KiB, 32 x 6 KiB = 192 KiB nearer 256 KiB.
   REQUIRE(chunk_bytes_for_device(device_where_a_request_costs(5.5 * 1024)) == 128 << 10);
   REQUIRE(chunk_bytes_for_device(device_where_a_request_costs(6 * 1024)) == 256 << 10);
-  // A disk (10 ms a seek at 150 MB/s) is clamped high; PMEM (no cost per request) low.
+  // A disk (10 ms a seek at 150 MB/s) is clamped high; PMEM (no cost per request) and a fast
+  // stretch of this disk (a request = 1 KiB of transfer) at the floor, 64 KiB.
   DeviceProfile disk;
   disk.per_byte_seconds = 1 / 150e6;
   disk.per_request_seconds = 0.01;
   REQUIRE(chunk_bytes_for_device(disk) == kLargestChosenChunk);
   REQUIRE(chunk_bytes_for_device(device_where_a_request_costs(0)) == kSmallestChosenChunk);
+  REQUIRE(chunk_bytes_for_device(device_where_a_request_costs(1024)) == 64 << 10);
+  REQUIRE(kSmallestChosenChunk == 64 << 10);
   REQUIRE(chunk_bytes_for_device(DeviceProfile{}) == kLargestChosenChunk);  // nothing measured: per byte 0
 }
 
