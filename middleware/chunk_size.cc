@@ -57,10 +57,12 @@ ChunkSizeChoice measure_chunk_bytes(const std::string& file, ReaderOptions optio
   const DeviceProfile& median = samples[samples.size() / 2];
   const uint64_t bytes = chunk_bytes_for_device(median);
   return {bytes, fmt::format("measured ({}, median of {}): {}/s sequential, {:.0f} k random 4 KiB reads/s; a request costs "
-                             "what {} of transfer does, a chunk {} times that",
+                             "what {} of transfer does, a chunk {} times that as a power of two in {}-{}",
                              reader->backend(), kChunkSizeSamples, human_bytes(median.sequential_bytes_per_second),
                              median.random_reads_per_second / 1000,
-                             human_bytes(median.per_request_seconds / median.per_byte_seconds), kRequestShare)};
+                             human_bytes(median.per_request_seconds / median.per_byte_seconds), kRequestShare,
+                             human_bytes(static_cast<double>(kSmallestChosenChunk)),
+                             human_bytes(static_cast<double>(kLargestChosenChunk)))};
 }
 
 void record_chunk_size(const GraphFiles& files, const ChunkSizeChoice& choice) {
