@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "middleware/chunk_size.h"
 #include "prep/grid_prep.h"
 
 namespace graphso {
@@ -23,7 +24,7 @@ struct PrepOptions {
   // itself. The TChunk tables are built at that size.
   uint64_t chunk_bytes = 0;
   // The device is measured only on an edge file at least this large (tests lower it).
-  uint64_t device_sample_bytes = 64ull << 20;
+  uint64_t device_sample_bytes = kDeviceSampleBytes;
 };
 
 // What was written, for the command to print.
