@@ -1,7 +1,5 @@
 #include "middleware/active_chunks.h"
 
-#include <optional>
-
 #include "base/bitmap_rank.h"
 
 namespace graphso {
@@ -24,11 +22,9 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
     if (jobs[j].frontier == accounting) accounted = j;
   if (accounting && accounted == frontiers.size()) frontiers.push_back(accounting);
   // Each frontier ranked once, so a chunk's range costs a few popcounts however wide it is.
-  std::vector<std::optional<BitmapRank>> ranked(frontiers.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (size_t k = 0; k < frontiers.size(); ++k) ranked[k].emplace(*frontiers[k]);
-  std::vector<const BitmapRank*> ranks;
-  for (const std::optional<BitmapRank>& rank : ranked) ranks.push_back(&*rank);
+  std::vector<BitmapRank> ranks;
+  ranks.reserve(frontiers.size());
+  for (const Bitmap* frontier : frontiers) ranks.emplace_back(*frontier);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<TChunkTable::ActiveCounts> counts(frontiers.size());
@@ -40,7 +36,7 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
       table.active_in(static_cast<uint32_t>(m), ranks, counts);
       for (uint32_t j = 0; j < jobs.size(); ++j) {
         const TChunkTable::ActiveCounts& a = counts[j];
-        bool by_destination = jobs[j].both_directions && ranks[j]->any_in(c.min_dst, uint64_t{c.max_dst} + 1);
+        bool by_destination = jobs[j].both_directions && ranks[j].any_in(c.min_dst, uint64_t{c.max_dst} + 1);
         if (a.sources == 0 && !by_destination) continue;
         d.jobs.push_back(j);
         // A destination-side job may touch every edge of the chunk.

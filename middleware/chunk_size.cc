@@ -26,8 +26,8 @@ double rule_bytes(const DeviceProfile& device) {
 uint64_t rounded_and_clamped(double bytes) {
   if (!(bytes >= static_cast<double>(kSmallestChosenChunk))) return kSmallestChosenChunk;  // also NaN
   if (bytes >= static_cast<double>(kLargestChosenChunk)) return kLargestChosenChunk;
-  return std::clamp<uint64_t>(uint64_t{1} << static_cast<int>(std::lround(std::log2(bytes))), kSmallestChosenChunk,
-                              kLargestChosenChunk);
+  // Between two powers of two (the bounds are powers of two), so the nearest stays inside them.
+  return uint64_t{1} << std::lround(std::log2(bytes));
 }
 
 }  // namespace
@@ -46,9 +46,9 @@ ChunkSizeChoice measure_chunk_bytes(const std::string& file, ReaderOptions optio
   std::unique_ptr<ChunkReader> reader = factory.open(file);
   AlignedBuffer buffer(kSampleSequentialBytes);
   std::vector<DeviceProfile> samples;
+  // Sequential samples spread over the file, so none reads what the last one left in a cache.
+  const uint64_t room = file_bytes > kSampleSequentialBytes ? file_bytes - kSampleSequentialBytes : 0;
   for (int s = 0; s < kChunkSizeSamples; ++s) {
-    // Sequential samples spread over the file, so none reads what the last one left in a cache.
-    const uint64_t room = file_bytes > kSampleSequentialBytes ? file_bytes - kSampleSequentialBytes : 0;
     samples.push_back(measure_device(*reader, file_bytes, buffer.data(), buffer.size(), kSampleSequentialBytes,
                                      kSampleRandomReads, room / (kChunkSizeSamples - 1) * s));
   }
@@ -77,7 +77,7 @@ std::optional<ChunkSizeChoice> recorded_chunk_size(const GraphFiles& files) {
   const std::string text = read_small_file(path);
   // "<bytes> <basis>\n": digits, one space, one line.
   const size_t digits = text.find_first_not_of("0123456789");
-  const bool well_formed = digits > 0 && digits <= 13 && digits != std::string::npos && text[digits] == ' ' &&
+  const bool well_formed = digits > 0 && digits <= 13 && text[digits] == ' ' &&
                            text.size() > digits + 1 && text.back() == '\n' && text.find('\n') == text.size() - 1;
   const uint64_t bytes = well_formed ? std::stoull(text.substr(0, digits)) : 0;
   if (bytes == 0) fail("{}: not a chunk-size record (\"<bytes> <how it was chosen>\"); re-run graphso prep", path);

@@ -220,13 +220,12 @@ TChunkTable TChunkTable::build_and_save(const EngineLayout& layout, uint64_t chu
 
 TChunkTable::ActiveCounts TChunkTable::active_in(uint32_t id, const Bitmap& frontier) const {
   const BitmapRank rank(frontier);
-  const BitmapRank* one[] = {&rank};
   ActiveCounts a;
-  active_in(id, one, std::span(&a, 1));
+  active_in(id, std::span(&rank, 1), std::span(&a, 1));
   return a;
 }
 
-void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank* const> frontiers, std::span<ActiveCounts> out) const {
+void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, std::span<ActiveCounts> out) const {
   const ChunkInfo& c = chunks_[id];
   const uint64_t range = uint64_t{c.last_src} - c.first_src + 1;
   // A frontier that covers none or all of the source range is answered from the record.
@@ -234,7 +233,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank* const> fron
   size_t partial[kMostPartial];
   size_t partials = 0;
   for (size_t k = 0; k < frontiers.size(); ++k) {
-    const uint64_t in_range = frontiers[k]->count_in(c.first_src, uint64_t{c.last_src} + 1);
+    const uint64_t in_range = frontiers[k].count_in(c.first_src, uint64_t{c.last_src} + 1);
     out[k] = in_range == range ? ActiveCounts{c.distinct_sources, c.edges} : ActiveCounts{};
     if (in_range != 0 && in_range != range) {
       if (partials == kMostPartial) {  // a batch this large: decode once more for the rest
@@ -247,7 +246,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank* const> fron
   if (partials == 0) return;
   for_each_source(id, [&](VertexId source, uint64_t edges) {
     for (size_t p = 0; p < partials; ++p)
-      if (frontiers[partial[p]]->bitmap().test(source)) {
+      if (frontiers[partial[p]].bitmap().test(source)) {
         ++out[partial[p]].sources;
         out[partial[p]].edges += edges;
       }

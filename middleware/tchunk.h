@@ -106,7 +106,7 @@ class TChunkTable {
   ActiveCounts active_in(uint32_t id, const Bitmap& frontier) const;
   // The same for several ranked frontiers at once (out[k] for frontiers[k]): the index is decoded
   // at most once, however many of them cover the chunk's source range only in part.
-  void active_in(uint32_t id, std::span<const BitmapRank* const> frontiers, std::span<ActiveCounts> out) const;
+  void active_in(uint32_t id, std::span<const BitmapRank> frontiers, std::span<ActiveCounts> out) const;
   // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order. Safe
   // from several OpenMP threads at once (each reads into its own buffer).
   template <typename Visit>
