@@ -26,6 +26,11 @@ class Bitmap {
     uint64_t bit = uint64_t{1} << (i & 63);
     if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
   }
+  void reset_atomic(uint64_t i) {
+    std::atomic_ref<uint64_t> word(words_[i >> 6]);
+    uint64_t bit = uint64_t{1} << (i & 63);
+    if (word.load(std::memory_order_relaxed) & bit) word.fetch_and(~bit, std::memory_order_acq_rel);
+  }
   void clear() { std::fill(words_.begin(), words_.end(), 0); }
   void set_all() {
     std::fill(words_.begin(), words_.end(), ~uint64_t{0});

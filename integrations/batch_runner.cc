@@ -179,6 +179,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   for (size_t j = 0; j < jobs.size(); ++j) {
     report.jobs[j].name = jobs[j]->name();
     report.jobs[j].algo = jobs[j]->algo();
+    report.jobs[j].async = jobs[j]->async();
     report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
   }
   auto io_bytes = [&]() { return sharing->io_stats().bytes_read; };
@@ -375,6 +376,7 @@ std::string report_json(const BatchReport& r) {
     w.field("name", j.name);
     w.field("algo", j.algo);
     w.field("arrive_after", j.arrived_round);
+    w.field("async", j.async);
     w.field("iterations", j.rounds);
     w.field("seconds", j.seconds);
     w.field("round_end_seconds", j.round_end_seconds);

@@ -56,6 +56,7 @@ struct JobOutcome {
   std::string name;
   std::string algo;
   uint32_t arrived_round = 0;
+  bool async = false;  // ran in asynchronous passes (a round is then one pass)
   uint32_t rounds = 0;
   double seconds = 0;            // from the job's arrival until it finished
   double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)

@@ -6,6 +6,7 @@ namespace graphso {
 
 void BfsJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
+  bind(graph);
   level_.assign(graph.vertices, kUnreached);
   level_[source_] = 0;
   frontier_ = Bitmap(graph.vertices);

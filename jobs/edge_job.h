@@ -11,6 +11,18 @@
 // once per source.
 // For update-streaming engines the same two functions are split: scatter_updates() writes
 // (dst, scatter(src, w)) records, gather_updates() feeds them to gather().
+//
+// Asynchronous (Job::set_async, for jobs that declare async_capable()): a source is processed when
+// it is in the frontier OR changed earlier in this pass (next_), so a change travels on in the same
+// pass through every edge that has not gone by. Before a source pushes, the job's begin_source()
+// is told whether the run holds ALL of the source's out-edges (`whole`: its edges in the run equal
+// its out-degree). The default, for monotone jobs (min labels, levels, distances), then takes the
+// source out of next_ before reading its value: it has pushed its newest value through every
+// out-edge, so it is processed again next pass only if it changes again. A delta job overrides
+// begin_source() to choose the amount it pushes (jobs/pagerank.h). A thread owning the run's
+// destinations still lowers them without atomics (the source's next_ bit is the only word two
+// threads race on, and that is atomic); a job whose sources are also written by atomic exchanges
+// (delta jobs: pending) declares kAtomicAsyncGathers and always gathers atomically.
 #pragma once
 
 #include <cstring>
@@ -26,24 +38,42 @@ class EdgeJob : public Job {
   using Job::Job;
   EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
+  bool async_capable() const override { return true; }
+
   void process(const EdgeRun& run) final {
     if (reverse_edges_) {  // writes sources too: never owned
       if (run.weighted) process_both_ways<WeightedEdge>(run);
       else process_both_ways<Edge>(run);
+    } else if (async_) {
+      if (run.owns_destinations && !requires { Derived::kAtomicAsyncGathers; }) {
+        if (run.weighted) process_out<WeightedEdge, true, true>(run);
+        else process_out<Edge, true, true>(run);
+      } else {
+        if (run.weighted) process_out<WeightedEdge, false, true>(run);
+        else process_out<Edge, false, true>(run);
+      }
     } else if (run.owns_destinations) {
-      if (run.weighted) process_out<WeightedEdge, true>(run);
-      else process_out<Edge, true>(run);
+      if (run.weighted) process_out<WeightedEdge, true, false>(run);
+      else process_out<Edge, true, false>(run);
     } else {
-      if (run.weighted) process_out<WeightedEdge, false>(run);
-      else process_out<Edge, false>(run);
+      if (run.weighted) process_out<WeightedEdge, false, false>(run);
+      else process_out<Edge, false, false>(run);
     }
   }
 
   uint32_t update_bytes() const final { return sizeof(VertexId) + sizeof(Value<Derived>); }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
-    if (run.weighted) reverse_edges_ ? scatter_records<WeightedEdge, true>(run, out) : scatter_records<WeightedEdge, false>(run, out);
-    else reverse_edges_ ? scatter_records<Edge, true>(run, out) : scatter_records<Edge, false>(run, out);
+    if (reverse_edges_) {
+      if (run.weighted) scatter_both_ways<WeightedEdge>(run, out);
+      else scatter_both_ways<Edge>(run, out);
+    } else if (async_) {
+      if (run.weighted) scatter_out<WeightedEdge, true>(run, out);
+      else scatter_out<Edge, true>(run, out);
+    } else {
+      if (run.weighted) scatter_out<WeightedEdge, false>(run, out);
+      else scatter_out<Edge, false>(run, out);
+    }
   }
 
   void gather_updates(std::span<const std::byte> updates) final {
@@ -62,41 +92,108 @@ class EdgeJob : public Job {
  protected:
   // A Both job on a symmetric graph finds every reverse edge among the out-edges, so it runs as
   // an Out job: the engines and the middleware then load only chunks with active sources.
+  // Every derived init() calls it: the graph's out-degrees (for `whole` source runs) and symmetry.
+  void bind(const GraphInfo& graph) {
+    degrees_ = graph.out_degrees;
+    use_symmetry(graph);
+  }
   void use_symmetry(const GraphInfo& graph) { reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric; }
+
+  // Asynchronous passes: called once per source run about to push (the source is in the
+  // frontier, or changed in this pass); false skips it. Monotone jobs: a source whose whole
+  // out-edges are in this run leaves next_ before its value is read (a change after that sets it
+  // again), so it is processed next pass only if it changes after pushing.
+  bool begin_source(VertexId src, bool /*in_frontier*/, bool whole) {
+    if (whole) next_.reset_atomic(src);
+    return true;
+  }
+  const std::vector<uint32_t>* degrees_ = nullptr;
 
  private:
   bool reverse_edges_ = kEdgeUse == EdgeUse::BothWays;
+
+  // One source run [i, end) of a run's edges, and whether it should push: synchronous, the source
+  // is in the frontier; asynchronous, as begin_source() says.
+  template <bool kAsync>
+  bool pushes(VertexId src, uint64_t edges) {
+    if constexpr (!kAsync) {
+      return frontier_.test(src);
+    } else {
+      const bool in_frontier = frontier_.test(src);
+      if (!in_frontier && !next_.test(src)) return false;
+      return static_cast<Derived&>(*this).begin_source(src, in_frontier, degrees_ && (*degrees_)[src] == edges);
+    }
+  }
 
   // What scatter() returns: the value an update carries.
   template <typename D>
   using Value = decltype(std::declval<D&>().scatter(VertexId{}, Weight{}));
 
-  template <typename Record, bool kReverse>
-  void scatter_records(const EdgeRun& run, std::vector<std::byte>& out) {
-    using V = Value<Derived>;
-    constexpr size_t kRecord = sizeof(VertexId) + sizeof(V);
+  // Update records of out-edges, one source run at a time.
+  template <typename Record, bool kAsync>
+  void scatter_out(const EdgeRun& run, std::vector<std::byte>& out) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
-    // Room for every edge's record(s), trimmed to what was emitted.
-    const size_t at = out.size();
-    out.resize(at + run.count * kRecord * (kReverse ? 2 : 1));
-    std::byte* next = out.data() + at;
-    auto emit = [&next](VertexId dst, V value) {
-      std::memcpy(next, &dst, sizeof(dst));
-      std::memcpy(next + sizeof(dst), &value, sizeof(value));
-      next += kRecord;
-    };
+    UpdateWriter<Value<Derived>> emit(out, run.count);
+    const uint64_t count = run.count;
+    uint64_t i = 0;
+    while (i < count) {
+      const VertexId src = edges[i].src;
+      uint64_t end = i + 1;
+      while (end < count && edges[end].src == src) ++end;
+      if (pushes<kAsync>(src, end - i))
+        for (uint64_t k = i; k < end; ++k) {
+          Weight w = 1;
+          if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
+          emit(edges[k].dst, self.scatter(src, w));
+        }
+      i = end;
+    }
+  }
+
+  // Both directions, edge by edge (asynchronous: an endpoint changed in this pass pushes too).
+  template <typename Record>
+  void scatter_both_ways(const EdgeRun& run, std::vector<std::byte>& out) {
+    const auto* edges = reinterpret_cast<const Record*>(run.data);
+    auto& self = static_cast<Derived&>(*this);
+    UpdateWriter<Value<Derived>> emit(out, 2 * run.count);
     for (uint64_t i = 0; i < run.count; ++i) {
       const Record& e = edges[i];
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
-      if (frontier_.test(e.src)) emit(e.dst, self.scatter(e.src, w));
-      if constexpr (kReverse) {
-        if (frontier_.test(e.dst)) emit(e.src, self.scatter(e.dst, w));
-      }
+      if (active(e.src)) emit(e.dst, self.scatter(e.src, w));
+      if (active(e.dst)) emit(e.src, self.scatter(e.dst, w));
     }
-    out.resize(static_cast<size_t>(next - out.data()));
   }
+
+  // Appends (dst, value) records to `out`: room for `most` of them is made first, and what was not
+  // written is trimmed when the writer goes.
+  template <typename V>
+  class UpdateWriter {
+   public:
+    static constexpr size_t kRecord = sizeof(VertexId) + sizeof(V);
+    UpdateWriter(std::vector<std::byte>& out, uint64_t most) : out_(out) {
+      const size_t at = out.size();
+      out.resize(at + most * kRecord);
+      next_ = out.data() + at;
+    }
+    ~UpdateWriter() { out_.resize(static_cast<size_t>(next_ - out_.data())); }
+    UpdateWriter(const UpdateWriter&) = delete;
+    UpdateWriter& operator=(const UpdateWriter&) = delete;
+    void operator()(VertexId dst, V value) {
+      std::memcpy(next_, &dst, sizeof(dst));
+      std::memcpy(next_ + sizeof(dst), &value, sizeof(value));
+      next_ += kRecord;
+    }
+
+   private:
+    std::vector<std::byte>& out_;
+    std::byte* next_;
+  };
+
+  // A source of a both-ways job takes part in this round: in the frontier, or (asynchronous)
+  // changed in this pass.
+  bool active(VertexId v) const { return frontier_.test(v) || (async_ && next_.test(v)); }
 
   template <bool kOwned, typename V>
   bool gather_one(VertexId v, V value) {
@@ -106,7 +203,7 @@ class EdgeJob : public Job {
   }
 
   // Out-edges, one source run at a time.
-  template <typename Record, bool kOwned>
+  template <typename Record, bool kOwned, bool kAsync>
   void process_out(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
@@ -116,7 +213,7 @@ class EdgeJob : public Job {
       const VertexId src = edges[i].src;
       uint64_t end = i + 1;
       while (end < count && edges[end].src == src) ++end;
-      if (frontier_.test(src)) {
+      if (pushes<kAsync>(src, end - i)) {
         if constexpr (std::is_same_v<Record, WeightedEdge>) {
           for (uint64_t k = i; k < end; ++k)
             if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
@@ -130,7 +227,8 @@ class EdgeJob : public Job {
     }
   }
 
-  // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge.
+  // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge;
+  // asynchronous, an endpoint changed in this pass pushes too.
   template <typename Record>
   void process_both_ways(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
@@ -140,8 +238,8 @@ class EdgeJob : public Job {
       const Record& e = edges[i];
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
-      if (frontier_.test(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
-      if (frontier_.test(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
+      if (active(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
+      if (active(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
     }
   }
 };

@@ -12,6 +12,10 @@
 //
 // Processing order inside a round is free: every job here converges to the same answer whether
 // edges arrive synchronously, in any order, or chunk by chunk (see docs/jobs.md).
+//
+// Asynchronous passes (set_async): a job whose algorithm allows it (the registry's `asynchronous`)
+// sees the values and activations of the pass it is in: a vertex activated during a pass is
+// processed in the same pass when its edges have not gone by yet. A round is then one pass.
 #pragma once
 
 #include <cstddef>
@@ -73,6 +77,13 @@ class Job {
   // Closes a round: computes the next frontier; sets finished()/converged().
   virtual void end_round() = 0;
 
+  // Whether this job's class can run asynchronously (docs/jobs.md, "Asynchronous passes"); the
+  // registry's declaration for its algorithm says when a user may ask for it.
+  virtual bool async_capable() const { return false; }
+  // Before init(): run asynchronously when on and the class can.
+  void set_async(bool on) { async_ = on && async_capable(); }
+  bool async() const { return async_; }
+
   const Bitmap& frontier() const { return frontier_; }
   bool finished() const { return finished_; }
   bool converged() const { return converged_; }
@@ -108,6 +119,7 @@ class Job {
   bool converged_ = false;
   uint32_t rounds_ = 0;
   int threads_ = 1;
+  bool async_ = false;
 
  private:
   std::string name_;

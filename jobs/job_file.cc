@@ -119,6 +119,11 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
         (key == "algo" ? spec.algo : spec.name) = text;
         continue;
       }
+      if (key == "async") {
+        if (!value.is_boolean()) fail("{} must be true or false", where);
+        spec.async = *value.value<bool>();
+        continue;
+      }
       if (key == "arrive_after") {
         if (!value.is_integer()) fail("{} must be an integer", where);
         int64_t v = *value.value<int64_t>();
@@ -130,7 +135,7 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
       // A key of another algorithm is kept, so make_job names the algorithm's own parameters.
       const ParamInfo* param = algo && algo->param(key) ? algo->param(key) : find_any_param(key);
       if (!param) {
-        std::string known = "algo, name, arrive_after";
+        std::string known = "algo, name, arrive_after, async";
         for (const ParamInfo& p : algo ? algo->params : std::vector<ParamInfo>{}) known += ", " + p.name;
         fail("{}: unknown key (known: {})", where, known);
       }

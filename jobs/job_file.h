@@ -6,6 +6,8 @@
 //   source = 0            # the algorithm's parameters, typed by its registry entry:
 //   tolerance = 1e-7      #   integers, numbers, words ("label"), vertices (ppr: source = [1, 5])
 //   arrive_after = 2      # join after this many rounds (staggered submission), default 0
+//   async = false         # run in synchronous rounds; default: asynchronous passes when the
+//                         #   algorithm allows them (`graphso jobs`), and `run --async off` makes every job synchronous
 //
 // A job file and `--job` build jobs through the same registry code. Everything is checked
 // before anything runs; an error names the file, the job and the key.

@@ -64,7 +64,7 @@ void name_jobs(std::vector<JobSpec>& specs) {
   }
 }
 
-std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order) {
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order, bool allow_async) {
   auto join = [](const std::vector<std::string>& items) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
@@ -76,7 +76,11 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const Vert
   for (const ParamInfo& p : algo->params) keys.push_back(p.name);
   for (const auto& [key, value] : spec.params)
     if (!algo->param(key)) fail("{}: {} has no parameter '{}' (it takes: {})", spec.where(key), spec.algo, key, join(keys));
-  return algo->make(JobParams(spec, algo->params, vertices, order));
+  if (spec.async == true && !algo->asynchronous)
+    fail("{}: {} runs synchronously by definition (async = true is not allowed)", spec.where("async"), spec.algo);
+  std::unique_ptr<Job> job = algo->make(JobParams(spec, algo->params, vertices, order));
+  job->set_async(allow_async && algo->asynchronous && spec.async.value_or(true));
+  return job;
 }
 
 }  // namespace graphso

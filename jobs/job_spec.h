@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct JobSpec {
   std::map<std::string, std::string> params;
   std::string origin;  // where it came from, for error messages ("--job #2")
   std::map<std::string, std::string> param_origins;  // a job file's line of each key, if known
+  // A job file's `async`: unset runs asynchronously when the algorithm allows it (and the run's
+  // --async is on); true on an algorithm that does not is an error.
+  std::optional<bool> async;
 
   // Where `key` was given: its own line in a job file, else the job's origin.
   const std::string& where(const std::string& key) const {
@@ -39,7 +43,9 @@ void name_jobs(std::vector<JobSpec>& specs);
 // Builds the job; throws Error naming the origin and key on an unknown algorithm, unknown or
 // missing parameter, bad value, or a source outside [0, vertices). Sources are given in original
 // ids; with a vertex order they are translated to the graph's ids (null: natural order).
-std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order = nullptr);
+// allow_async: the run's --async; off, every job runs synchronously (today's bytes, for comparison).
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order = nullptr,
+                              bool allow_async = true);
 
 std::vector<std::string> known_algorithms();
 

@@ -15,7 +15,7 @@ void write_ranks(const std::vector<double>& rank, OutFormat format, const Vertex
 
 void PageRankJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
-  degrees_ = graph.out_degrees;
+  bind(graph);
   rank_.assign(graph.vertices, 1.0 / static_cast<double>(graph.vertices));
   sum_.assign(graph.vertices, 0.0);
   frontier_ = Bitmap(graph.vertices);
@@ -42,7 +42,7 @@ void PageRankJob::write_results(OutFormat format, const VertexOrder& order, cons
 
 void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
-  degrees_ = graph.out_degrees;
+  bind(graph);
   const double n = static_cast<double>(graph.vertices);
   threshold_ = tolerance_ / n;
   if (sources_.empty()) {
@@ -53,6 +53,7 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   }
   pending_ = rank_;
   incoming_.assign(graph.vertices, 0.0);
+  pushed_ = async_ ? incoming_.data() : pending_.data();
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   activate_pending();
@@ -60,13 +61,21 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
 
 // frontier = vertices with out-edges and pending above the threshold. A vertex without out-edges
 // has nowhere to push: its pending delta does not change any rank (M's column is zero), so it is
-// dropped rather than keeping the vertex active forever.
+// dropped rather than keeping the vertex active forever. Asynchronous, the pass's snapshot is
+// taken too: a frontier vertex's pending moves to what it pushes (incoming_, zero elsewhere).
 void PageRankDeltaJob::activate_pending() {
   frontier_.clear();
   const int64_t n = static_cast<int64_t>(rank_.size());
   for (int64_t v = 0; v < n; ++v) {
-    if ((*degrees_)[v] == 0) pending_[v] = 0;
-    else if (pending_[v] > threshold_) frontier_.set(v);
+    if ((*degrees_)[v] == 0) {
+      pending_[v] = 0;
+    } else if (pending_[v] > threshold_) {
+      frontier_.set(v);
+      if (async_) {
+        incoming_[v] = pending_[v];
+        pending_[v] = 0;
+      }
+    }
   }
   if (frontier_.count() == 0) finished_ = converged_ = true;
 }
@@ -74,12 +83,18 @@ void PageRankDeltaJob::activate_pending() {
 void PageRankDeltaJob::end_round() {
   ++rounds_;
   const int64_t n = static_cast<int64_t>(rank_.size());
+  if (async_) {
+    // Every arrival is in rank and pending already; what was pushed is gone.
+    std::fill(incoming_.begin(), incoming_.end(), 0.0);
+    next_.clear();
+  } else {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-  for (int64_t v = 0; v < n; ++v) {
-    if (frontier_.test(v)) pending_[v] = 0;  // pushed this round
-    rank_[v] += incoming_[v];
-    pending_[v] += incoming_[v];
-    incoming_[v] = 0;
+    for (int64_t v = 0; v < n; ++v) {
+      if (frontier_.test(v)) pending_[v] = 0;  // pushed this round
+      rank_[v] += incoming_[v];
+      pending_[v] += incoming_[v];
+      incoming_[v] = 0;
+    }
   }
   activate_pending();
   if (!finished_ && rounds_ >= max_iterations_) finished_ = true;  // not converged: no results

@@ -11,6 +11,15 @@
 // rank = x* - (I - dM)^-1 dM pending, so at convergence the L1 error against the exact fixed point
 // x* is at most d/(1-d) * tolerance, and rank <= x* everywhere (docs/jobs.md).
 //
+// Asynchronous passes (delta forms only; docs/jobs.md proves the same bound): what arrives is
+// added to rank and pending at once. Each pass begins with a snapshot: every frontier vertex's
+// pending moves to `pushing`, and that fixed amount goes out through each of its runs of edges in
+// the pass, so a vertex whose out-edges span several runs pushes the same amount in each. A run
+// that holds ALL of a source's out-edges (EdgeJob's `whole`) also sends whatever has arrived at
+// the source since, taken from pending by an atomic exchange: every unit of delta is pushed
+// exactly once, and a vertex that became active during the pass pushes in it when its edges
+// come later.
+//
 // Personalized PageRank (ppr) is the same job with teleport to a set of sources S instead of to
 // every vertex: PPR(v) = (1-d)/|S| [v in S] + d * sum over u->v of PPR(u)/outdeg(u); rank and
 // pending start at (1-d)/|S| on the sources and 0 elsewhere. The threshold and the bound are
@@ -29,6 +38,8 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
   PageRankJob(std::string name, uint32_t iterations)
       : EdgeJob(std::move(name), "pagerank"), iterations_(iterations) {}
 
+  // Fixed iterations are synchronous by definition.
+  bool async_capable() const override { return false; }
   uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
   double scatter(VertexId u, Weight) const { return rank_[u] / (*degrees_)[u]; }
@@ -47,7 +58,6 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
 
  private:
   uint32_t iterations_;
-  const std::vector<uint32_t>* degrees_ = nullptr;
   std::vector<double> rank_;
   std::vector<double> sum_;
 };
@@ -62,14 +72,32 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
 
   uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
   void init(const GraphInfo& graph, int threads) override;
-  double scatter(VertexId u, Weight) const { return kDamping * pending_[u] / (*degrees_)[u]; }
+  // begin_source() takes pending by atomic exchange, so asynchronous gathers into it are atomic
+  // even where a thread owns the destinations (gather_owned is the synchronous form).
+  static constexpr bool kAtomicAsyncGathers = true;
+  double scatter(VertexId u, Weight) const { return kDamping * pushed_[u] / (*degrees_)[u]; }
+  // Synchronous: into incoming_, applied at the round's end. Asynchronous: into rank and pending
+  // at once; true (the vertex joins next_) when its pending passes the threshold.
   bool gather(VertexId v, double share) {
-    atomic_add(incoming_[v], share);
-    return false;
+    if (!async_) {
+      atomic_add(incoming_[v], share);
+      return false;
+    }
+    atomic_add(rank_[v], share);
+    const double before = std::atomic_ref<double>(pending_[v]).fetch_add(share, std::memory_order_relaxed);
+    return before <= threshold_ && before + share > threshold_;
   }
-  bool gather_owned(VertexId v, double share) {
+  bool gather_owned(VertexId v, double share) {  // synchronous only
     incoming_[v] += share;
     return false;
+  }
+  // Asynchronous: a frontier source pushes its snapshot; one whose out-edges are all in this run
+  // also sends what has arrived since (so one activated during the pass pushes in it).
+  bool begin_source(VertexId src, bool in_frontier, bool whole) {
+    if (!whole) return in_frontier;
+    const double more = std::atomic_ref<double>(pending_[src]).exchange(0.0, std::memory_order_relaxed);
+    incoming_[src] += more;
+    return in_frontier || more > 0;
   }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
@@ -84,10 +112,12 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   uint32_t max_iterations_;
   std::vector<VertexId> sources_;
   double threshold_ = 0;
-  const std::vector<uint32_t>* degrees_ = nullptr;
   std::vector<double> rank_;
   std::vector<double> pending_;
+  // Synchronous: what arrived this round. Asynchronous: what each source pushes this pass (its
+  // snapshot, and what a whole run of it took since).
   std::vector<double> incoming_;
+  const double* pushed_ = nullptr;  // what scatter() pushes: pending_ (synchronous) or incoming_
 };
 
 }  // namespace graphso

@@ -29,6 +29,9 @@ std::vector<Algorithm> make_table() {
   const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
                             "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
   const ParamInfo max_iterations{"max_iterations", ParamType::Integer, "1000", "give up (not converged) after this many rounds"};
+  // Declared asynchronous: the min-label, level and distance jobs and the delta forms. pagerank's
+  // fixed iterations are synchronous by definition; kcore's batch peeling is level-synchronous.
+  constexpr bool kAsynchronous = true;
   auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
     return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
                                               static_cast<uint32_t>(p.integer("max_iterations", 1, 1000000)),
@@ -36,15 +39,16 @@ std::vector<Algorithm> make_table() {
   };
   return {
       {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source},
-       [](const JobParams& p) { return std::make_unique<BfsJob>(p.name(), p.vertex("source")); }},
+       [](const JobParams& p) { return std::make_unique<BfsJob>(p.name(), p.vertex("source")); }, kAsynchronous},
       {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source},
-       [](const JobParams& p) { return std::make_unique<SsspJob>(p.name(), p.vertex("source")); }},
+       [](const JobParams& p) { return std::make_unique<SsspJob>(p.name(), p.vertex("source")); }, kAsynchronous},
       {"wcc", "weakly connected components: each vertex's smallest vertex id in its component",
        {{"method", ParamType::Text, "union-find", "union-find (one pass) or label (label propagation, ~diameter rounds)"}},
        [](const JobParams& p) -> std::unique_ptr<Job> {
          if (p.text("method", {"union-find", "label"}) == "label") return std::make_unique<WccLabelJob>(p.name());
          return std::make_unique<WccUnionFindJob>(p.name());
-       }},
+       },
+       kAsynchronous},
       {"pagerank", "PageRank, a fixed number of synchronous iterations (d = 0.85)",
        {{"iterations", ParamType::Integer, "20", "iterations to run"}},
        [](const JobParams& p) {
@@ -52,11 +56,11 @@ std::vector<Algorithm> make_table() {
        }},
       {"pagerank-delta", "delta-PageRank to a tolerance (d = 0.85): only vertices with rank left to push are active",
        {tolerance, max_iterations},
-       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "pagerank-delta", {}); }},
+       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "pagerank-delta", {}); }, kAsynchronous},
       {"ppr", "personalized PageRank from a set of sources (delta form, d = 0.85, teleport to the sources)",
        {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids, or random)"}, tolerance,
         max_iterations},
-       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }},
+       [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }, kAsynchronous},
       {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},
        [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }},
   };

@@ -62,6 +62,10 @@ struct Algorithm {
   std::string help;
   std::vector<ParamInfo> params;
   std::function<std::unique_ptr<Job>(const JobParams&)> make;
+  // The algorithm's declaration that it reaches the same answer under any order within a pass
+  // (monotone min updates, or delta accumulation pushed exactly once), so its jobs may run
+  // asynchronously (Job::set_async; docs/jobs.md, "Asynchronous passes").
+  bool asynchronous = false;
 
   const ParamInfo* param(const std::string& key) const;
 };

@@ -6,9 +6,11 @@ namespace graphso {
 
 void SsspJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
+  bind(graph);
   dist_.assign(graph.vertices, kInfinity);
   dist_[source_] = 0;
-  next_dist_ = dist_;
+  if (!async_) next_dist_ = dist_;
+  lowered_ = async_ ? dist_.data() : next_dist_.data();
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   frontier_.set(source_);
@@ -16,7 +18,7 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
 
 void SsspJob::end_round() {
   ++rounds_;
-  next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
+  if (!async_) next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
   promote_changed(frontier_, next_, finished_, converged_);
 }
 

@@ -1,10 +1,12 @@
 // Single-source shortest paths over non-negative integer weights (1 per edge on an unweighted
 // graph), Bellman-Ford style: a vertex whose distance dropped pushes again next round.
 //
-// Rounds are synchronous: edges scatter the distances the round began with (dist_) and gathers
-// lower next_dist_, which end_round() copies back for the vertices that changed. Reading
-// distances lowered earlier in the same round would converge no faster here and would make the
-// next frontier, and so what the next round reads, depend on which thread got to an edge first.
+// Synchronous rounds: edges scatter the distances the round began with (dist_) and gathers
+// lower next_dist_, which end_round() copies back for the vertices that changed, so what a round
+// reads never depends on which thread got to an edge first.
+// Asynchronous passes (the default, Job::set_async): gathers lower dist_ itself, and a distance
+// lowered in a pass travels on in the same pass through the edges still to come; distances only
+// fall, so the answer is the same (docs/jobs.md).
 // Unreachable: "inf" in text output, UINT64_MAX in binary output.
 #pragma once
 
@@ -20,11 +22,13 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   static constexpr uint64_t kInfinity = std::numeric_limits<uint64_t>::max();
   SsspJob(std::string name, VertexId source) : EdgeJob(std::move(name), "sssp"), source_(source) {}
 
-  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(uint64_t) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override {
+    return (async_ ? 1 : 2) * n * sizeof(uint64_t) + 2 * ((n + 63) / 64 * 8);
+  }
   void init(const GraphInfo& graph, int threads) override;
   uint64_t scatter(VertexId u, Weight w) const { return dist_[u] + w; }
-  bool gather(VertexId v, uint64_t dist) { return atomic_min(next_dist_[v], dist); }
-  bool gather_owned(VertexId v, uint64_t dist) { return owned_min(next_dist_[v], dist); }
+  bool gather(VertexId v, uint64_t dist) { return atomic_min(lowered_[v], dist); }
+  bool gather_owned(VertexId v, uint64_t dist) { return owned_min(lowered_[v], dist); }
   void end_round() override;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
@@ -32,8 +36,9 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
 
  private:
   VertexId source_;
-  std::vector<uint64_t> dist_;       // as the round began
-  std::vector<uint64_t> next_dist_;  // lowered by this round's gathers
+  std::vector<uint64_t> dist_;       // synchronous: as the round began
+  std::vector<uint64_t> next_dist_;  // synchronous: lowered by this round's gathers
+  uint64_t* lowered_ = nullptr;      // what gathers lower: next_dist_, or dist_ (asynchronous)
 };
 
 }  // namespace graphso

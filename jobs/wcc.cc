@@ -21,7 +21,7 @@ void write_component_labels(const std::vector<uint32_t>& labels, OutFormat forma
 
 void WccLabelJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
-  use_symmetry(graph);
+  bind(graph);
   label_.resize(graph.vertices);
   for (uint64_t v = 0; v < graph.vertices; ++v) label_[v] = static_cast<uint32_t>(v);
   frontier_ = Bitmap(graph.vertices);

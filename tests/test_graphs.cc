@@ -94,7 +94,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   batch.order = graph.order();
   for (size_t i = 0; i < job_args.size(); ++i) batch.specs.push_back(parse_job_argument(job_args[i], i));
   name_jobs(batch.specs);
-  for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+  for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), options.async));
   BatchConfig config;
   config.engine = options.engine;
   config.sharing = sharing;

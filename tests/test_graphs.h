@@ -63,6 +63,7 @@ struct RunOptions {
   // xstream: the update budget, given on top of mem_bytes so a test's budget means the same in
   // both engines. The default is the smallest accepted, so most runs spill updates to disk.
   uint64_t update_mem_bytes = 0;
+  bool async = true;  // `run --async`: jobs that allow it run in asynchronous passes
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).

@@ -147,6 +147,15 @@ void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
   if (!error.empty()) gather_failures_.emplace_back(job, error);
 }
 
+void XStreamEngine::process(std::span<const EdgeRun> runs) {
+  processor_->process(runs);
+  std::vector<uint32_t> async;
+  for (const EdgeRun& run : runs)
+    for (uint32_t j : run.jobs)
+      if (jobs_[j]->async() && std::find(async.begin(), async.end(), j) == async.end()) async.push_back(j);
+  if (!async.empty()) finish_round(async);
+}
+
 void XStreamEngine::finish_round(std::span<const uint32_t> jobs) {
   bins_->drain(jobs, readers_, [this](uint32_t job, std::span<const std::byte> records) { apply(job, records); });
 }

@@ -8,6 +8,8 @@
 //   gather   finish_round(jobs): the bins are drained destination partition by destination
 //            partition and applied (Job::gather_updates), spilled updates read back through the
 //            I/O layer.
+// An asynchronous job (Job::async) is gathered after every load instead, so what a load changes
+// is in its state before the next load scatters: a change travels on within the pass.
 // Union-find WCC applies edges as they stream and emits no updates.
 #pragma once
 
@@ -37,7 +39,7 @@ class XStreamEngine final : public Engine {
   // Spilled updates live beside the graph (a file system that takes O_DIRECT), one file per
   // engine: named by process and by engine, so two runs never share one.
   void start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) override;
-  void process(std::span<const EdgeRun> runs) override { processor_->process(runs); }
+  void process(std::span<const EdgeRun> runs) override;
   void finish_round(std::span<const uint32_t> jobs) override;
 
   std::vector<std::pair<uint32_t, std::string>> failures() const override;

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu', 'async']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -58,6 +58,14 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "c = r['experiments']['cpu']['data']\n"
                                 "assert len(c) == 12, len(c)\n"
                                 "for x in c.values(): assert x['cores_used'] > 0 and x['ns_per_edge'] > 0 and x['edges_processed'] > 0\n"
+                                "a = r['experiments']['async']['data']\n"
+                                "assert len(a) == 6, len(a)\n"
+                                "for x in a.values():\n"
+                                "    on, off = x['runs']['on'], x['runs']['off']\n"
+                                "    assert all(j['async'] for j in on['jobs'] if j['algo'] != 'wcc'), on['jobs']\n"
+                                "    assert not any(j['async'] for j in off['jobs'])\n"
+                                "    assert on['bytes_read'] > 0 and off['bytes_read'] > 0 and on['engine'] == off['engine'] == x['engine']\n"
+                                "    assert abs(x['ratio']['bytes'] - on['bytes_read'] / off['bytes_read']) < 1e-9\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
@@ -66,10 +74,10 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 12. Verified reads", "## 13. CPU", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
-       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store"}) {
+       {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store", "async"}) {
     INFO("figure " << figure);
     std::string png = read_small_file(out + "/" + figure + ".png");
     REQUIRE(png.size() > 10000);

@@ -17,6 +17,9 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   memory       peak RSS against --mem in both engines, partition and chunk mode, three budgets
   store        the evolving-graph store's ingest (XPGraph) vs the naive baseline: edges/s and
                persisted bytes per edge, R-MAT scale max(--scale, 20) and soc-slashdot, 2 threads
+  verify       verified reads: --verify-reads on vs off
+  cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
+  async        asynchronous passes: W1 with --async on vs off, both engines, real graphs in two orders
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
@@ -39,7 +42,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "verify", "cpu"]
+               "engines", "memory", "store", "verify", "cpu", "async"]
 
 
 def log(message):
@@ -273,7 +276,8 @@ class Context:
         return self._graphs[key]
 
     def batch(self, graph, jobs, sharing, budget, label, extra=(), job_file=None, repeats=None):
-        """Runs a batch `repeats` times and keeps the run of median wall time (bytes do not vary)."""
+        """Runs a batch `repeats` times and keeps the run of median wall time (bytes vary only where
+        asynchronous passes meet thread timing)."""
         runs = []
         for _ in range(max(repeats or 0, self.repeats)):
             r = self.bench.run(graph.path, jobs, sharing, budget, f"{graph.name} {label}", extra, job_file)
@@ -741,8 +745,10 @@ def exp_verify(ctx):
             runs = {"on": [], "off": []}
             for k in range(repeats):
                 for setting in (["on", "off"] if k % 2 == 0 else ["off", "on"]):
+                    # Synchronous rounds: on two threads asynchronous passes' frontiers, and so their
+                    # bytes, depend on thread timing, and the two settings must read the same bytes.
                     r = ctx.bench.run(g.path, jobs, mode, budget, f"{g.name} {name} verify {setting}",
-                                      ("--verify-reads", setting))
+                                      ("--verify-reads", setting, "--async", "off"))
                     if "failed" in r:
                         raise SystemExit(f"bench: {name} {mode} --verify-reads {setting} failed: {r['failed']}")
                     runs[setting].append(r)
@@ -759,6 +765,66 @@ def exp_verify(ctx):
            "any job sees it; `--verify-reads off` skips the check and exists only for this comparison. Each setting "
            f"ran {repeats} times, on and off alternated, the median kept. The target is < 5% on both batches.")
     return raw, md, None
+
+
+# Issue 14's in-memory simulation of W1 (union-find WCC, sources 0, 64 KiB chunks, no cache): bytes
+# loaded with asynchronous passes / synchronous rounds, and the targets for the measured ratio.
+ASYNC_SIMULATED = {("road-FLA-u", "natural"): 0.85, ("road-FLA-u", "bfs@source"): 0.52,
+                   ("osm-rome", "natural"): 0.47, ("osm-rome", "bfs@source"): 0.45,
+                   ("soc-slashdot0902-d", "natural"): 0.52}
+ASYNC_TARGETS = {("road-FLA-u", "bfs@source"): 0.5, ("osm-rome", "bfs@source"): 0.3,
+                 ("soc-slashdot0902-d", "natural"): 0.7}
+
+
+def exp_async(ctx):
+    """Asynchronous passes (run --async on) against synchronous rounds (--async off): W1 from vertex 0
+    in chunk mode, budget 1/4 of the edge bytes, both engines, the real graphs in natural and BFS order
+    (rooted at the source) and R-MAT; in --quick, the generated road grid and R-MAT 14."""
+    if ctx.args.quick:
+        side = QUICK_ROAD_SIDE
+        road = lambda order, root: ctx.ordered(f"road grid {side}x{side}", f"road{side}", lambda: ctx.bench.road_edges(side),
+                                               order, root)
+        cases = [(road("natural", None), "natural"), (road("bfs", 0), "bfs@source"), (ctx.rmat(), "natural")]
+    else:
+        cases = [(ctx.dataset(f, sym, order, root), label) for f, sym in ORDER_GRAPHS[:3]
+                 for label, order, root in [("natural", "natural", None), ("bfs@source", "bfs", 0)]]
+        cases += [(ctx.rmat(), "natural")]
+    rows, raw, plot_rows = [], {}, []
+    for g, order in cases:
+        jobs = w1(0)
+        budget = quarter(g)
+        for engine in ["gridgraph", "xstream"]:
+            # X-Stream's update budget comes on top (as in the engines experiment), so both settings
+            # have the same edge budget.
+            updates = max(budget // 4, 256 << 10)
+            extra = ("--engine", engine, "--chunk-size", order_chunk(ctx)) + (("--update-mem", updates) if engine == "xstream" else ())
+            mem = budget + (updates if engine == "xstream" else 0)
+            runs = {setting: ctx.batch(g, jobs, "chunk", mem, f"{order} {engine} async {setting}", extra + ("--async", setting))
+                    for setting in ["off", "on"]}
+            on, off = runs["on"], runs["off"]
+            key = (g.name, order)
+            ratio = {"bytes": on["bytes_read"] / off["bytes_read"], "seconds": on["wall_seconds"] / off["wall_seconds"]}
+            raw[f"{g.name} / {order} / {engine}"] = {"graph": g.info, "order": order, "engine": engine, "jobs": jobs,
+                                                      "budget": budget, "ratio": ratio, "target": ASYNC_TARGETS.get(key),
+                                                      "simulated": ASYNC_SIMULATED.get(key), "runs": runs}
+            passes = lambda r: "/".join(str(j["iterations"]) for j in r["jobs"])
+            cell = lambda x: "-" if x is None else f"{x:.2f}"
+            rows.append([g.name, order, engine, passes(off), passes(on), fmt_bytes(off["bytes_read"]), fmt_bytes(on["bytes_read"]),
+                         f"**{ratio['bytes']:.3f}**", cell(ASYNC_SIMULATED.get(key)), cell(ASYNC_TARGETS.get(key)),
+                         f"{off['wall_seconds']:.2f}", f"{on['wall_seconds']:.2f}", f"**{ratio['seconds']:.3f}**"])
+            short = g.name.replace("soc-slashdot0902-d", "slashdot").replace("-u", "")
+            plot_rows.append({"graph": f"{short} {order}\n{engine}", "variants": {"bytes on / off": ratio["bytes"],
+                                                                               "time on / off": ratio["seconds"]}})
+    md = table(["graph", "order", "engine", "rounds off (pr/wcc/sssp/bfs)", "passes on", "bytes off", "bytes on",
+                "bytes on / off", "simulated", "target", "seconds off", "seconds on", "time on / off"], rows)
+    md += ("\n\nW1 = delta-PageRank 0.01, union-find WCC, SSSP and BFS from vertex 0; chunk mode, budget 1/4 of the edge "
+           "bytes. `--async on` runs BFS, SSSP and delta-PageRank in asynchronous passes (union-find WCC is one pass "
+           "either way); `off` is synchronous rounds. The simulation is issue 14's (no cache; its async column, "
+           "without re-entry). The middleware does not yet add chunks activated during a pass to that pass, nor "
+           "re-enter loaded chunks: a change travels on only through chunks the pass loads anyway.")
+    setting = (f"W1 from vertex 0, chunk mode, {order_chunk(ctx)} chunks, budget 1/4 of each graph's edge bytes; "
+               f"{ctx.threads} threads; commit {ctx.commit}")
+    return raw, md, lambda path: plots.asynchronous(plot_rows, setting, path)
 
 
 # GridGraph on R-MAT 22 (67 M edges), O_DIRECT, same grid, budget above the graph, 2 / 1 threads:
@@ -804,7 +870,7 @@ def exp_cpu(ctx):
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu}
+           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
@@ -813,7 +879,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "memory": "10. Memory: peak RSS against the budget",
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "verify": "12. Verified reads: what checking every page costs",
-          "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads"}
+          "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
+          "async": "14. Asynchronous passes: bytes and time, --async on vs off"}
 
 
 def main():

@@ -205,6 +205,15 @@ def orders(rows, setting, path):
     _finish(fig, "Vertex orders and read granularity (prep --order, run --granularity)", setting, path)
 
 
+def asynchronous(rows, setting, path):
+    """rows: [{graph, variants: {"bytes on / off": x, "time on / off": y}}]"""
+    labels = list(rows[0]["variants"].keys())
+    fig, ax = plt.subplots(figsize=(12, 4.5))
+    _bars(ax, [r["graph"] for r in rows], labels, [[r["variants"][v] for r in rows] for v in labels],
+          "asynchronous passes / synchronous rounds", reference=[1.0] * len(rows), reference_label="no change")
+    _finish(fig, "Asynchronous passes (run --async on vs off)", setting, path)
+
+
 def engines(rows, setting, path):
     """rows: [{group, modes: {mode: {seconds, bytes, update_bytes_written}}}]: one group per graph and engine."""
     groups = [r["group"] for r in rows]

@@ -17,12 +17,13 @@ namespace {
 void print_algorithms() {
   std::printf("Algorithms for --job ALGO[:KEY=VALUE...] and job files (algo = \"ALGO\", KEY = VALUE):\n");
   for (const Algorithm& algo : algorithms()) {
-    std::printf("\n  %-15s %s\n", algo.name.c_str(), algo.help.c_str());
+    std::printf("\n  %-15s %s%s\n", algo.name.c_str(), algo.help.c_str(), algo.asynchronous ? " [asynchronous]" : "");
     for (const ParamInfo& p : algo.params)
       std::printf("    %-15s %-9s %s (%s)\n", p.name.c_str(), param_type_name(p.type), p.help.c_str(),
                   p.default_value.empty() ? "required" : ("default " + p.default_value).c_str());
   }
-  std::printf("\nEvery job also takes name (default INDEX-ALGO); job files also take arrive_after (rounds).\n");
+  std::printf("\nEvery job also takes name (default INDEX-ALGO); job files also take arrive_after (rounds) and async "
+              "(true|false).\n[asynchronous]: runs in asynchronous passes unless `run --async off` or async = false.\n");
 }
 
 void print_checked(const std::string& path, uint64_t vertices) {
@@ -48,7 +49,8 @@ void print_checked(const std::string& path, uint64_t vertices) {
       auto given = spec.params.find(p.name);
       json.field(p.name, given == spec.params.end() ? p.default_value : given->second);
     }
-    json.end_object().field("arrive_after", parsed.arrive_after[i]).end_object();
+    json.end_object().field("arrive_after", parsed.arrive_after[i]);
+    json.field("async", algo.asynchronous && spec.async.value_or(true)).end_object();
   }
   json.end_array();
   std::printf("%s\n", json.text().c_str());

@@ -83,7 +83,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity;
+  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -107,6 +107,9 @@ int cmd_run(const Args& args) {
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("verify-reads", po::value(&verify_reads)->default_value("on"),
        "on|off: check every page read against its CRC-32C before any job sees it (off: only to measure the cost)")
+      ("async", po::value(&async)->default_value("on"),
+       "on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
+       "in the same pass (off: every job in synchronous rounds, for comparison; a job file's async = false holds one job back)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
       ("verify", po::bool_switch(&verify),
@@ -131,6 +134,7 @@ int cmd_run(const Args& args) {
     if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
     if (config.threads < 0) fail("run: --threads must be >= 0");
     if (trials == 0) fail("run: --trials must be at least 1");
+    if (async != "on" && async != "off") fail("run: --async '{}' (expected on or off)", async);
 
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
@@ -179,7 +183,7 @@ int cmd_run(const Args& args) {
     trial_specs = specs;
     notes = pick_random_sources(trial_specs, graph.out_degrees(), graph.order(), seed + trial);
     jobs.clear();
-    for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order()));
+    for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), async == "on"));
     for (const std::string& warning : sources_without_out_edges(trial_specs, graph.out_degrees(), graph.order()))
       notes.push_back("warning: " + warning);
     if (trials > 1)
