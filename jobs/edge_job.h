@@ -135,18 +135,24 @@ class EdgeJob : public Job {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
     UpdateWriter<Value<Derived>> emit(out, run.count);
-    const uint64_t count = run.count;
+    for_each_pushing_source<kAsync>(edges, run.count, [&](VertexId src, uint64_t first, uint64_t end) {
+      for (uint64_t k = first; k < end; ++k) {
+        Weight w = 1;
+        if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
+        emit(edges[k].dst, self.scatter(src, w));
+      }
+    });
+  }
+
+  // Calls visit(src, first, end) for each run [first, end) of one source's edges that pushes.
+  template <bool kAsync, typename Record, typename Visit>
+  void for_each_pushing_source(const Record* edges, uint64_t count, Visit&& visit) {
     uint64_t i = 0;
     while (i < count) {
       const VertexId src = edges[i].src;
       uint64_t end = i + 1;
       while (end < count && edges[end].src == src) ++end;
-      if (pushes<kAsync>(src, end - i))
-        for (uint64_t k = i; k < end; ++k) {
-          Weight w = 1;
-          if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
-          emit(edges[k].dst, self.scatter(src, w));
-        }
+      if (pushes<kAsync>(src, end - i)) visit(src, i, end);
       i = end;
     }
   }
@@ -207,24 +213,16 @@ class EdgeJob : public Job {
   void process_out(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
-    const uint64_t count = run.count;
-    uint64_t i = 0;
-    while (i < count) {
-      const VertexId src = edges[i].src;
-      uint64_t end = i + 1;
-      while (end < count && edges[end].src == src) ++end;
-      if (pushes<kAsync>(src, end - i)) {
-        if constexpr (std::is_same_v<Record, WeightedEdge>) {
-          for (uint64_t k = i; k < end; ++k)
-            if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
-        } else {
-          const auto value = self.scatter(src, 1);
-          for (uint64_t k = i; k < end; ++k)
-            if (gather_one<kOwned>(edges[k].dst, value)) next_.set_atomic(edges[k].dst);
-        }
+    for_each_pushing_source<kAsync>(edges, run.count, [&](VertexId src, uint64_t first, uint64_t end) {
+      if constexpr (std::is_same_v<Record, WeightedEdge>) {
+        for (uint64_t k = first; k < end; ++k)
+          if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
+      } else {
+        const auto value = self.scatter(src, 1);
+        for (uint64_t k = first; k < end; ++k)
+          if (gather_one<kOwned>(edges[k].dst, value)) next_.set_atomic(edges[k].dst);
       }
-      i = end;
-    }
+    });
   }
 
   // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge;
