@@ -90,14 +90,13 @@ class EdgeJob : public Job {
   }
 
  protected:
-  // A Both job on a symmetric graph finds every reverse edge among the out-edges, so it runs as
-  // an Out job: the engines and the middleware then load only chunks with active sources.
-  // Every derived init() calls it: the graph's out-degrees (for `whole` source runs) and symmetry.
+  // Every derived init() calls it. The graph's out-degrees tell a `whole` source run. A Both job
+  // on a symmetric graph finds every reverse edge among the out-edges, so it runs as an Out job:
+  // the engines and the middleware then load only chunks with active sources.
   void bind(const GraphInfo& graph) {
     degrees_ = graph.out_degrees;
-    use_symmetry(graph);
+    reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric;
   }
-  void use_symmetry(const GraphInfo& graph) { reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric; }
 
   // Asynchronous passes: called once per source run about to push (the source is in the
   // frontier, or changed in this pass); false skips it. Monotone jobs: a source whose whole
@@ -112,8 +111,8 @@ class EdgeJob : public Job {
  private:
   bool reverse_edges_ = kEdgeUse == EdgeUse::BothWays;
 
-  // One source run [i, end) of a run's edges, and whether it should push: synchronous, the source
-  // is in the frontier; asynchronous, as begin_source() says.
+  // Whether a source with `edges` edges in this run pushes: synchronous, when it is in the
+  // frontier; asynchronous, as begin_source() says.
   template <bool kAsync>
   bool pushes(VertexId src, uint64_t edges) {
     if constexpr (!kAsync) {

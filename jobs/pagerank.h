@@ -13,8 +13,9 @@
 //
 // Asynchronous passes (delta forms only; docs/jobs.md proves the same bound): what arrives is
 // added to rank and pending at once. Each pass begins with a snapshot: every frontier vertex's
-// pending moves to `pushing`, and that fixed amount goes out through each of its runs of edges in
-// the pass, so a vertex whose out-edges span several runs pushes the same amount in each. A run
+// pending moves to what it pushes (incoming_, the synchronous form's arrivals), and that fixed
+// amount goes out through each of its runs of edges in the pass, so a vertex whose out-edges
+// span several runs pushes the same amount in each. A run
 // that holds ALL of a source's out-edges (EdgeJob's `whole`) also sends whatever has arrived at
 // the source since, taken from pending by an atomic exchange: every unit of delta is pushed
 // exactly once, and a vertex that became active during the pass pushes in it when its edges
