@@ -47,6 +47,17 @@ class Bitmap {
     for (size_t w = 0; w < words_.size(); ++w)
       for (uint64_t word = words_[w]; word; word &= word - 1) f(w * 64 + static_cast<uint64_t>(std::countr_zero(word)));
   }
+  // Calls f(i) for every set bit in [begin, end), in order. Each word is read once, so a bit set
+  // behind the walk (by f or by another thread) is not visited.
+  template <typename F>
+  void for_each_in(uint64_t begin, uint64_t end, F&& f) const {
+    for (uint64_t w = begin >> 6; w < (end + 63) >> 6; ++w) {
+      uint64_t word = words_[w];
+      if (w == begin >> 6) word &= ~uint64_t{0} << (begin & 63);
+      if (w == (end - 1) >> 6 && (end & 63)) word &= (uint64_t{1} << (end & 63)) - 1;
+      for (; word; word &= word - 1) f(w * 64 + static_cast<uint64_t>(std::countr_zero(word)));
+    }
+  }
   uint64_t count() const {
     uint64_t n = 0;
     for (uint64_t w : words_) n += std::popcount(w);

@@ -36,6 +36,10 @@ struct EdgeRun {
   // Set by a loader whose memory already went through the engine's range check (a chunk served
   // from the cache was checked when it was read): the engine does not check it again.
   bool checked = false;
+  // Set for a run handed again while still loaded (middleware/reentry.h): only asynchronous jobs'
+  // sources changed since they pushed, with all their out-edges in the run, push; the engine does
+  // not count it as loaded.
+  bool reentry = false;
   // The run's active edges against `accounting` when the loader knows them (the TChunk source
   // index gives them without reading an edge); kUncounted: the engine counts them. A piece of a
   // counted run carries the whole count when it starts at the run's first edge, else none.

@@ -182,7 +182,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         if (check_error.empty()) check_error = e.what();
         break;
       }
-      edges_loaded += run.count;
+      if (!run.reentry) edges_loaded += run.count;
       for (uint32_t j : run.jobs) {
         if (skip(j)) continue;
         double began = omp_get_wtime();
@@ -202,7 +202,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     }
   }
   if (!check_error.empty()) throw Error(check_error);
-  counters_.runs += runs.size();
+  for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
   counters_.edges_loaded += edges_loaded;
   counters_.active_edges_loaded += active_edges;
   counters_.edges_processed += edges_processed;
@@ -216,9 +216,11 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
 
 void EdgeProcessor::process_large(const EdgeRun& run) {
   const uint64_t active = check_run(run, true);
-  counters_.runs += 1;
-  counters_.edges_loaded += run.count;
-  counters_.active_edges_loaded += active;
+  if (!run.reentry) {
+    counters_.runs += 1;
+    counters_.edges_loaded += run.count;
+    counters_.active_edges_loaded += active;
+  }
 
   // The run's live jobs and their estimated loads L_j = theta_j x active edges.
   std::vector<uint32_t> live;

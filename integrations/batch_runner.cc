@@ -153,7 +153,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.tchunk_index_bytes = middleware->table().index_bytes();
     report.cache_bytes = middleware->cache_capacity();
-    sharing = make_chunk_mode(*middleware);
+    sharing = make_chunk_mode(*middleware, config.reentry_bound);
   } else {
     // Each of the two buffers holds a whole partition if the budget allows, and up to
     // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
@@ -167,7 +167,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     buffer = std::min(data_budget / 2, std::max({align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
                                                  align_up(load, kDirectAlignment) + 2 * kDirectAlignment, kMinGraphBudget / 2}));
     buffer = align_down(buffer, kDirectAlignment);
-    sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads);
+    sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads,
+                              config.reentry_bound);
   }
   report.buffer_bytes = buffer;
 
@@ -216,6 +217,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     const UpdateCounters updates_before = engine.updates();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
+    const ReentryCounts reentries_before = sharing->reentries();
     RoundRecord record;
     // Shared loads are counted against the union of the running jobs' frontiers (independent
     // mode counts each job's loads against its own). The union of one frontier is that frontier,
@@ -267,6 +269,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     record.bytes_read = io_bytes() - bytes_before;
     record.edges_loaded = after.edges_loaded - before.edges_loaded;
     record.active_edges_loaded = after.active_edges_loaded - before.active_edges_loaded;
+    record.reentries = sharing->reentries().sweeps - reentries_before.sweeps;
+    record.reentry_edges = sharing->reentries().edges - reentries_before.edges;
     if (middleware) {
       GraphSOStats now = middleware->stats();
       record.chunks_loaded = now.chunks_loaded - mw_before.chunks_loaded;
@@ -304,6 +308,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
+    const std::vector<uint64_t>& job_sweeps = sharing->reentries().job_sweeps;
+    outcome.reentries = j < job_sweeps.size() ? job_sweeps[j] : 0;
     outcome.converged = !failed[j] && jobs[j]->converged();
     if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
   }
@@ -370,6 +376,10 @@ std::string report_json(const BatchReport& r) {
   w.field("update_spills", r.updates.spills);
   w.field("peak_rss_bytes", r.peak_rss_bytes);
   w.field("rounds_total", static_cast<uint64_t>(r.rounds.size()));
+  uint64_t reentries = 0, reentry_edges = 0;
+  for (const RoundRecord& rr : r.rounds) reentries += rr.reentries, reentry_edges += rr.reentry_edges;
+  w.field("reentries", reentries);
+  w.field("reentry_edges", reentry_edges);
   w.begin_array("jobs");
   for (const JobOutcome& j : r.jobs) {
     w.begin_object();
@@ -378,6 +388,7 @@ std::string report_json(const BatchReport& r) {
     w.field("arrive_after", j.arrived_round);
     w.field("async", j.async);
     w.field("iterations", j.rounds);
+    w.field("reentries", j.reentries);
     w.field("seconds", j.seconds);
     w.field("round_end_seconds", j.round_end_seconds);
     w.field("converged", j.converged);
@@ -411,6 +422,8 @@ std::string report_json(const BatchReport& r) {
     w.field("edges_loaded", rr.edges_loaded);
     w.field("active_edges_loaded", rr.active_edges_loaded);
     w.field("update_bytes_written", rr.update_bytes_written);
+    w.field("reentries", rr.reentries);
+    w.field("reentry_edges", rr.reentry_edges);
     w.field("seconds", rr.seconds);
     w.end_object();
   }

@@ -47,6 +47,8 @@ struct BatchConfig {
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
+  // Sweeps per load for asynchronous jobs (middleware/reentry.h); 0: no re-entry.
+  uint32_t reentry_bound = kDefaultReentryBound;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -58,6 +60,7 @@ struct JobOutcome {
   uint32_t arrived_round = 0;
   bool async = false;  // ran in asynchronous passes (a round is then one pass)
   uint32_t rounds = 0;
+  uint64_t reentries = 0;  // sweeps of a load still in memory it took part in (middleware/reentry.h)
   double seconds = 0;            // from the job's arrival until it finished
   double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)
   bool converged = false;
@@ -78,6 +81,8 @@ struct RoundRecord {
   uint64_t edges_loaded = 0;
   uint64_t active_edges_loaded = 0;
   uint64_t update_bytes_written = 0;  // xstream: updates spilled to disk
+  uint64_t reentries = 0;             // sweeps of loads still in memory (middleware/reentry.h)
+  uint64_t reentry_edges = 0;         // edges those sweeps handed again
   double seconds = 0;
 };
 

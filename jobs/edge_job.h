@@ -23,8 +23,13 @@
 // destinations still lowers them without atomics (the source's next_ bit is the only word two
 // threads race on, and that is atomic); a job whose sources are also written by atomic exchanges
 // (delta jobs: pending) declares kAtomicAsyncGathers and always gathers atomically.
+//
+// Re-entry (EdgeRun::reentry, middleware/reentry.h): a run handed again after it went by. Only
+// sources in next_ whose out-edges are all in the run push (begin_source(src, false, true)), found
+// from next_'s bits rather than by walking the edges; reentry_pushes_ counts them.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -39,8 +44,13 @@ class EdgeJob : public Job {
   EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
   bool async_capable() const override { return true; }
+  // Both-ways jobs take no part: an endpoint's edges are never known to be all in one run.
+  bool wants_reentry(VertexId first, VertexId end) const final {
+    return async_ && !reverse_edges_ && next_.any_in(first, end);
+  }
 
   void process(const EdgeRun& run) final {
+    if (run.reentry && (!async_ || reverse_edges_)) return;
     if (reverse_edges_) {  // writes sources too: never owned
       if (run.weighted) process_both_ways<WeightedEdge>(run);
       else process_both_ways<Edge>(run);
@@ -64,6 +74,7 @@ class EdgeJob : public Job {
   uint32_t update_bytes() const final { return sizeof(VertexId) + sizeof(Value<Derived>); }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
+    if (run.reentry && (!async_ || reverse_edges_)) return;
     if (reverse_edges_) {
       if (run.weighted) scatter_both_ways<WeightedEdge>(run, out);
       else scatter_both_ways<Edge>(run, out);
@@ -134,7 +145,7 @@ class EdgeJob : public Job {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
     UpdateWriter<Value<Derived>> emit(out, run.count);
-    for_each_pushing_source<kAsync>(edges, run.count, [&](VertexId src, uint64_t first, uint64_t end) {
+    for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
       for (uint64_t k = first; k < end; ++k) {
         Weight w = 1;
         if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
@@ -145,7 +156,11 @@ class EdgeJob : public Job {
 
   // Calls visit(src, first, end) for each run [first, end) of one source's edges that pushes.
   template <bool kAsync, typename Record, typename Visit>
-  void for_each_pushing_source(const Record* edges, uint64_t count, Visit&& visit) {
+  void for_each_pushing_source(const EdgeRun& run, const Record* edges, Visit&& visit) {
+    if constexpr (kAsync) {
+      if (run.reentry) return for_each_reentering_source(run, edges, visit);
+    }
+    const uint64_t count = run.count;
     uint64_t i = 0;
     while (i < count) {
       const VertexId src = edges[i].src;
@@ -154,6 +169,33 @@ class EdgeJob : public Job {
       if (pushes<kAsync>(src, end - i)) visit(src, i, end);
       i = end;
     }
+  }
+
+  // A run handed again went by every frontier source already: only a source changed since (in
+  // next_) with all its out-edges here pushes. Such sources are found from next_'s bits over the
+  // run's source range, each by a binary search, so a sweep with little left to do costs little
+  // beside the edges it pushes.
+  template <typename Record, typename Visit>
+  void for_each_reentering_source(const EdgeRun& run, const Record* edges, Visit&& visit) {
+    if (run.count == 0 || !degrees_) return;
+    const Record *at = edges, *end = edges + run.count;
+    uint64_t pushed = 0;
+    auto before = [](const Record& e, uint64_t id) { return e.src < id; };
+    next_.for_each_in(edges[0].src, uint64_t{end[-1].src} + 1, [&](uint64_t v) {
+      const uint64_t degree = (*degrees_)[v];
+      if (degree > static_cast<uint64_t>(end - at)) return;
+      // Galloping from the last find: the bits come in order, mostly close together.
+      uint64_t step = 1;
+      while (step < static_cast<uint64_t>(end - at) && at[step].src < v) at += step, step *= 2;
+      at = std::lower_bound(at, at + std::min<uint64_t>(step + 1, static_cast<uint64_t>(end - at)), v, before);
+      // Edges are sorted by source: the run holds all of v's iff its degree-th edge from here is v's.
+      if (at == end || at->src != v || degree > static_cast<uint64_t>(end - at) || at[degree - 1].src != v) return;
+      if (!static_cast<Derived&>(*this).begin_source(static_cast<VertexId>(v), false, true)) return;
+      const uint64_t first = static_cast<uint64_t>(at - edges);
+      visit(static_cast<VertexId>(v), first, first + degree);
+      ++pushed;
+    });
+    if (pushed) reentry_pushes_.fetch_add(pushed, std::memory_order_relaxed);
   }
 
   // Both directions, edge by edge (asynchronous: an endpoint changed in this pass pushes too).
@@ -212,7 +254,7 @@ class EdgeJob : public Job {
   void process_out(const EdgeRun& run) {
     const auto* edges = reinterpret_cast<const Record*>(run.data);
     auto& self = static_cast<Derived&>(*this);
-    for_each_pushing_source<kAsync>(edges, run.count, [&](VertexId src, uint64_t first, uint64_t end) {
+    for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
       if constexpr (std::is_same_v<Record, WeightedEdge>) {
         for (uint64_t k = first; k < end; ++k)
           if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);

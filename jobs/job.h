@@ -18,6 +18,7 @@
 // processed in the same pass when its edges have not gone by yet. A round is then one pass.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -83,6 +84,11 @@ class Job {
   // Before init(): run asynchronously when on and the class can.
   void set_async(bool on) { async_ = on && async_capable(); }
   bool async() const { return async_; }
+  // Re-entry (middleware/reentry.h): whether a source in [first, end) changed since it last pushed,
+  // so that a loaded run of those sources handed again (EdgeRun::reentry) may push.
+  virtual bool wants_reentry(VertexId /*first*/, VertexId /*end*/) const { return false; }
+  // Sources that pushed in runs handed again, since init(); a sweep that adds none changed nothing.
+  uint64_t reentry_pushes() const { return reentry_pushes_.load(std::memory_order_relaxed); }
 
   const Bitmap& frontier() const { return frontier_; }
   bool finished() const { return finished_; }
@@ -120,6 +126,7 @@ class Job {
   uint32_t rounds_ = 0;
   int threads_ = 1;
   bool async_ = false;
+  std::atomic<uint64_t> reentry_pushes_{0};
 
  private:
   std::string name_;

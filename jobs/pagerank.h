@@ -93,11 +93,14 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
     return false;
   }
   // Asynchronous: a frontier source pushes its snapshot; one whose out-edges are all in this run
-  // also sends what has arrived since (so one activated during the pass pushes in it).
+  // also sends what has arrived since (so one activated during the pass pushes in it). That
+  // leaves it out of next_ until pending crosses the threshold again, so a run handed again
+  // (in_frontier false: its snapshot went out already) sends only what arrived after.
   bool begin_source(VertexId src, bool in_frontier, bool whole) {
     if (!whole) return in_frontier;
+    next_.reset_atomic(src);
     const double more = std::atomic_ref<double>(pending_[src]).exchange(0.0, std::memory_order_relaxed);
-    incoming_[src] += more;
+    incoming_[src] = in_frontier ? incoming_[src] + more : more;
     return in_frontier || more > 0;
   }
   void end_round() override;

@@ -3,6 +3,7 @@
 //   active = graphso.GetActiveChunks(frontiers of the running jobs)
 //   while (lp = graphso.Schedule(active))   // logical partitions, cached chunks first
 //     engine.process(lp's runs)             // chunk-synchronous: every related job, then the next
+//     re-enter lp while async jobs have work wholly inside it (middleware/reentry.h)
 //   engine.finish_round(running jobs)
 #include "middleware/sharing_mode.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 class ChunkMode final : public SharingMode {
  public:
-  explicit ChunkMode(GraphSO& graphso) : graphso_(graphso) {}
+  ChunkMode(GraphSO& graphso, uint32_t reentry_bound) : SharingMode(reentry_bound), graphso_(graphso) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
@@ -29,6 +30,7 @@ class ChunkMode final : public SharingMode {
       ++stats.logical_partitions;
       for (EdgeRun& run : lp->runs) run.accounting = accounting;
       engine.process(lp->runs);
+      reentry_.after_load(engine, jobs, lp->runs);  // before Schedule() reuses the buffer
     }
     engine.finish_round(running);
     return stats;
@@ -42,6 +44,8 @@ class ChunkMode final : public SharingMode {
 
 }  // namespace
 
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso) { return std::make_unique<ChunkMode>(graphso); }
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound) {
+  return std::make_unique<ChunkMode>(graphso, reentry_bound);
+}
 
 }  // namespace graphso

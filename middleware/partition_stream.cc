@@ -45,7 +45,8 @@ void PartitionStream::add(std::span<const std::span<const uint32_t>> jobs_of, Ac
   ends_.push_back(runs_.size());
 }
 
-void PartitionStream::stream(Engine& engine, const std::function<void(size_t group)>& group_done) {
+void PartitionStream::stream(Engine& engine, const std::function<void(std::span<const EdgeRun> runs)>& loaded,
+                             const std::function<void(size_t group)>& group_done) {
   std::vector<EdgeRun> runs = std::move(runs_);
   std::vector<FileRange> ranges = std::move(ranges_);
   std::vector<size_t> ends = std::move(ends_);
@@ -59,7 +60,9 @@ void PartitionStream::stream(Engine& engine, const std::function<void(size_t gro
       ranges,
       [&](size_t first, size_t last, std::span<const std::byte* const> data) {
         for (size_t k = first; k < last; ++k) runs[k].data = data[k - first];
-        engine.process(std::span<const EdgeRun>(runs).subspan(first, last - first));
+        const std::span<const EdgeRun> load = std::span<const EdgeRun>(runs).subspan(first, last - first);
+        engine.process(load);
+        loaded(load);
         close_groups(last);
       },
       ends);

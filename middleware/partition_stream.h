@@ -26,9 +26,11 @@ class PartitionStream {
   // Adds a group: every partition k with a non-empty jobs_of[k], in index order, or in the
   // layout's dense order when every non-empty partition is wanted and dense_order was asked for.
   void add(std::span<const std::span<const uint32_t>> jobs_of, ActiveSets accounting);
-  // Reads the groups in order and hands them to engine.process(); a load never spans two groups,
-  // and group_done(g) is called once group g is processed, while the next load is being read.
-  void stream(Engine& engine, const std::function<void(size_t group)>& group_done);
+  // Reads the groups in order and hands them to engine.process(), then to loaded() while their
+  // memory is still the load's; a load never spans two groups, and group_done(g) is called once
+  // group g is processed, while the next load is being read.
+  void stream(Engine& engine, const std::function<void(std::span<const EdgeRun> runs)>& loaded,
+              const std::function<void(size_t group)>& group_done);
 
   IoStats io_stats() const { return streamer_.io_stats(); }
   const char* backend() const { return streamer_.backend(); }

@@ -9,7 +9,8 @@
 //                logical partitions, through a shared chunk cache
 //
 // All three read through one DoubleBuffer (io/double_buffer.h): the next load is read while the
-// engine processes this one.
+// engine processes this one, and all three re-enter each load for asynchronous jobs before its
+// buffer is reused (middleware/reentry.h).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "io/chunk_reader.h"
 #include "jobs/job.h"
 #include "middleware/graphso.h"
+#include "middleware/reentry.h"
 
 namespace graphso {
 
@@ -36,6 +38,7 @@ struct RoundStats {
 
 class SharingMode {
  public:
+  explicit SharingMode(uint32_t reentry_bound) : reentry_(reentry_bound) {}
   virtual ~SharingMode() = default;
   // One round of the running jobs (indexes into jobs): loads what they need, hands it to
   // engine.process(), and ends with engine.finish_round(). accounting: the running jobs'
@@ -45,13 +48,18 @@ class SharingMode {
   virtual IoStats io_stats() const = 0;
   // The backend of the readers in use ("uring", "pread" after a fallback, "pmem"); "none" before any read.
   virtual const char* backend() const = 0;
+  // What re-entry did so far: every mode re-enters each load it hands the engine.
+  const ReentryCounts& reentries() const { return reentry_.counts(); }
+
+ protected:
+  Reentry reentry_;
 };
 
 // independent or partition over the layout, with two read buffers of buffer_bytes each, for an
-// engine running on `threads` threads.
+// engine running on `threads` threads. reentry_bound: sweeps per load (middleware/reentry.h), 0 none.
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes, int threads);
+                                             uint64_t buffer_bytes, int threads, uint32_t reentry_bound);
 // chunk: the middleware, already Init-ed over the engine's layout.
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso);
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound);
 
 }  // namespace graphso

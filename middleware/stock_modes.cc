@@ -9,8 +9,9 @@ namespace {
 // Each running job alone: the partitions it wants, then the engine's end of its round.
 class IndependentMode final : public SharingMode {
  public:
-  IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order)
-      : stream_(layout, readers, buffer_bytes, dense_order) {}
+  IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order,
+                  uint32_t reentry_bound)
+      : SharingMode(reentry_bound), stream_(layout, readers, buffer_bytes, dense_order) {}
 
   // The jobs' loads are read back to back (job k's first load while job j's last is processed),
   // but no load holds two jobs' partitions, and the engine finishes each job's round after its
@@ -26,7 +27,9 @@ class IndependentMode final : public SharingMode {
         if (wanted[k]) jobs_of[k] = std::span<const uint32_t>(&j, 1);
       stream_.add(jobs_of, own);
     }
-    stream_.stream(engine, [&](size_t group) { engine.finish_round(running.subspan(group, 1)); });
+    stream_.stream(
+        engine, [&](std::span<const EdgeRun> load) { reentry_.after_load(engine, jobs, load); },
+        [&](size_t group) { engine.finish_round(running.subspan(group, 1)); });
     return {};
   }
   IoStats io_stats() const override { return stream_.io_stats(); }
@@ -39,8 +42,10 @@ class IndependentMode final : public SharingMode {
 // Every partition some job wants, once, for all the jobs that want it (GraphM).
 class PartitionMode final : public SharingMode {
  public:
-  PartitionMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order)
-      : stream_(layout, readers, buffer_bytes, dense_order), partitions_(layout.partitions.size()) {}
+  PartitionMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order,
+                uint32_t reentry_bound)
+      : SharingMode(reentry_bound), stream_(layout, readers, buffer_bytes, dense_order),
+        partitions_(layout.partitions.size()) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
@@ -52,7 +57,9 @@ class PartitionMode final : public SharingMode {
     }
     std::vector<std::span<const uint32_t>> jobs_of(related.begin(), related.end());
     stream_.add(jobs_of, accounting);
-    stream_.stream(engine, [&](size_t) { engine.finish_round(running); });
+    stream_.stream(
+        engine, [&](std::span<const EdgeRun> load) { reentry_.after_load(engine, jobs, load); },
+        [&](size_t) { engine.finish_round(running); });
     return {};
   }
   IoStats io_stats() const override { return stream_.io_stats(); }
@@ -66,13 +73,13 @@ class PartitionMode final : public SharingMode {
 }  // namespace
 
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes, int threads) {
+                                             uint64_t buffer_bytes, int threads, uint32_t reentry_bound) {
   // The layout's dense order (GridGraph's column order) keeps one destination range in the cache
   // while its blocks go by, which pays on one thread; on several, a load in row order spans
   // destination ranges the threads can own without atomics, and that pays more (docs/formats.md, "Why two files").
   const bool dense_order = threads == 1;
-  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order);
-  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order);
+  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order, reentry_bound);
+  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order, reentry_bound);
 }
 
 }  // namespace graphso

@@ -103,6 +103,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.show_progress = false;
   config.chunk_bytes = options.chunk_bytes;
   config.granularity = options.granularity;
+  config.reentry_bound = options.reentry;
   if (options.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.mem_bytes += config.update_mem_bytes;

@@ -64,6 +64,7 @@ struct RunOptions {
   // both engines. The default is the smallest accepted, so most runs spill updates to disk.
   uint64_t update_mem_bytes = 0;
   bool async = true;  // `run --async`: jobs that allow it run in asynchronous passes
+  uint32_t reentry = kDefaultReentryBound;  // `run --reentry`
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <utility>
+#include <vector>
 
 #include "base/bitmap.h"
 #include "base/bitmap_rank.h"
@@ -23,6 +24,27 @@ TEST_CASE("bitmap ranges, counts and set_all respect the size") {
   REQUIRE(b.count() == 200);
   b.clear();
   REQUIRE(b.count() == 0);
+}
+
+TEST_CASE("bitmap for_each_in visits exactly the set bits of a range, at word boundaries and inside one word") {
+  Bitmap b(300);
+  for (uint64_t i : {0, 5, 63, 64, 127, 128, 200, 299}) b.set(i);
+  auto visited = [&](uint64_t begin, uint64_t end) {
+    std::vector<uint64_t> out;
+    b.for_each_in(begin, end, [&](uint64_t i) { out.push_back(i); });
+    return out;
+  };
+  for (uint64_t begin = 0; begin <= 300; begin += 7)
+    for (uint64_t end = begin; end <= 300; end += 13) {
+      std::vector<uint64_t> expected;
+      for (uint64_t i = begin; i < end; ++i)
+        if (b.test(i)) expected.push_back(i);
+      INFO(begin << ".." << end);
+      REQUIRE(visited(begin, end) == expected);
+    }
+  REQUIRE(visited(64, 128) == std::vector<uint64_t>{64, 127});
+  REQUIRE(visited(6, 63).empty());
+  REQUIRE(visited(299, 300) == std::vector<uint64_t>{299});
 }
 
 TEST_CASE("bitmap rank: every range's count equals a scan of it, at sizes on and off word and block boundaries") {

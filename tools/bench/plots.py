@@ -206,12 +206,12 @@ def orders(rows, setting, path):
 
 
 def asynchronous(rows, setting, path):
-    """rows: [{graph, variants: {"bytes on / off": x, "time on / off": y}}]"""
+    """rows: [{graph, variants: {label: ratio to synchronous rounds}}]"""
     labels = list(rows[0]["variants"].keys())
     fig, ax = plt.subplots(figsize=(12, 4.5))
     _bars(ax, [r["graph"] for r in rows], labels, [[r["variants"][v] for r in rows] for v in labels],
           "asynchronous passes / synchronous rounds", reference=[1.0] * len(rows), reference_label="no change")
-    _finish(fig, "Asynchronous passes (run --async on vs off)", setting, path)
+    _finish(fig, "Asynchronous passes and re-entry (--reentry 0, and the default) vs --async off", setting, path)
 
 
 def engines(rows, setting, path):

@@ -110,6 +110,9 @@ int cmd_run(const Args& args) {
       ("async", po::value(&async)->default_value("on"),
        "on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
        "in the same pass (off: every job in synchronous rounds, for comparison; a job file's async = false holds one job back)")
+      ("reentry", number(&config.reentry_bound)->default_value(kDefaultReentryBound),
+       "most times a load still in memory is processed again for asynchronous jobs with work wholly inside it, "
+       "before its buffer is reused (0: never)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
       ("verify", po::bool_switch(&verify),
