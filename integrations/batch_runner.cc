@@ -217,7 +217,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     const UpdateCounters updates_before = engine.updates();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
-    const ReentryCounts reentries_before = sharing->reentries();
+    const uint64_t sweeps_before = sharing->reentries().sweeps, swept_edges_before = sharing->reentries().edges;
     RoundRecord record;
     // Shared loads are counted against the union of the running jobs' frontiers (independent
     // mode counts each job's loads against its own). The union of one frontier is that frontier,
@@ -269,8 +269,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     record.bytes_read = io_bytes() - bytes_before;
     record.edges_loaded = after.edges_loaded - before.edges_loaded;
     record.active_edges_loaded = after.active_edges_loaded - before.active_edges_loaded;
-    record.reentries = sharing->reentries().sweeps - reentries_before.sweeps;
-    record.reentry_edges = sharing->reentries().edges - reentries_before.edges;
+    record.reentries = sharing->reentries().sweeps - sweeps_before;
+    record.reentry_edges = sharing->reentries().edges - swept_edges_before;
     if (middleware) {
       GraphSOStats now = middleware->stats();
       record.chunks_loaded = now.chunks_loaded - mw_before.chunks_loaded;

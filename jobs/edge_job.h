@@ -44,13 +44,10 @@ class EdgeJob : public Job {
   EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
   bool async_capable() const override { return true; }
-  // Both-ways jobs take no part: an endpoint's edges are never known to be all in one run.
-  bool wants_reentry(VertexId first, VertexId end) const final {
-    return async_ && !reverse_edges_ && next_.any_in(first, end);
-  }
+  bool wants_reentry(VertexId first, VertexId end) const final { return sweeps() && next_.any_in(first, end); }
 
   void process(const EdgeRun& run) final {
-    if (run.reentry && (!async_ || reverse_edges_)) return;
+    if (run.reentry && !sweeps()) return;
     if (reverse_edges_) {  // writes sources too: never owned
       if (run.weighted) process_both_ways<WeightedEdge>(run);
       else process_both_ways<Edge>(run);
@@ -74,7 +71,7 @@ class EdgeJob : public Job {
   uint32_t update_bytes() const final { return sizeof(VertexId) + sizeof(Value<Derived>); }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
-    if (run.reentry && (!async_ || reverse_edges_)) return;
+    if (run.reentry && !sweeps()) return;
     if (reverse_edges_) {
       if (run.weighted) scatter_both_ways<WeightedEdge>(run, out);
       else scatter_both_ways<Edge>(run, out);
@@ -121,6 +118,10 @@ class EdgeJob : public Job {
 
  private:
   bool reverse_edges_ = kEdgeUse == EdgeUse::BothWays;
+
+  // Whether runs handed again (EdgeRun::reentry) are for this job: asynchronous, and not both
+  // ways (an endpoint's edges are never known to be all in one run).
+  bool sweeps() const { return async_ && !reverse_edges_; }
 
   // Whether a source with `edges` edges in this run pushes: synchronous, when it is in the
   // frontier; asynchronous, as begin_source() says.

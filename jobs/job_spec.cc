@@ -79,7 +79,7 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const Vert
   if (spec.async == true && !algo->asynchronous)
     fail("{}: {} runs synchronously by definition (async = true is not allowed)", spec.where("async"), spec.algo);
   std::unique_ptr<Job> job = algo->make(JobParams(spec, algo->params, vertices, order));
-  job->set_async(allow_async && algo->asynchronous && spec.async.value_or(true));
+  job->set_async(allow_async && algo->runs_async(spec.async));
   return job;
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,8 @@ struct Algorithm {
   bool asynchronous = false;
 
   const ParamInfo* param(const std::string& key) const;
+  // Whether a job of it runs asynchronously, given a job file's `async` (unset: when it may).
+  bool runs_async(std::optional<bool> asked) const { return asynchronous && asked.value_or(true); }
 };
 
 const std::vector<Algorithm>& algorithms();

@@ -50,7 +50,7 @@ void print_checked(const std::string& path, uint64_t vertices) {
       json.field(p.name, given == spec.params.end() ? p.default_value : given->second);
     }
     json.end_object().field("arrive_after", parsed.arrive_after[i]);
-    json.field("async", algo.asynchronous && spec.async.value_or(true)).end_object();
+    json.field("async", algo.runs_async(spec.async)).end_object();
   }
   json.end_array();
   std::printf("%s\n", json.text().c_str());
