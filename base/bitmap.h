@@ -40,6 +40,10 @@ class Bitmap {
   void or_with(const Bitmap& other) {
     for (size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];
   }
+  // Clears every bit set in other.
+  void and_not(const Bitmap& other) {
+    for (size_t w = 0; w < words_.size(); ++w) words_[w] &= ~other.words_[w];
+  }
 
   // Calls f(i) for every set bit, in order.
   template <typename F>

@@ -72,6 +72,13 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
   if (config.sharing == Sharing::Chunk) vertex_state += (jobs.size() + 1) * BitmapRank::bytes_for(n);
+  // The late join's bitmaps: what it has seen of each asynchronous job's changes, and the
+  // difference it takes with its rank (middleware/late_join.h).
+  if (config.sharing == Sharing::Chunk && config.late_join) {
+    uint64_t followed = 0;
+    for (const auto& job : jobs) followed += job->async();
+    if (followed) vertex_state += (followed + 1) * ((n + 63) / 64 * 8) + BitmapRank::bytes_for(n);
+  }
   report.vertex_state_bytes = vertex_state;
   // The page checksums every read is verified with, loaded (and so checked) before anything runs.
   const EngineLayout& layout = engine.layout();
@@ -144,6 +151,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     gc.cache_ratio = config.cache_ratio;
     gc.threads = threads;
     gc.granularity = config.granularity;
+    gc.pass_order = config.pass_order;
     middleware = GraphSO::Init(layout, gc, readers);
     if (middleware->device()) report.device = *middleware->device();
     buffer = middleware->partition_bytes();
@@ -153,7 +161,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.tchunk_index_bytes = middleware->table().index_bytes();
     report.cache_bytes = middleware->cache_capacity();
-    sharing = make_chunk_mode(*middleware, config.reentry_bound);
+    sharing = make_chunk_mode(*middleware, config.reentry_bound, config.late_join);
   } else {
     // Each of the two buffers holds a whole partition if the budget allows, and up to
     // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
@@ -239,6 +247,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     }
     RoundStats round_stats = sharing->round(engine, job_ptrs, running, accounting);
     record.active_chunks = round_stats.active_chunks;
+    record.late_chunks = round_stats.late_chunks;
 
     for (const auto& [j, message] : engine.failures())
       if (!failed[j]) {
@@ -300,6 +309,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.io = s.io;
     report.chunk_stats = s;
     report.granularity = granularity_name(middleware->granularity());
+    report.pass_order = pass_order_name(middleware->pass_order());
+    report.late_join = config.late_join;
   } else {
     report.io = sharing->io_stats();
   }
@@ -352,6 +363,8 @@ std::string report_json(const BatchReport& r) {
   w.field("cache_misses", r.chunk_stats.cache.misses);
   w.field("logical_partitions", r.chunk_stats.logical_partitions);
   w.field("granularity", r.granularity);
+  w.field("pass_order", r.pass_order);
+  w.field("late_join", r.late_join);
   w.field("chunks_by_pages", r.chunk_stats.chunks_by_pages);
   w.field("whole_chunk_bytes", r.chunk_stats.whole_bytes);
   w.field("page_bytes", r.chunk_stats.page_bytes);
@@ -380,6 +393,9 @@ std::string report_json(const BatchReport& r) {
   for (const RoundRecord& rr : r.rounds) reentries += rr.reentries, reentry_edges += rr.reentry_edges;
   w.field("reentries", reentries);
   w.field("reentry_edges", reentry_edges);
+  uint64_t late_chunks = 0;
+  for (const RoundRecord& rr : r.rounds) late_chunks += rr.late_chunks;
+  w.field("late_chunks", late_chunks);
   w.begin_array("jobs");
   for (const JobOutcome& j : r.jobs) {
     w.begin_object();
@@ -424,6 +440,7 @@ std::string report_json(const BatchReport& r) {
     w.field("update_bytes_written", rr.update_bytes_written);
     w.field("reentries", rr.reentries);
     w.field("reentry_edges", rr.reentry_edges);
+    w.field("late_chunks", rr.late_chunks);
     w.field("seconds", rr.seconds);
     w.end_object();
   }

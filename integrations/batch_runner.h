@@ -49,6 +49,10 @@ struct BatchConfig {
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
   // Sweeps per load for asynchronous jobs (middleware/reentry.h); 0: no re-entry.
   uint32_t reentry_bound = kDefaultReentryBound;
+  // Chunk mode: whether chunks asynchronous jobs reach during a pass join it (GraphSO::Follow; off
+  // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.
+  bool late_join = false;
+  PassOrder pass_order = PassOrder::Priority;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -83,6 +87,7 @@ struct RoundRecord {
   uint64_t update_bytes_written = 0;  // xstream: updates spilled to disk
   uint64_t reentries = 0;             // sweeps of loads still in memory (middleware/reentry.h)
   uint64_t reentry_edges = 0;         // edges those sweeps handed again
+  uint64_t late_chunks = 0;           // chunk mode: chunks that joined the pass after it began
   double seconds = 0;
 };
 
@@ -113,6 +118,8 @@ struct BatchReport {
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;
+  std::string pass_order;      // chunk mode: the chunks' order within a pass (PassOrder)
+  bool late_join = false;      // chunk mode: chunks reached during a pass joined it
   DeviceProfile device;        // measured at start-up for granularity page/auto
   GraphSOStats chunk_stats;    // chunk mode: the middleware's counts (all zero in the other modes)
   uint64_t mem_bytes = 0;

@@ -45,6 +45,10 @@ class EdgeJob : public Job {
 
   bool async_capable() const override { return true; }
   bool wants_reentry(VertexId first, VertexId end) const final { return sweeps() && next_.any_in(first, end); }
+  PassChanges pass_changes() const final {
+    if (!sweeps()) return {};
+    return {&next_, requires { Derived::kChangedPushesWholeOnly; }};
+  }
 
   void process(const EdgeRun& run) final {
     if (run.reentry && !sweeps()) return;

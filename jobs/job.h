@@ -89,6 +89,15 @@ class Job {
   virtual bool wants_reentry(VertexId /*first*/, VertexId /*end*/) const { return false; }
   // Sources that pushed in runs handed again, since init(); a sweep that adds none changed nothing.
   uint64_t reentry_pushes() const { return reentry_pushes_.load(std::memory_order_relaxed); }
+  // Late join (middleware/late_join.h): the vertices changed in this pass that still push where
+  // their out-edges have not gone by (null: none may, the job is synchronous or uses edges both
+  // ways), and whether such a vertex pushes only in a run that holds all its out-edges (delta
+  // jobs: a partial run carries only the frontier's snapshot).
+  struct PassChanges {
+    const Bitmap* changed = nullptr;
+    bool whole_sources_only = false;
+  };
+  virtual PassChanges pass_changes() const { return {}; }
 
   const Bitmap& frontier() const { return frontier_; }
   bool finished() const { return finished_; }

@@ -76,6 +76,9 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // begin_source() takes pending by atomic exchange, so asynchronous gathers into it are atomic
   // even where a thread owns the destinations (gather_owned is the synchronous form).
   static constexpr bool kAtomicAsyncGathers = true;
+  // A vertex changed in a pass pushes (what arrived since) only where all its out-edges are
+  // (begin_source): the late join looks for no other chunk on its behalf.
+  static constexpr bool kChangedPushesWholeOnly = true;
   double scatter(VertexId u, Weight) const { return kDamping * pushed_[u] / (*degrees_)[u]; }
   // Synchronous: into incoming_, applied at the round's end. Asynchronous: into rank and pending
   // at once; true (the vertex joins next_) when its pending passes the threshold.

@@ -4,6 +4,7 @@
 //   while (lp = graphso.Schedule(active))   // logical partitions, cached chunks first
 //     engine.process(lp's runs)             // chunk-synchronous: every related job, then the next
 //     re-enter lp while async jobs have work wholly inside it (middleware/reentry.h)
+//     graphso.Follow(active, async jobs' changes)   // chunks they reached join the pass
 //   engine.finish_round(running jobs)
 #include "middleware/sharing_mode.h"
 
@@ -12,7 +13,8 @@ namespace {
 
 class ChunkMode final : public SharingMode {
  public:
-  ChunkMode(GraphSO& graphso, uint32_t reentry_bound) : SharingMode(reentry_bound), graphso_(graphso) {}
+  ChunkMode(GraphSO& graphso, uint32_t reentry_bound, bool late_join)
+      : SharingMode(reentry_bound), graphso_(graphso), late_join_(late_join) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
@@ -26,11 +28,18 @@ class ChunkMode final : public SharingMode {
       for (uint32_t& j : demand.jobs) j = running[j];
     RoundStats stats;
     stats.active_chunks = active.chunks.size();
+    std::vector<JobChanges> changes;
+    if (late_join_)
+      for (uint32_t j : running) {
+        Job::PassChanges c = jobs[j]->pass_changes();
+        if (c.changed) changes.push_back({j, c.changed, c.whole_sources_only});
+      }
     while (std::optional<LoadedPartition> lp = graphso_.Schedule(active)) {
       ++stats.logical_partitions;
       for (EdgeRun& run : lp->runs) run.accounting = accounting;
       engine.process(lp->runs);
       reentry_.after_load(engine, jobs, lp->runs);  // before Schedule() reuses the buffer
+      stats.late_chunks += graphso_.Follow(active, changes);
     }
     engine.finish_round(running);
     return stats;
@@ -40,12 +49,13 @@ class ChunkMode final : public SharingMode {
 
  private:
   GraphSO& graphso_;
+  bool late_join_;
 };
 
 }  // namespace
 
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound) {
-  return std::make_unique<ChunkMode>(graphso, reentry_bound);
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound, bool late_join) {
+  return std::make_unique<ChunkMode>(graphso, reentry_bound, late_join);
 }
 
 }  // namespace graphso

@@ -106,6 +106,7 @@ std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const 
   partition = std::min(partition, std::max(kLogicalPartitionBytes, 4 * (table.chunk_bytes() + 2 * kDirectAlignment)));
   std::unique_ptr<GraphSO> graphso(
       new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, config.granularity));
+  graphso->pass_order_ = config.pass_order;
   if (config.granularity != Granularity::Chunk) {
     // The cost model, measured on the graph's own file with the run's reader, in the buffer the
     // first logical partition will use (no memory beyond the budget). Its reads are not counted
@@ -145,6 +146,7 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs, const B
   in_flight_.reset();
   last_served_.reset();
   round_ = nullptr;
+  counted_ = accounting != nullptr;
   ActiveChunks active = get_active_chunks(table_, jobs, threads_, accounting);
   choose_granularity(table_, jobs, layout_.edge_size(), granularity_, device(), active, threads_);
   std::vector<std::pair<uint32_t, double>> priorities;
@@ -192,43 +194,70 @@ void GraphSO::start(size_t lp, const ActiveChunks& active) {
   in_flight_ = std::move(load);
 }
 
+void GraphSO::offer_served(const ActiveChunks& active) {
+  if (!last_served_) return;
+  const LogicalPartition& lp = plan_[last_served_->lp];
+  size_t run = 0;
+  for (uint32_t d : lp.demands) {
+    const ChunkDemand& demand = active.chunks[d];
+    const std::byte* data = last_served_->runs[run].data;
+    run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
+    if (!demand.page_runs.empty()) continue;  // only part of it was read
+    const ChunkInfo& c = table_.chunk(demand.chunk);
+    cache_.offer(demand.chunk, std::span<const std::byte>(data, c.bytes), demand.priority);
+  }
+  last_served_.reset();
+}
+
+void GraphSO::start_next(const ActiveChunks& active) {
+  // A partition served from the cache reads nothing (after Follow one can come after device ones).
+  if (next_ < plan_.size() && !plan_[next_].from_cache) start(next_, active);
+}
+
+void GraphSO::append_plan(std::vector<LogicalPartition> plan) {
+  for (LogicalPartition& lp : plan) {
+    for (uint32_t d : lp.demands) {
+      if (d >= lp_of_.size()) lp_of_.resize(d + 1);
+      lp_of_[d] = plan_.size();
+    }
+    plan_.push_back(std::move(lp));
+  }
+}
+
 std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
   if (round_ != &active) {
     round_ = &active;
-    plan_ = plan_logical_partitions(active, table_, cache_, partition_bytes_);
+    plan_.clear();
+    lp_of_.assign(active.chunks.size(), 0);
+    append_plan(plan_logical_partitions(active, table_, cache_, partition_bytes_, pass_order_));
     next_ = 0;
+    if (late_) late_->begin_pass(active);
   }
   // The partition handed out last time has been processed: offer its chunks to the cache
   // before its buffer is reused.
-  if (last_served_) {
-    const LogicalPartition& lp = plan_[last_served_->lp];
-    size_t run = 0;
-    for (uint32_t d : lp.demands) {
-      const ChunkDemand& demand = active.chunks[d];
-      const std::byte* data = last_served_->runs[run].data;
-      run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
-      if (!demand.page_runs.empty()) continue;  // only part of it was read
-      const ChunkInfo& c = table_.chunk(demand.chunk);
-      cache_.offer(demand.chunk, std::span<const std::byte>(data, c.bytes), demand.priority);
-    }
-    last_served_.reset();
-  }
+  offer_served(active);
   if (next_ == plan_.size()) return std::nullopt;
 
   const size_t lp_index = next_++;
-  const LogicalPartition& lp = plan_[lp_index];
   ++counts_.logical_partitions;
   LoadedPartition loaded;
-  if (lp.from_cache) {
-    // Start reading the first device partition now, so it overlaps the cached chunks' processing.
-    if (next_ < plan_.size() && !in_flight_) start(next_, active);
-    loaded.from_cache = true;
-    for (uint32_t d : lp.demands) {
-      const std::byte* data = cache_.lookup(active.chunks[d].chunk);
-      if (!data) fail("chunk {} left the cache while scheduled", active.chunks[d].chunk);
-      loaded.runs.push_back(whole_chunk(active.chunks[d], data));
+  if (plan_[lp_index].from_cache) {
+    // A chunk planned from the cache after the round began (Follow) may have been evicted since by
+    // a later offer: it is read from the device at the end of the pass instead.
+    std::vector<uint32_t> evicted;
+    for (uint32_t d : plan_[lp_index].demands) {
+      if (!cache_.contains(active.chunks[d].chunk)) {  // not a lookup: the device read counts the miss
+        if (lp_index == 0) fail("chunk {} left the cache while scheduled", active.chunks[d].chunk);
+        evicted.push_back(d);
+        continue;
+      }
+      loaded.runs.push_back(whole_chunk(active.chunks[d], cache_.lookup(active.chunks[d].chunk)));
       loaded.runs.back().checked = true;  // range-checked when it was read, before the cache took it
     }
+    if (!evicted.empty()) append_plan(plan_logical_partitions(active, std::move(evicted), table_, cache_, partition_bytes_, pass_order_));
+    // Start reading the next device partition now, so it overlaps the cached chunks' processing.
+    if (!in_flight_) start_next(active);
+    loaded.from_cache = true;
     return loaded;
   }
   if (!in_flight_) start(lp_index, active);
@@ -236,11 +265,51 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
   in_flight_.reset();
   std::vector<const std::byte*> data = buffers_.finish();
   for (size_t k = 0; k < load.runs.size(); ++k) load.runs[k].data = data[k];
-  cache_.count_misses(lp.demands.size());
-  if (next_ < plan_.size()) start(next_, active);
+  cache_.count_misses(plan_[lp_index].demands.size());
+  start_next(active);
   loaded.runs = load.runs;
   last_served_ = std::move(load);
   return loaded;
+}
+
+uint64_t GraphSO::Follow(ActiveChunks& active, std::span<const JobChanges> changes) {
+  if (round_ != &active || changes.empty()) return 0;
+  if (!late_) {
+    late_ = std::make_unique<LateJoin>(table_, layout_);
+    late_->begin_pass(active);
+  }
+  // What was handed out last is processed: the cache takes it now, so the re-plan below sees the
+  // cache as the next partitions will find it.
+  offer_served(active);
+  // A job may join a chunk whose partition is not served yet (the one being read included: its
+  // runs are re-pointed below), and not one read by pages: its pages hold other sources' edges.
+  auto open = [&](uint32_t d) { return (d >= lp_of_.size() || lp_of_[d] >= next_) && active.chunks[d].page_runs.empty(); };
+  LateJoin::Joined joined = late_->follow(active, changes, open, counted_);
+  if (joined.grown.empty()) return 0;
+
+  // Everything not started yet is planned again, with the new chunks, in the pass's order.
+  const size_t started = next_ + (in_flight_ ? 1 : 0);
+  std::vector<uint32_t> rest;
+  for (size_t lp = started; lp < plan_.size(); ++lp)
+    rest.insert(rest.end(), plan_[lp].demands.begin(), plan_[lp].demands.end());
+  for (uint32_t d : joined.grown)
+    if (d >= lp_of_.size()) rest.push_back(d);
+  plan_.resize(started);
+  append_plan(plan_logical_partitions(active, std::move(rest), table_, cache_, partition_bytes_, pass_order_));
+  // The partition being read made its runs from its demands' job lists before they grew.
+  if (in_flight_) {
+    size_t run = 0;
+    for (uint32_t d : plan_[in_flight_->lp].demands) {
+      const ChunkDemand& demand = active.chunks[d];
+      if (demand.page_runs.empty()) {
+        in_flight_->runs[run].jobs = demand.jobs;
+        in_flight_->runs[run].active_edges = demand.active_edges;
+      }
+      run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
+    }
+  }
+  counts_.late_chunks += joined.new_chunks;
+  return joined.new_chunks;
 }
 
 }  // namespace graphso

@@ -11,6 +11,9 @@
 //                                   (or libpmem) with O_DIRECT; the next partition is read while
 //                                   this one is processed. nullopt once every active chunk has
 //                                   been served this round.
+//   Follow(active, changes)         after a logical partition is processed: chunks that gained
+//                                   work from asynchronous jobs' changes join the round's pass
+//                                   (late_join.h), and what it has not started is re-planned
 //
 // The middleware never knows what an algorithm computes: it sees frontiers, never values.
 #pragma once
@@ -24,6 +27,7 @@
 #include "base/file.h"
 #include "middleware/active_chunks.h"
 #include "middleware/chunk_cache.h"
+#include "middleware/late_join.h"
 #include "engine/engine_layout.h"
 #include "base/edge_run.h"
 #include "io/chunk_reader.h"
@@ -49,6 +53,7 @@ struct GraphSOConfig {
   double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
   int threads = 1;
   Granularity granularity = Granularity::Chunk;
+  PassOrder pass_order = PassOrder::Priority;  // the device chunks' order within a pass
 };
 
 // A logical partition in memory: one run per whole chunk, or per page run of a chunk read by
@@ -69,6 +74,7 @@ struct GraphSOStats {
   uint64_t whole_bytes = 0;        // aligned bytes asked for by whole-chunk reads
   uint64_t page_requests = 0;      // reads of page runs (before merging with neighbours)
   uint64_t index_bytes_read = 0;   // TChunk source-index entries read because not resident (in io too)
+  uint64_t late_chunks = 0;        // chunks that joined a pass after it began (Follow)
   IoStats io;
   CacheStats cache;
 };
@@ -83,6 +89,10 @@ class GraphSO {
   // accounting: as get_active_chunks'; the runs Schedule hands out then carry their counts.
   ActiveChunks GetActiveChunks(std::span<const JobFrontier> jobs, const Bitmap* accounting = nullptr);
   std::optional<LoadedPartition> Schedule(const ActiveChunks& active);
+  // Between two Schedule() calls of a round, once the partition handed out last is processed: the
+  // chunks the jobs' changes since the last call give work that the pass has not gone by join it
+  // (new demands are appended to active). Returns how many chunks joined that no job wanted before.
+  uint64_t Follow(ActiveChunks& active, std::span<const JobChanges> changes);
 
   const TChunkTable& table() const { return table_; }
   // How the chunk size was chosen (the directory's record, asked for, Formula (1)) and whether
@@ -91,6 +101,8 @@ class GraphSO {
   const EngineLayout& layout() const { return layout_; }
   uint64_t partition_bytes() const { return partition_bytes_; }
   uint64_t cache_capacity() const { return cache_.capacity(); }
+  bool cached(uint32_t chunk) const { return cache_.contains(chunk); }
+  PassOrder pass_order() const { return pass_order_; }
   Granularity granularity() const { return granularity_; }
   // The device as measured at Init (granularity page or auto); null otherwise.
   const DeviceProfile* device() const { return device_ ? &*device_ : nullptr; }
@@ -107,6 +119,12 @@ class GraphSO {
                                               uint64_t cache_bytes);
   // Starts reading logical partition lp into the free buffer.
   void start(size_t lp, const ActiveChunks& active);
+  // Starts reading the next partition of the plan, unless it is served from the cache.
+  void start_next(const ActiveChunks& active);
+  // Offers the device partition handed out last (processed by now) to the cache.
+  void offer_served(const ActiveChunks& active);
+  // Appends `plan` to the round's plan, noting where each demand went.
+  void append_plan(std::vector<LogicalPartition> plan);
   EdgeRun whole_chunk(const ChunkDemand& demand, const std::byte* data) const;
 
   EngineLayout layout_;
@@ -119,9 +137,14 @@ class GraphSO {
   std::string chunk_size_basis_;
   DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers
 
+  PassOrder pass_order_ = PassOrder::Priority;
+  std::unique_ptr<LateJoin> late_;  // made by the first Follow()
+
   // The round being served.
   const ActiveChunks* round_ = nullptr;
+  bool counted_ = false;             // its demands carry counted active edges
   std::vector<LogicalPartition> plan_;
+  std::vector<size_t> lp_of_;        // per demand: its logical partition in plan_
   size_t next_ = 0;
   struct Load {
     size_t lp = 0;

@@ -7,13 +7,28 @@
 
 namespace graphso {
 
+PassOrder parse_pass_order(const std::string& name) {
+  if (name == "priority") return PassOrder::Priority;
+  if (name == "source") return PassOrder::Source;
+  fail("unknown pass order '{}' (expected priority or source)", name);
+}
+
+const char* pass_order_name(PassOrder order) { return order == PassOrder::Priority ? "priority" : "source"; }
+
 std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, const TChunkTable& table,
-                                                      const ChunkCache& cache, uint64_t partition_bytes) {
-  std::vector<uint32_t> order(active.chunks.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+                                                      const ChunkCache& cache, uint64_t partition_bytes, PassOrder order) {
+  std::vector<uint32_t> all(active.chunks.size());
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return plan_logical_partitions(active, std::move(all), table, cache, partition_bytes, order);
+}
+
+std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, std::vector<uint32_t> order,
+                                                      const TChunkTable& table, const ChunkCache& cache,
+                                                      uint64_t partition_bytes, PassOrder pass_order) {
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     const ChunkDemand &x = active.chunks[a], &y = active.chunks[b];
-    return x.priority != y.priority ? x.priority > y.priority : x.chunk < y.chunk;
+    if (pass_order == PassOrder::Source || x.priority == y.priority) return x.chunk < y.chunk;
+    return x.priority > y.priority;
   });
 
   std::vector<LogicalPartition> plan;

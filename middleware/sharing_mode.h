@@ -34,6 +34,7 @@ const char* sharing_name(Sharing sharing);
 struct RoundStats {
   uint64_t active_chunks = 0;       // chunk mode
   uint64_t logical_partitions = 0;  // chunk mode
+  uint64_t late_chunks = 0;         // chunk mode: chunks that joined the pass after it began
 };
 
 class SharingMode {
@@ -59,7 +60,8 @@ class SharingMode {
 // engine running on `threads` threads. reentry_bound: sweeps per load (middleware/reentry.h), 0 none.
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
                                              uint64_t buffer_bytes, int threads, uint32_t reentry_bound);
-// chunk: the middleware, already Init-ed over the engine's layout.
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound);
+// chunk: the middleware, already Init-ed over the engine's layout. late_join: chunks that
+// asynchronous jobs reach during a pass join it (GraphSO::Follow).
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound, bool late_join = false);
 
 }  // namespace graphso

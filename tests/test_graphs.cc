@@ -99,11 +99,14 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.engine = options.engine;
   config.sharing = sharing;
   config.mem_bytes = mem_bytes;
-  config.threads = 2;
+  config.threads = options.threads;
   config.show_progress = false;
   config.chunk_bytes = options.chunk_bytes;
   config.granularity = options.granularity;
   config.reentry_bound = options.reentry;
+  config.late_join = options.late_join;
+  config.pass_order = options.pass_order;
+  config.cache_ratio = options.cache_ratio;
   if (options.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.mem_bytes += config.update_mem_bytes;
@@ -124,6 +127,26 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
   }
   uint64_t graph_bytes = graph.meta().edges * graph.meta().edge_size();
   return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
+}
+
+EdgeSet street_lattice(uint32_t width, uint32_t height) {
+  EdgeSet set;
+  set.vertices = width * height;
+  set.weighted = true;
+  for (uint32_t v = 0; v < set.vertices; ++v) {
+    const Weight w = 1 + v % 5;
+    if ((v + 1) % width) set.edges.push_back({v, v + 1, w}), set.edges.push_back({v + 1, v, w});
+    if (v + width < set.vertices) set.edges.push_back({v, v + width, w}), set.edges.push_back({v + width, v, w});
+  }
+  return set;
+}
+
+std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& c) {
+  std::vector<std::byte> raw(c.bytes);
+  File(layout.files[c.file], File::Mode::Read).pread_exact(raw, c.offset);
+  std::vector<WeightedEdge> edges(c.edges, WeightedEdge{0, 0, 1});
+  for (uint32_t e = 0; e < c.edges; ++e) std::memcpy(&edges[e], raw.data() + uint64_t{e} * layout.edge_size(), layout.edge_size());
+  return edges;
 }
 
 void flip_bit(const std::string& path, uint64_t byte, int bit) {

@@ -13,6 +13,7 @@
 #include "integrations/batch_runner.h"
 #include "integrations/result_check.h"
 #include "jobs/job_spec.h"
+#include "middleware/tchunk.h"
 #include "reference/reference.h"
 
 namespace graphso::testing {
@@ -65,6 +66,10 @@ struct RunOptions {
   uint64_t update_mem_bytes = 0;
   bool async = true;  // `run --async`: jobs that allow it run in asynchronous passes
   uint32_t reentry = kDefaultReentryBound;  // `run --reentry`
+  bool late_join = false;                    // `run --late-join`
+  PassOrder pass_order = PassOrder::Priority;  // `run --pass-order`
+  int threads = 2;
+  double cache_ratio = 0.25;                 // `run --cache-ratio`
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).
@@ -77,6 +82,12 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction);
+
+// A lattice of two-way streets, width x height, ids row by row, weights 1-5.
+EdgeSet street_lattice(uint32_t width, uint32_t height);
+
+// The edges of a TChunk chunk, read straight from the graph file (weight 1 when unweighted).
+std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& chunk);
 
 // Flips one bit of a file in place (a second call puts it back).
 void flip_bit(const std::string& path, uint64_t byte, int bit);

@@ -63,12 +63,16 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "for x in a.values():\n"
                                 "    on, off, passes = x['runs']['on'], x['runs']['off'], x['runs']['passes']\n"
                                 "    assert off['reentries'] == 0 and passes['reentries'] == 0, (off['reentries'], passes['reentries'])\n"
+                                "    late = x['runs']['late']\n"
+                                "    assert off['late_chunks'] == 0 and passes['late_chunks'] == 0 and on['late_chunks'] == 0\n"
+                                "    assert late['late_join'] and not on['late_join'] and x['runs']['source']['pass_order'] == 'source'\n"
                                 "    assert all(j['reentries'] == 0 for j in on['jobs'] if not j['async'])\n"
                                 "    assert abs(x['ratio']['bytes passes'] - passes['bytes_read'] / off['bytes_read']) < 1e-9\n"
                                 "    assert all(j['async'] for j in on['jobs'] if j['algo'] != 'wcc'), on['jobs']\n"
                                 "    assert not any(j['async'] for j in off['jobs'])\n"
                                 "    assert on['bytes_read'] > 0 and off['bytes_read'] > 0 and on['engine'] == off['engine'] == x['engine']\n"
                                 "    assert abs(x['ratio']['bytes'] - on['bytes_read'] / off['bytes_read']) < 1e-9\n"
+                                "assert any(x['runs']['late']['late_chunks'] > 0 for x in a.values())\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);

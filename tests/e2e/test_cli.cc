@@ -177,6 +177,12 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
                       "unknown read granularity 'byte'");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "page"}),
                       "--granularity applies to --sharing chunk only");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--late-join", "on"}),
+                      "--late-join applies to --sharing chunk only");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--late-join", "yes"}),
+                      "--late-join 'yes' (expected on or off)");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--pass-order", "id"}),
+                      "unknown pass order 'id' (expected priority or source)");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc:method=fast"}), "method = 'fast' (expected union-find or label)");
   REQUIRE(!path_exists(p->dir.file("x") + "/meta"));
 }

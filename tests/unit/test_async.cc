@@ -246,15 +246,7 @@ TEST_CASE("re-entry: delta jobs still push every unit once, whatever the cut int
 TEST_CASE("re-entry in every engine and sharing mode: fewer passes, no more bytes, the same answers") {
   // A lattice of two-way streets with row-major ids, searched from its last vertex: the wave runs
   // against the id order, so without re-entry a pass takes it about one street further.
-  const uint32_t width = 24, height = 40;
-  EdgeSet set;
-  set.vertices = width * height;
-  set.weighted = true;
-  for (uint32_t v = 0; v < set.vertices; ++v) {
-    const Weight w = 1 + v % 5;
-    if ((v + 1) % width) set.edges.push_back({v, v + 1, w}), set.edges.push_back({v + 1, v, w});
-    if (v + width < set.vertices) set.edges.push_back({v, v + width, w}), set.edges.push_back({v + width, v, w});
-  }
+  const EdgeSet set = graphso::testing::street_lattice(24, 40);
   graphso::testing::TempDir dir;
   const std::string g = graphso::testing::prepare_graph(dir, set, 2);
   const std::string last = std::to_string(set.vertices - 1);

@@ -47,6 +47,21 @@ TEST_CASE("bitmap for_each_in visits exactly the set bits of a range, at word bo
   REQUIRE(visited(299, 300) == std::vector<uint64_t>{299});
 }
 
+TEST_CASE("bitmap and_not clears exactly the other's bits, or_with sets them") {
+  Bitmap a(130), b(130);
+  for (uint64_t i : {0, 5, 63, 64, 100, 129}) a.set(i);
+  for (uint64_t i : {5, 64, 128, 129}) b.set(i);
+  Bitmap fresh = a;
+  fresh.and_not(b);
+  std::vector<uint64_t> left;
+  fresh.for_each([&](uint64_t i) { left.push_back(i); });
+  REQUIRE(left == std::vector<uint64_t>{0, 63, 100});
+  b.or_with(a);
+  REQUIRE(b.count() == 7);
+  a.and_not(b);
+  REQUIRE(a.count() == 0);
+}
+
 TEST_CASE("bitmap rank: every range's count equals a scan of it, at sizes on and off word and block boundaries") {
   for (uint64_t bits : {1ull, 63ull, 64ull, 65ull, 511ull, 512ull, 513ull, 4096ull, 5000ull}) {
     for (double density : {0.0, 0.01, 0.5, 1.0}) {

@@ -25,15 +25,6 @@ using graphso::testing::TempDir;
 
 namespace {
 
-// The edges of chunk m, read straight from the graph file.
-std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& c) {
-  std::vector<std::byte> raw(c.bytes);
-  File(layout.files[c.file], File::Mode::Read).pread_exact(raw, c.offset);
-  std::vector<WeightedEdge> edges(c.edges, WeightedEdge{0, 0, 1});
-  for (uint32_t e = 0; e < c.edges; ++e) std::memcpy(&edges[e], raw.data() + uint64_t{e} * layout.edge_size(), layout.edge_size());
-  return edges;
-}
-
 // An R-MAT graph prepared as a 4 x 4 grid, opened, and described to the middleware.
 struct Prepared {
   Prepared(uint32_t scale, bool weighted, uint64_t seed)
@@ -68,7 +59,7 @@ TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source
     REQUIRE(c.first_edge == covered[c.partition]);  // contiguous, in order, no gaps
     covered[c.partition] += c.edges;
     total += c.edges;
-    auto edges = chunk_edges(layout, c);
+    auto edges = graphso::testing::chunk_edges(layout, c);
     std::map<VertexId, uint64_t> runs;
     VertexId min_dst = UINT32_MAX, max_dst = 0;
     for (const auto& e : edges) {
@@ -164,7 +155,7 @@ TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every
   for (const auto& d : active.chunks) by_chunk[d.chunk] = &d;
   for (uint32_t id = 0; id < table.chunks().size(); ++id) {
     const ChunkInfo& c = table.chunk(id);
-    auto edges = chunk_edges(layout, c);
+    auto edges = graphso::testing::chunk_edges(layout, c);
     std::vector<uint32_t> want_jobs;
     std::vector<uint64_t> want_edges;
     uint64_t want_sources = 0;

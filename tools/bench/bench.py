@@ -19,7 +19,7 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
                persisted bytes per edge, R-MAT scale max(--scale, 20) and soc-slashdot, 2 threads
   verify       verified reads: --verify-reads on vs off
   cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
-  async        asynchronous passes and re-entry: W1 with --async on vs off, both engines, real graphs in two orders
+  async        asynchronous passes, re-entry, late join: W1 with --async on vs off, both engines, real graphs in two orders
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
@@ -780,15 +780,19 @@ REENTRY_SIMULATED = {("road-FLA-u", "natural"): 0.46, ("road-FLA-u", "bfs@source
 # Issue 14's targets for --async on (re-entry included) / off, bytes read.
 ASYNC_TARGETS = {("road-FLA-u", "bfs@source"): 0.5, ("osm-rome", "bfs@source"): 0.3,
                  ("soc-slashdot0902-d", "natural"): 0.7}
-# run settings: synchronous rounds, asynchronous passes alone, and with re-entry (the default).
-ASYNC_SETTINGS = {"off": ("--async", "off"), "passes": ("--async", "on", "--reentry", "0"), "on": ("--async", "on")}
+# run settings: synchronous rounds; asynchronous passes alone; with re-entry (the default); with
+# re-entry and the late join; the same in source order within a pass.
+ASYNC_SETTINGS = {"off": ("--async", "off"), "passes": ("--async", "on", "--reentry", "0"), "on": ("--async", "on"),
+                  "late": ("--async", "on", "--late-join", "on"),
+                  "source": ("--async", "on", "--late-join", "on", "--pass-order", "source")}
 
 
 def exp_async(ctx):
     """Asynchronous passes and re-entry (run --async on, the default) against synchronous rounds
-    (--async off), with passes alone (--reentry 0) between them: W1 from vertex 0 in chunk mode,
-    budget 1/4 of the edge bytes, both engines, the real graphs in natural and BFS order (rooted at
-    the source) and R-MAT; in --quick, the generated road grid and R-MAT 14."""
+    (--async off), with passes alone (--reentry 0) between them, and the late join on top
+    (--late-join on), in priority and in source order (--pass-order source): W1 from vertex 0 in
+    chunk mode, budget 1/4 of the edge bytes, both engines, the real graphs in natural and BFS
+    order (rooted at the source) and R-MAT; in --quick, the generated road grid and R-MAT 14."""
     if ctx.args.quick:
         side = QUICK_ROAD_SIDE
         road = lambda order, root: ctx.ordered(f"road grid {side}x{side}", f"road{side}", lambda: ctx.bench.road_edges(side),
@@ -798,6 +802,7 @@ def exp_async(ctx):
         cases = [(ctx.dataset(f, sym, order, root), label) for f, sym in ORDER_GRAPHS[:3]
                  for label, order, root in [("natural", "natural", None), ("bfs@source", "bfs", 0)]]
         cases += [(ctx.rmat(), "natural")]
+    steps = [s for s in ASYNC_SETTINGS if s != "off"]
     rows, raw, plot_rows = [], {}, []
     for g, order in cases:
         jobs = w1(0)
@@ -812,7 +817,7 @@ def exp_async(ctx):
                     for setting, flags in ASYNC_SETTINGS.items()}
             off = runs["off"]
             key = (g.name, order)
-            ratio = {f"{what} {s}": runs[s][field] / off[field] for s in ["passes", "on"]
+            ratio = {f"{what} {s}": runs[s][field] / off[field] for s in steps
                      for what, field in [("bytes", "bytes_read"), ("seconds", "wall_seconds")]}
             ratio["bytes"], ratio["seconds"] = ratio["bytes on"], ratio["seconds on"]
             raw[f"{g.name} / {order} / {engine}"] = {"graph": g.info, "order": order, "engine": engine, "jobs": jobs,
@@ -821,25 +826,30 @@ def exp_async(ctx):
                                                       "simulated_reentry": REENTRY_SIMULATED.get(key), "runs": runs}
             passes = lambda r: "/".join(str(j["iterations"]) for j in r["jobs"])
             cell = lambda x: "-" if x is None else f"{x:.2f}"
-            rows.append([g.name, order, engine, passes(off), passes(runs["passes"]), passes(runs["on"]), fmt_bytes(off["bytes_read"]),
+            rows.append([g.name, order, engine, passes(off), passes(runs["passes"]), passes(runs["on"]), passes(runs["late"]),
+                         fmt_bytes(off["bytes_read"]),
                          f"{ratio['bytes passes']:.3f}", cell(ASYNC_SIMULATED.get(key)),
-                         f"**{ratio['bytes on']:.3f}**", cell(REENTRY_SIMULATED.get(key)), cell(ASYNC_TARGETS.get(key)),
+                         f"**{ratio['bytes on']:.3f}**", cell(REENTRY_SIMULATED.get(key)),
+                         f"{ratio['bytes late']:.3f}", f"{ratio['bytes source']:.3f}", cell(ASYNC_TARGETS.get(key)),
                          f"{off['wall_seconds']:.2f}", f"{ratio['seconds passes']:.3f}", f"**{ratio['seconds on']:.3f}**",
-                         str(runs["on"]["reentries"])])
+                         f"{ratio['seconds late']:.3f}", f"{ratio['seconds source']:.3f}",
+                         str(runs["on"]["reentries"]), str(runs["late"]["late_chunks"])])
             short = g.name.replace("soc-slashdot0902-d", "slashdot").replace("-u", "")
             plot_rows.append({"graph": f"{short} {order}\n{engine}",
                               "variants": {"bytes, passes": ratio["bytes passes"], "bytes, + re-entry": ratio["bytes on"],
-                                           "time, passes": ratio["seconds passes"], "time, + re-entry": ratio["seconds on"]}})
-    md = table(["graph", "order", "engine", "rounds off (pr/wcc/sssp/bfs)", "passes (--reentry 0)", "passes on", "bytes off",
-                "bytes passes / off", "simulated", "bytes on / off", "simulated", "target", "seconds off",
-                "time passes / off", "time on / off", "re-entry sweeps"], rows)
+                                           "bytes, + late join": ratio["bytes late"],
+                                           "time, passes": ratio["seconds passes"], "time, + re-entry": ratio["seconds on"],
+                                           "time, + late join": ratio["seconds late"]}})
+    md = table(["graph", "order", "engine", "rounds off (pr/wcc/sssp/bfs)", "passes (--reentry 0)", "passes on",
+                "passes + late join", "bytes off", "bytes passes / off", "simulated", "bytes on / off", "simulated",
+                "+ late join / off", "+ late join, source order", "target", "seconds off", "time passes / off",
+                "time on / off", "+ late join / off", "+ late join, source order", "re-entry sweeps", "late chunks"], rows)
     md += ("\n\nW1 = delta-PageRank 0.01, union-find WCC, SSSP and BFS from vertex 0; chunk mode, budget 1/4 of the edge "
            "bytes. `off` is synchronous rounds (`--async off`); `passes` runs BFS, SSSP and delta-PageRank in "
-           "asynchronous passes without re-entry (`--reentry 0`); `on` is the default, passes and re-entry (each "
-           "loaded logical partition swept again in memory, at most 16 times, while a job has work wholly inside it). "
-           "Union-find WCC is one pass either way. The simulated columns are issue 14's (no cache; 64 KiB chunks in "
-           "source order). The middleware does not add chunks activated during a pass to that pass: a change travels "
-           "on only through chunks the pass loads anyway.")
+           "asynchronous passes alone (`--reentry 0`); `on` is the default, passes and re-entry (each loaded logical "
+           "partition swept again in memory, at most 16 times, while a job has work wholly inside it); `+ late join` "
+           "adds `--late-join on` (chunks an asynchronous job reaches during a pass join that pass), in priority "
+           "order and with `--pass-order source`. Union-find WCC is one pass either way. The simulated columns are issue 14's (no cache; 64 KiB chunks in source order, one thread).")
     setting = (f"W1 from vertex 0, chunk mode, {order_chunk(ctx)} chunks, budget 1/4 of each graph's edge bytes; "
                f"{ctx.threads} threads; commit {ctx.commit}")
     return raw, md, lambda path: plots.asynchronous(plot_rows, setting, path)
@@ -898,7 +908,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
-          "async": "14. Asynchronous passes and re-entry: bytes and time, --async on vs off"}
+          "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off"}
 
 
 def main():

@@ -211,7 +211,7 @@ def asynchronous(rows, setting, path):
     fig, ax = plt.subplots(figsize=(12, 4.5))
     _bars(ax, [r["graph"] for r in rows], labels, [[r["variants"][v] for r in rows] for v in labels],
           "asynchronous passes / synchronous rounds", reference=[1.0] * len(rows), reference_label="no change")
-    _finish(fig, "Asynchronous passes and re-entry (--reentry 0, and the default) vs --async off", setting, path)
+    _finish(fig, "Asynchronous passes, re-entry and the late join (the default) vs --async off", setting, path)
 
 
 def engines(rows, setting, path):

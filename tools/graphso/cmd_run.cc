@@ -83,7 +83,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async;
+  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -124,7 +124,12 @@ int cmd_run(const Args& args) {
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: the one prep chose for the graph from the device; `graphso inspect` shows it)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
-       "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)");
+       "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)")
+      ("late-join", po::value(&late_join)->default_value("off"),
+       "chunk mode, on|off: chunks that asynchronous jobs reach during a pass join that pass (fewer passes, but more "
+       "bytes on road graphs: docs/middleware.md, \"Late join\"); off: they wait for the next pass")
+      ("pass-order", po::value(&pass_order)->default_value("priority"),
+       "chunk mode: the order a pass reads its chunks in: priority (Formula 2) or source (chunk id)");
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map vm;
@@ -159,6 +164,12 @@ int cmd_run(const Args& args) {
     config.granularity = parse_granularity(granularity);
     if (config.sharing != Sharing::Chunk && !vm["granularity"].defaulted())
       fail("run: --granularity applies to --sharing chunk only");
+    if (late_join != "on" && late_join != "off") fail("run: --late-join '{}' (expected on or off)", late_join);
+    config.late_join = late_join == "on";
+    config.pass_order = parse_pass_order(pass_order);
+    for (const char* chunk_only : {"late-join", "pass-order"})
+      if (config.sharing != Sharing::Chunk && !vm[chunk_only].defaulted())
+        fail("run: --{} applies to --sharing chunk only", chunk_only);
     reader_options.backend = parse_io_backend(io);
     reader_options.direct = !vm["buffered"].as<bool>();
     if (verify_reads != "on" && verify_reads != "off") fail("run: --verify-reads '{}' (expected on or off)", verify_reads);
