@@ -194,18 +194,28 @@ void GraphSO::start(size_t lp, const ActiveChunks& active) {
   in_flight_ = std::move(load);
 }
 
-void GraphSO::offer_served(const ActiveChunks& active) {
-  if (!last_served_) return;
-  const LogicalPartition& lp = plan_[last_served_->lp];
+namespace {
+
+// Calls f(demand, run) for each chunk of lp read whole, with its run in the load's runs (start()
+// gives a chunk read by pages one run per page run).
+template <typename F>
+void for_each_whole_chunk(const LogicalPartition& lp, const ActiveChunks& active, std::vector<EdgeRun>& runs, F&& f) {
   size_t run = 0;
   for (uint32_t d : lp.demands) {
     const ChunkDemand& demand = active.chunks[d];
-    const std::byte* data = last_served_->runs[run].data;
+    if (demand.page_runs.empty()) f(demand, runs[run]);
     run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
-    if (!demand.page_runs.empty()) continue;  // only part of it was read
-    const ChunkInfo& c = table_.chunk(demand.chunk);
-    cache_.offer(demand.chunk, std::span<const std::byte>(data, c.bytes), demand.priority);
   }
+}
+
+}  // namespace
+
+void GraphSO::offer_served(const ActiveChunks& active) {
+  if (!last_served_) return;
+  // A chunk read by pages is not offered: only part of it was read.
+  for_each_whole_chunk(plan_[last_served_->lp], active, last_served_->runs, [&](const ChunkDemand& demand, EdgeRun& run) {
+    cache_.offer(demand.chunk, std::span<const std::byte>(run.data, table_.chunk(demand.chunk).bytes), demand.priority);
+  });
   last_served_.reset();
 }
 
@@ -297,17 +307,11 @@ uint64_t GraphSO::Follow(ActiveChunks& active, std::span<const JobChanges> chang
   plan_.resize(started);
   append_plan(plan_logical_partitions(active, std::move(rest), table_, cache_, partition_bytes_, pass_order_));
   // The partition being read made its runs from its demands' job lists before they grew.
-  if (in_flight_) {
-    size_t run = 0;
-    for (uint32_t d : plan_[in_flight_->lp].demands) {
-      const ChunkDemand& demand = active.chunks[d];
-      if (demand.page_runs.empty()) {
-        in_flight_->runs[run].jobs = demand.jobs;
-        in_flight_->runs[run].active_edges = demand.active_edges;
-      }
-      run += demand.page_runs.empty() ? 1 : demand.page_runs.size();
-    }
-  }
+  if (in_flight_)
+    for_each_whole_chunk(plan_[in_flight_->lp], active, in_flight_->runs, [](const ChunkDemand& demand, EdgeRun& run) {
+      run.jobs = demand.jobs;
+      run.active_edges = demand.active_edges;
+    });
   counts_.late_chunks += joined.new_chunks;
   return joined.new_chunks;
 }

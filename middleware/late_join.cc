@@ -25,12 +25,6 @@ void LateJoin::begin_pass(const ActiveChunks& active) {
   for (Bitmap& seen : seen_) seen.clear();
 }
 
-uint64_t LateJoin::memory_bytes() const {
-  uint64_t bytes = fresh_.bytes() + demand_of_.size() * sizeof(uint32_t);
-  for (const Bitmap& seen : seen_) bytes += seen.bytes();
-  return bytes;
-}
-
 LateJoin::Joined LateJoin::follow(ActiveChunks& active, std::span<const JobChanges> jobs,
                                   const std::function<bool(uint32_t)>& open, bool counted) {
   Joined joined;

@@ -45,9 +45,6 @@ class LateJoin {
   Joined follow(ActiveChunks& active, std::span<const JobChanges> jobs, const std::function<bool(uint32_t)>& open,
                 bool counted);
 
-  // Bytes this takes beside the table: a bitmap per job it has followed, and one to diff with.
-  uint64_t memory_bytes() const;
-
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   const TChunkTable& table_;
