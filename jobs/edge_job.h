@@ -10,7 +10,9 @@
 // once per source, an inactive source's edges are skipped, and an unweighted scatter() is computed
 // once per source.
 // For update-streaming engines the same two functions are split: scatter_updates() writes
-// (dst, scatter(src, w)) records, gather_updates() feeds them to gather().
+// (dst, scatter(src, w)) records, gather_updates() feeds them to gather(); a scatter() of an empty
+// type makes records of the destination alone. A job that declares kSkipsSelfLoops (k-core) is
+// handed no edge u->u.
 //
 // Asynchronous (Job::set_async, for jobs that declare async_capable()): a source is processed when
 // it is in the frontier OR changed earlier in this pass (next_), so a change travels on in the same
@@ -72,7 +74,7 @@ class EdgeJob : public Job {
     }
   }
 
-  uint32_t update_bytes() const final { return sizeof(VertexId) + sizeof(Value<Derived>); }
+  uint32_t update_bytes() const final { return sizeof(VertexId) + kValueBytes<Value<Derived>>; }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
     if (run.reentry && !sweeps()) return;
@@ -91,12 +93,12 @@ class EdgeJob : public Job {
   void gather_updates(std::span<const std::byte> updates) final {
     using V = Value<Derived>;
     auto& self = static_cast<Derived&>(*this);
-    constexpr size_t kRecord = sizeof(VertexId) + sizeof(V);
+    constexpr size_t kRecord = sizeof(VertexId) + kValueBytes<V>;
     for (size_t at = 0; at + kRecord <= updates.size(); at += kRecord) {
       VertexId v;
-      V value;
+      V value{};
       std::memcpy(&v, updates.data() + at, sizeof(v));
-      std::memcpy(&value, updates.data() + at + sizeof(v), sizeof(value));
+      if constexpr (kValueBytes<V> != 0) std::memcpy(&value, updates.data() + at + sizeof(v), sizeof(value));
       if (self.gather(v, value)) next_.set_atomic(v);
     }
   }
@@ -140,9 +142,14 @@ class EdgeJob : public Job {
     }
   }
 
-  // What scatter() returns: the value an update carries.
+  // What scatter() returns: the value an update carries. An empty type carries nothing: the
+  // record is the destination alone (k-core's "one incident edge").
   template <typename D>
   using Value = decltype(std::declval<D&>().scatter(VertexId{}, Weight{}));
+  template <typename V>
+  static constexpr size_t kValueBytes = std::is_empty_v<V> ? 0 : sizeof(V);
+  // A job that declares kSkipsSelfLoops is handed no edge u->u.
+  static constexpr bool skips_self_loops() { return requires { Derived::kSkipsSelfLoops; }; }
 
   // Update records of out-edges, one source run at a time.
   template <typename Record, bool kAsync>
@@ -152,6 +159,7 @@ class EdgeJob : public Job {
     UpdateWriter<Value<Derived>> emit(out, run.count);
     for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
       for (uint64_t k = first; k < end; ++k) {
+        if (skips_self_loops() && edges[k].dst == src) continue;
         Weight w = 1;
         if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
         emit(edges[k].dst, self.scatter(src, w));
@@ -211,6 +219,7 @@ class EdgeJob : public Job {
     UpdateWriter<Value<Derived>> emit(out, 2 * run.count);
     for (uint64_t i = 0; i < run.count; ++i) {
       const Record& e = edges[i];
+      if (skips_self_loops() && e.src == e.dst) continue;
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
       if (active(e.src)) emit(e.dst, self.scatter(e.src, w));
@@ -223,7 +232,7 @@ class EdgeJob : public Job {
   template <typename V>
   class UpdateWriter {
    public:
-    static constexpr size_t kRecord = sizeof(VertexId) + sizeof(V);
+    static constexpr size_t kRecord = sizeof(VertexId) + kValueBytes<V>;
     UpdateWriter(std::vector<std::byte>& out, uint64_t most) : out_(out) {
       const size_t at = out.size();
       out.resize(at + most * kRecord);
@@ -234,7 +243,7 @@ class EdgeJob : public Job {
     UpdateWriter& operator=(const UpdateWriter&) = delete;
     void operator()(VertexId dst, V value) {
       std::memcpy(next_, &dst, sizeof(dst));
-      std::memcpy(next_ + sizeof(dst), &value, sizeof(value));
+      if constexpr (kValueBytes<V> != 0) std::memcpy(next_ + sizeof(dst), &value, sizeof(value));
       next_ += kRecord;
     }
 
@@ -261,12 +270,16 @@ class EdgeJob : public Job {
     auto& self = static_cast<Derived&>(*this);
     for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
       if constexpr (std::is_same_v<Record, WeightedEdge>) {
-        for (uint64_t k = first; k < end; ++k)
+        for (uint64_t k = first; k < end; ++k) {
+          if (skips_self_loops() && edges[k].dst == src) continue;
           if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
+        }
       } else {
         const auto value = self.scatter(src, 1);
-        for (uint64_t k = first; k < end; ++k)
+        for (uint64_t k = first; k < end; ++k) {
+          if (skips_self_loops() && edges[k].dst == src) continue;
           if (gather_one<kOwned>(edges[k].dst, value)) next_.set_atomic(edges[k].dst);
+        }
       }
     });
   }
@@ -280,6 +293,7 @@ class EdgeJob : public Job {
     const uint64_t count = run.count;
     for (uint64_t i = 0; i < count; ++i) {
       const Record& e = edges[i];
+      if (skips_self_loops() && e.src == e.dst) continue;
       Weight w = 1;
       if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
       if (active(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);

@@ -1,8 +1,6 @@
 #include "jobs/kcore.h"
 
 #include <algorithm>
-#include <atomic>
-#include <cstring>
 
 #include "jobs/results_text.h"
 
@@ -10,64 +8,26 @@ namespace graphso {
 
 void KCoreJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
-  reverse_ = !graph.symmetric;
+  bind(graph);
+  // Both ways, a removed vertex could not tell which of its edges it already pushed through.
+  if (edge_use() == EdgeUse::BothWays) async_ = false;
   degree_.assign(graph.vertices, 0);
   core_.assign(graph.vertices, kRemaining);
   frontier_ = Bitmap(graph.vertices);
+  next_ = Bitmap(graph.vertices);
   frontier_.set_all();  // round 0 counts degrees over every edge
   if (graph.vertices == 0) finished_ = converged_ = true;
-}
-
-template <typename Record, typename Reach>
-void KCoreJob::for_each_reached(const EdgeRun& run, Reach&& reach) const {
-  const auto* edges = reinterpret_cast<const Record*>(run.data);
-  for (uint64_t i = 0; i < run.count; ++i) {
-    const VertexId s = edges[i].src, d = edges[i].dst;
-    if (s == d) continue;
-    if (frontier_.test(s)) reach(d);
-    if (reverse_ && frontier_.test(d)) reach(s);
-  }
-}
-
-template <typename Reach>
-void KCoreJob::reached(const EdgeRun& run, Reach&& reach) const {
-  if (run.weighted) for_each_reached<WeightedEdge>(run, reach);
-  else for_each_reached<Edge>(run, reach);
-}
-
-void KCoreJob::touch(VertexId v) {
-  std::atomic_ref<uint32_t> degree(degree_[v]);
-  if (counting_) degree.fetch_add(1, std::memory_order_relaxed);
-  else if (core_[v] == kRemaining) degree.fetch_sub(1, std::memory_order_relaxed);
-}
-
-void KCoreJob::process(const EdgeRun& run) {
-  reached(run, [this](VertexId v) { touch(v); });
-}
-
-void KCoreJob::scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) {
-  reached(run, [&out](VertexId v) {
-    const size_t at = out.size();
-    out.resize(at + sizeof(v));
-    std::memcpy(out.data() + at, &v, sizeof(v));
-  });
-}
-
-void KCoreJob::gather_updates(std::span<const std::byte> updates) {
-  for (size_t at = 0; at + sizeof(VertexId) <= updates.size(); at += sizeof(VertexId)) {
-    VertexId v;
-    std::memcpy(&v, updates.data() + at, sizeof(v));
-    touch(v);
-  }
 }
 
 void KCoreJob::end_round() {
   ++rounds_;
   counting_ = false;
+  // Asynchronous: the vertices removed during the pass that have not pushed yet push next.
+  frontier_.swap(next_);
+  next_.clear();
   const int64_t n = static_cast<int64_t>(core_.size());
   for (;;) {
     // The next wave: every remaining vertex of degree <= level.
-    frontier_.clear();
     uint64_t removed = 0, remaining = 0;
     uint32_t lowest = kRemaining;
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : removed, remaining) reduction(min : lowest)
@@ -86,14 +46,15 @@ void KCoreJob::end_round() {
       finished_ = converged_ = true;
       return;
     }
-    if (removed) return;
+    // Pending pushes may still bring a remaining vertex down to this level.
+    if (removed || frontier_.count() != 0) return;
     level_ = lowest;  // no remaining vertex has a degree below it
   }
 }
 
 void KCoreJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_vertex_values(core_, format, order, sink,
-                              [](fmt::memory_buffer& out, uint32_t core) { fmt::format_to(std::back_inserter(out), "{}", core); });
+                      [](fmt::memory_buffer& out, uint32_t core) { fmt::format_to(std::back_inserter(out), "{}", core); });
 }
 
 }  // namespace graphso

@@ -29,8 +29,9 @@ std::vector<Algorithm> make_table() {
   const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
                             "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
   const ParamInfo max_iterations{"max_iterations", ParamType::Integer, "1000", "give up (not converged) after this many rounds"};
-  // Declared asynchronous: the min-label, level and distance jobs and the delta forms. pagerank's
-  // fixed iterations are synchronous by definition; kcore's batch peeling is level-synchronous.
+  // Declared asynchronous: the min-label, level and distance jobs, the delta forms and k-core's
+  // peeling (on a symmetric graph; jobs/kcore.h). pagerank's fixed iterations are synchronous by
+  // definition.
   constexpr bool kAsynchronous = true;
   auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
     return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
@@ -62,7 +63,7 @@ std::vector<Algorithm> make_table() {
         max_iterations},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }, kAsynchronous},
       {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},
-       [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }},
+       [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }, kAsynchronous},
   };
 }
 

@@ -205,13 +205,20 @@ def orders(rows, setting, path):
     _finish(fig, "Vertex orders and read granularity (prep --order, run --granularity)", setting, path)
 
 
-def asynchronous(rows, setting, path):
-    """rows: [{graph, variants: {label: ratio to synchronous rounds}}]"""
+def asynchronous(rows, workload_rows, setting, path):
+    """rows: [{graph, variants: {label: ratio to synchronous rounds}}] (W1's settings);
+    workload_rows: [{graph, bytes: {workload: ratio}, seconds: {workload: ratio}}] (--async on / off)."""
     labels = list(rows[0]["variants"].keys())
-    fig, ax = plt.subplots(figsize=(12, 4.5))
-    _bars(ax, [r["graph"] for r in rows], labels, [[r["variants"][v] for r in rows] for v in labels],
-          "asynchronous passes / synchronous rounds", reference=[1.0] * len(rows), reference_label="no change")
-    _finish(fig, "Asynchronous passes, re-entry and the late join (the default) vs --async off", setting, path)
+    fig, axes = plt.subplots(3, 1, figsize=(12, 13))
+    _bars(axes[0], [r["graph"] for r in rows], labels, [[r["variants"][v] for r in rows] for v in labels],
+          "W1: asynchronous / synchronous", reference=[1.0] * len(rows), reference_label="no change")
+    workloads = list(workload_rows[0]["bytes"].keys())
+    groups = [r["graph"] for r in workload_rows]
+    for ax, key, label in [(axes[1], "bytes", "bytes read, --async on / off"), (axes[2], "seconds", "wall time, --async on / off")]:
+        _bars(ax, groups, workloads, [[r[key][w] for r in workload_rows] for w in workloads], label,
+              reference=[1.0] * len(groups), reference_label="no change")
+    _finish(fig, "Asynchronous passes, re-entry and the late join vs --async off: W1's settings, then W1-W8 and k-core",
+            setting, path)
 
 
 def engines(rows, setting, path):
