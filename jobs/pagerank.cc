@@ -46,12 +46,14 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   const double n = static_cast<double>(graph.vertices);
   threshold_ = tolerance_ / n;
   if (sources_.empty()) {
-    rank_.assign(graph.vertices, (1 - kDamping) / n);
+    pending_.assign(graph.vertices, (1 - kDamping) / n);
   } else {
-    rank_.assign(graph.vertices, 0.0);
-    for (VertexId s : sources_) rank_[s] = (1 - kDamping) / static_cast<double>(sources_.size());
+    pending_.assign(graph.vertices, 0.0);
+    for (VertexId s : sources_) pending_[s] = (1 - kDamping) / static_cast<double>(sources_.size());
   }
-  pending_ = rank_;
+  // Synchronous: rank starts where pending does. Asynchronous: it holds what has left pending.
+  if (async_) rank_.assign(graph.vertices, 0.0);
+  else rank_ = pending_;
   incoming_.assign(graph.vertices, 0.0);
   pushed_ = async_ ? incoming_.data() : pending_.data();
   frontier_ = Bitmap(graph.vertices);
@@ -62,29 +64,40 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
 // frontier = vertices with out-edges and pending above the threshold. A vertex without out-edges
 // has nowhere to push: its pending delta does not change any rank (M's column is zero), so it is
 // dropped rather than keeping the vertex active forever. Asynchronous, the pass's snapshot is
-// taken too: a frontier vertex's pending moves to what it pushes (incoming_, zero elsewhere).
+// taken too: a frontier vertex's pending moves to what it pushes (incoming_, zero elsewhere), and
+// whatever leaves pending is settled into rank_; when the job finishes, so is what is left.
 void PageRankDeltaJob::activate_pending() {
   frontier_.clear();
   const int64_t n = static_cast<int64_t>(rank_.size());
   for (int64_t v = 0; v < n; ++v) {
     if ((*degrees_)[v] == 0) {
+      if (async_) rank_[v] += pending_[v];
       pending_[v] = 0;
     } else if (pending_[v] > threshold_) {
       frontier_.set(v);
       if (async_) {
         incoming_[v] = pending_[v];
+        rank_[v] += pending_[v];
         pending_[v] = 0;
       }
     }
   }
   if (frontier_.count() == 0) finished_ = converged_ = true;
+  if (finished_ && async_) settle();
+}
+
+void PageRankDeltaJob::settle() {
+  for (size_t v = 0; v < rank_.size(); ++v) {
+    rank_[v] += pending_[v];
+    pending_[v] = 0;
+  }
 }
 
 void PageRankDeltaJob::end_round() {
   ++rounds_;
   const int64_t n = static_cast<int64_t>(rank_.size());
   if (async_) {
-    // Every arrival is in rank and pending already; what was pushed is gone.
+    // Every arrival is in pending already, and what left it is in rank; what was pushed is gone.
     std::fill(incoming_.begin(), incoming_.end(), 0.0);
     next_.clear();
   } else {
@@ -97,7 +110,10 @@ void PageRankDeltaJob::end_round() {
     }
   }
   activate_pending();
-  if (!finished_ && rounds_ >= max_iterations_) finished_ = true;  // not converged: no results
+  if (!finished_ && rounds_ >= max_iterations_) {  // not converged: no results
+    finished_ = true;
+    if (async_) settle();
+  }
 }
 
 void PageRankDeltaJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {

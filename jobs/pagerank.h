@@ -12,7 +12,8 @@
 // x* is at most d/(1-d) * tolerance, and rank <= x* everywhere (docs/jobs.md).
 //
 // Asynchronous passes (delta forms only; docs/jobs.md proves the same bound): what arrives is
-// added to rank and pending at once. Each pass begins with a snapshot: every frontier vertex's
+// added to pending at once, and rank holds what has left pending (a vertex's rank is rank +
+// pending, settled when the job finishes), so an arrival costs one atomic add, not two. Each pass begins with a snapshot: every frontier vertex's
 // pending moves to what it pushes (incoming_, the synchronous form's arrivals), and that fixed
 // amount goes out through each of its runs of edges in the pass, so a vertex whose out-edges
 // span several runs pushes the same amount in each. A run
@@ -80,14 +81,13 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // (begin_source): the late join looks for no other chunk on its behalf.
   static constexpr bool kChangedPushesWholeOnly = true;
   double scatter(VertexId u, Weight) const { return kDamping * pushed_[u] / (*degrees_)[u]; }
-  // Synchronous: into incoming_, applied at the round's end. Asynchronous: into rank and pending
-  // at once; true (the vertex joins next_) when its pending passes the threshold.
+  // Synchronous: into incoming_, applied at the round's end. Asynchronous: into pending at once;
+  // true (the vertex joins next_) when its pending passes the threshold.
   bool gather(VertexId v, double share) {
     if (!async_) {
       atomic_add(incoming_[v], share);
       return false;
     }
-    atomic_add(rank_[v], share);
     const double before = std::atomic_ref<double>(pending_[v]).fetch_add(share, std::memory_order_relaxed);
     return before <= threshold_ && before + share > threshold_;
   }
@@ -103,6 +103,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
     if (!whole) return in_frontier;
     next_.reset_atomic(src);
     const double more = std::atomic_ref<double>(pending_[src]).exchange(0.0, std::memory_order_relaxed);
+    rank_[src] += more;  // only the thread holding all of src's out-edges writes it
     incoming_[src] = in_frontier ? incoming_[src] + more : more;
     return in_frontier || more > 0;
   }
@@ -115,11 +116,12 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
 
  private:
   void activate_pending();
+  void settle();
   double tolerance_;
   uint32_t max_iterations_;
   std::vector<VertexId> sources_;
   double threshold_ = 0;
-  std::vector<double> rank_;
+  std::vector<double> rank_;  // synchronous: the rank; asynchronous: what has left pending
   std::vector<double> pending_;
   // Synchronous: what arrived this round. Asynchronous: what each source pushes this pass (its
   // snapshot, and what a whole run of it took since).
