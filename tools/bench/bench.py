@@ -19,7 +19,8 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
                persisted bytes per edge, R-MAT scale max(--scale, 20) and soc-slashdot, 2 threads
   verify       verified reads: --verify-reads on vs off
   cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
-  async        asynchronous passes, re-entry, late join: W1 with --async on vs off, both engines, real graphs in two orders
+  async        asynchronous passes, re-entry, late join: W1's settings, then W1-W8 and k-core with --async on vs off,
+               both engines, real graphs in two orders
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
