@@ -13,7 +13,8 @@
 //
 // Asynchronous passes (delta forms only; docs/jobs.md proves the same bound): what arrives is
 // added to pending at once, and rank holds what has left pending (a vertex's rank is rank +
-// pending, settled when the job finishes), so an arrival costs one atomic add, not two. Each pass begins with a snapshot: every frontier vertex's
+// pending, settled when the job finishes), so an arrival costs one atomic add, not two. Each
+// pass begins with a snapshot: every frontier vertex's
 // pending moves to what it pushes (incoming_, the synchronous form's arrivals), and that fixed
 // amount goes out through each of its runs of edges in the pass, so a vertex whose out-edges
 // span several runs pushes the same amount in each. A run
