@@ -13,6 +13,8 @@ class Bitmap {
  public:
   Bitmap() = default;
   explicit Bitmap(uint64_t bits) : bits_(bits), words_((bits + 63) / 64, 0) {}
+  // The memory a bitmap of `bits` bits holds (its words): for budgets sized before it exists.
+  static uint64_t bytes_for(uint64_t bits) { return (bits + 63) / 64 * sizeof(uint64_t); }
 
   uint64_t size() const { return bits_; }
   uint64_t bytes() const { return words_.size() * sizeof(uint64_t); }

@@ -69,7 +69,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the vertex
   // order's two id maps (a relabelled graph), the two union bitmaps used for accounting, and in
   // chunk mode the ranks of every frontier GetActiveChunks tests (the jobs' and the union's).
-  uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
+  uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
   for (const auto& job : jobs) vertex_state += job->state_bytes(n);
   if (config.sharing == Sharing::Chunk) vertex_state += (jobs.size() + 1) * BitmapRank::bytes_for(n);
   // The late join's bitmaps: what it has seen of each asynchronous job's changes, and the
@@ -77,7 +77,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   if (config.sharing == Sharing::Chunk && config.late_join) {
     uint64_t followed = 0;
     for (const auto& job : jobs) followed += job->async();
-    if (followed) vertex_state += (followed + 1) * ((n + 63) / 64 * 8) + BitmapRank::bytes_for(n);
+    if (followed) vertex_state += (followed + 1) * Bitmap::bytes_for(n) + BitmapRank::bytes_for(n);
   }
   report.vertex_state_bytes = vertex_state;
   // The page checksums every read is verified with, loaded (and so checked) before anything runs.
@@ -389,12 +389,14 @@ std::string report_json(const BatchReport& r) {
   w.field("update_spills", r.updates.spills);
   w.field("peak_rss_bytes", r.peak_rss_bytes);
   w.field("rounds_total", static_cast<uint64_t>(r.rounds.size()));
-  uint64_t reentries = 0, reentry_edges = 0;
-  for (const RoundRecord& rr : r.rounds) reentries += rr.reentries, reentry_edges += rr.reentry_edges;
+  uint64_t reentries = 0, reentry_edges = 0, late_chunks = 0;
+  for (const RoundRecord& rr : r.rounds) {
+    reentries += rr.reentries;
+    reentry_edges += rr.reentry_edges;
+    late_chunks += rr.late_chunks;
+  }
   w.field("reentries", reentries);
   w.field("reentry_edges", reentry_edges);
-  uint64_t late_chunks = 0;
-  for (const RoundRecord& rr : r.rounds) late_chunks += rr.late_chunks;
   w.field("late_chunks", late_chunks);
   w.begin_array("jobs");
   for (const JobOutcome& j : r.jobs) {

@@ -14,7 +14,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   static constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
   BfsJob(std::string name, VertexId source) : EdgeJob(std::move(name), "bfs"), source_(source) {}
 
-  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
   bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }

@@ -36,7 +36,7 @@ class KCoreJob final : public EdgeJob<KCoreJob, EdgeUse::BothWays> {
   // A vertex removed during a pass pushes early only where all its out-edges are (begin_source).
   static constexpr bool kChangedPushesWholeOnly = true;
 
-  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   Incident scatter(VertexId, Weight) const { return {}; }
   // Round 0 counts; then a remaining vertex loses one degree, and (asynchronous) is removed at

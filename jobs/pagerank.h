@@ -43,7 +43,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
 
   // Fixed iterations are synchronous by definition.
   bool async_capable() const override { return false; }
-  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return 2 * n * sizeof(double) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   double scatter(VertexId u, Weight) const { return rank_[u] / (*degrees_)[u]; }
   bool gather(VertexId v, double share) {
@@ -73,7 +73,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
       : EdgeJob(std::move(name), std::move(algo)), tolerance_(tolerance), max_iterations_(max_iterations),
         sources_(std::move(sources)) {}
 
-  uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   // begin_source() takes pending by atomic exchange, so asynchronous gathers into it are atomic
   // even where a thread owns the destinations (gather_owned is the synchronous form).

@@ -23,7 +23,7 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   SsspJob(std::string name, VertexId source) : EdgeJob(std::move(name), "sssp"), source_(source) {}
 
   uint64_t state_bytes(uint64_t n) const override {
-    return (async_ ? 1 : 2) * n * sizeof(uint64_t) + 2 * ((n + 63) / 64 * 8);
+    return (async_ ? 1 : 2) * n * sizeof(uint64_t) + 2 * Bitmap::bytes_for(n);
   }
   void init(const GraphInfo& graph, int threads) override;
   uint64_t scatter(VertexId u, Weight w) const { return dist_[u] + w; }

@@ -28,7 +28,7 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
  public:
   explicit WccLabelJob(std::string name) : EdgeJob(std::move(name), "wcc") {}
 
-  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   uint32_t scatter(VertexId u, Weight) const { return label_[u]; }
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
@@ -47,7 +47,7 @@ class WccUnionFindJob final : public Job {
   explicit WccUnionFindJob(std::string name) : Job(std::move(name), "wcc") {}
 
   EdgeUse edge_use() const override { return EdgeUse::OutEdges; }
-  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * ((n + 63) / 64 * 8); }
+  uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;
   // Edges unite their endpoints at once, so there is nothing to carry to a gather phase.
