@@ -20,7 +20,7 @@ struct ActiveSets {
 };
 
 struct EdgeRun {
-  const std::byte* data = nullptr;  // packed Edge or WeightedEdge records, sorted by source
+  const std::byte* data = nullptr;  // Edge or WeightedEdge records, sorted by source; or packed pages
   uint64_t count = 0;
   bool weighted = false;
   uint32_t partition = 0;   // the engine's static partition (EngineLayout::partitions)
@@ -45,8 +45,13 @@ struct EdgeRun {
   // counted run carries the whole count when it starts at the run's first edge, else none.
   static constexpr uint64_t kUncounted = ~uint64_t{0};
   uint64_t counted_active = kUncounted;
+  // Packed (base/packed_pages.h): data holds `packed_bytes` of whole pages, which the engine
+  // decodes into records before any job sees them; count is the edges in those pages (a loader
+  // that does not know it before reading sets it from the page headers once they are in memory).
+  bool packed = false;
+  uint64_t packed_bytes = 0;
 
-  // The same run's edges [first, first + count).
+  // The same run's edges [first, first + count) (records only: a packed run is cut by pages).
   EdgeRun piece(uint64_t first, uint64_t edges) const {
     EdgeRun p = *this;
     p.data = data + first * edge_bytes(weighted);

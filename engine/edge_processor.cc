@@ -93,17 +93,115 @@ bool EdgeProcessor::failed(uint32_t job) const {
 void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   for (const EdgeRun& run : runs)
     for (uint32_t j : run.jobs) grow(j);
+  bool packed = false;
+  for (const EdgeRun& run : runs) packed |= run.packed;
+  if (packed) process_packed(runs);
+  else process_records(runs);
+}
+
+// Slices of the load's pages, each decoded on the threads (pieces of up to kDecodePages pages)
+// into decoded_, then processed as records. A slice ends on a run's page boundary once it holds
+// decode_edges_ edges, so the buffer never holds more.
+void EdgeProcessor::process_packed(std::span<const EdgeRun> runs) {
+  constexpr uint64_t kDecodePages = 16;
+  const uint32_t record = edge_bytes(runs.front().weighted);
+  struct Task {
+    size_t run;           // index into runs
+    uint64_t page;        // first page of the run
+    uint64_t pages;
+    uint64_t out;         // first record in decoded_
+  };
+  std::vector<Task> tasks;
+  std::vector<EdgeRun> slice;
+  std::vector<uint64_t> slice_at;  // each slice run's first record in decoded_
+  uint64_t slice_edges = 0;
+  auto flush = [&] {
+    if (slice.empty()) return;
+    if (decoded_.size() < slice_edges * record) decoded_.resize(std::max(slice_edges, decode_edges_) * record);
+    for (size_t r = 0; r < slice.size(); ++r) slice[r].data = decoded_.data() + slice_at[r] * record;
+    const int64_t count = static_cast<int64_t>(tasks.size());
+    std::string error;
+    double seconds = 0;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) reduction(+ : seconds) if (count > 1)
+    for (int64_t t = 0; t < count; ++t) {
+      const double began = omp_get_wtime();
+      const Task& task = tasks[t];
+      const EdgeRun& run = runs[task.run];
+      PackedPageProblem problem;
+      const auto pages = std::span<const std::byte>(run.data + task.page * kPackedPageBytes, task.pages * kPackedPageBytes);
+      if (decode_packed_pages(pages, run.weighted, decoded_.data() + task.out * record, &problem) < 0) {
+#pragma omp critical(graphso_engine_errors)
+        if (error.empty())
+          error = fmt::format("{}: page {} of the edges read is malformed: {} (corrupt graph file; `graphso inspect "
+                              "--verify` checks every block)",
+                              name_(run), task.page + problem.page, problem.what);
+      }
+      seconds += omp_get_wtime() - began;
+    }
+    if (!error.empty()) throw Error(error);
+    counters_.decode_seconds += seconds;
+    counters_.edges_decoded += slice_edges;
+    process_records(slice, false);
+    tasks.clear();
+    slice.clear();
+    slice_at.clear();
+    slice_edges = 0;
+  };
+  // A run is counted once, however many slices it was handed over in.
+  for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const EdgeRun& run = runs[k];
+    if (!run.packed) fail("a load mixes packed and raw runs");
+    const uint64_t pages = run.packed_bytes / kPackedPageBytes;
+    uint64_t page = 0, first_edge = 0;  // where the run's next slice starts
+    while (page < pages) {
+      // The pages of this run that the slice takes: as many as fit decode_edges_, at least one.
+      uint64_t end = page, edges = 0;
+      std::vector<std::pair<uint64_t, uint64_t>> pieces;  // (first page, edges before it in the slice)
+      while (end < pages) {
+        const uint64_t n = packed_page_edges(run.data + end * kPackedPageBytes);
+        if (end > page && slice_edges + edges + n > decode_edges_) break;
+        if ((end - page) % kDecodePages == 0) pieces.emplace_back(end, edges);
+        edges += n;
+        ++end;
+      }
+      for (size_t p = 0; p < pieces.size(); ++p) {
+        const uint64_t last = p + 1 < pieces.size() ? pieces[p + 1].first : end;
+        tasks.push_back({k, pieces[p].first, last - pieces[p].first, slice_edges + pieces[p].second});
+      }
+      EdgeRun r = run;
+      r.packed = false;
+      r.packed_bytes = 0;
+      r.data = nullptr;  // set in flush, once decoded_ is sized
+      r.count = edges;
+      r.first_edge = run.first_edge + first_edge;
+      if (first_edge != 0) {
+        r.active_edges = {};
+        if (r.counted_active != EdgeRun::kUncounted) r.counted_active = 0;
+      }
+      slice.push_back(r);
+      slice_at.push_back(slice_edges);
+      slice_edges += edges;
+      first_edge += edges;
+      page = end;
+      if (slice_edges >= decode_edges_) flush();
+    }
+  }
+  flush();
+}
+
+void EdgeProcessor::process_records(std::span<const EdgeRun> runs, bool count_runs) {
   // Consecutive small runs go to the threads together; large runs one at a time.
   size_t k = 0;
   while (k < runs.size()) {
     if (runs[k].count > kSmallRunEdges) {
-      process_large(runs[k]);
+      process_large(runs[k], count_runs);
       ++k;
       continue;
     }
     size_t end = k;
     while (end < runs.size() && runs[end].count <= kSmallRunEdges) ++end;
-    process_small(runs.subspan(k, end - k));
+    process_small(runs.subspan(k, end - k), count_runs);
     k = end;
   }
 }
@@ -155,7 +253,7 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
   return items;
 }
 
-void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
+void EdgeProcessor::process_small(std::span<const EdgeRun> runs, bool count_runs) {
   const std::vector<WorkItem> items = plan_small(runs);
   const int64_t count = static_cast<int64_t>(items.size());
   uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0;
@@ -202,7 +300,8 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     }
   }
   if (!check_error.empty()) throw Error(check_error);
-  for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
+  if (count_runs)
+    for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
   counters_.edges_loaded += edges_loaded;
   counters_.active_edges_loaded += active_edges;
   counters_.edges_processed += edges_processed;
@@ -214,10 +313,10 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     if (!failed(e.first)) failures_.push_back(std::move(e));
 }
 
-void EdgeProcessor::process_large(const EdgeRun& run) {
+void EdgeProcessor::process_large(const EdgeRun& run, bool count_runs) {
   const uint64_t active = check_run(run, true);
   if (!run.reentry) {
-    counters_.runs += 1;
+    counters_.runs += count_runs;
     counters_.edges_loaded += run.count;
     counters_.active_edges_loaded += active;
   }

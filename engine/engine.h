@@ -36,6 +36,8 @@ struct EngineCounters {
   uint64_t edges_loaded = 0;
   uint64_t active_edges_loaded = 0;
   uint64_t edges_processed = 0;  // edges handed to jobs, counted once per job
+  uint64_t edges_decoded = 0;    // packed edges decoded into records
+  double decode_seconds = 0;     // time the threads spent decoding them (summed over threads)
 };
 
 // An update-streaming engine's updates; all zero for one that applies edges at once.
@@ -59,6 +61,9 @@ class Engine {
   virtual void process(std::span<const EdgeRun> runs) = 0;
   virtual void finish_round(std::span<const uint32_t> jobs) = 0;
 
+  // The memory packed edges are decoded into (engine/edge_processor.h); before start().
+  void set_decode_bytes(uint64_t bytes) { decode_bytes_ = bytes; }
+
   // Jobs whose edge work threw, with the message; they are handed no more edges.
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
   virtual EngineCounters counters() const = 0;
@@ -66,6 +71,9 @@ class Engine {
   // The smallest update budget the engine takes for these jobs on `threads` threads; 0 for an
   // engine without update buffers.
   virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
+
+ protected:
+  uint64_t decode_bytes_ = 8 << 20;
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).

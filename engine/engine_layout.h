@@ -1,5 +1,6 @@
-// An engine's on-disk layout as every loader sees it: the static partitions (one run of packed
-// edge records, sorted by source, in one file each) and the graph's out-degrees. The sharing
+// An engine's on-disk layout as every loader sees it: the static partitions (one run of edges,
+// sorted by source, in one file each: raw records, or packed pages, base/packed_pages.h) and the
+// graph's out-degrees. The sharing
 // modes (middleware/sharing_mode.h) and the GraphSO middleware load from this alone; neither
 // sees the engine's own types.
 #pragma once
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/packed_pages.h"
 #include "base/types.h"
 
 namespace graphso {
@@ -18,6 +20,7 @@ struct StaticPartition {
   uint64_t edges = 0;
   VertexId src_begin = 0, src_end = 0;  // every source lies in [src_begin, src_end)
   VertexId dst_begin = 0, dst_end = 0;  // every destination lies in [dst_begin, dst_end)
+  uint64_t packed_bytes = 0;  // packed layouts: the partition's pages (raw: edges x record)
 };
 
 // A second copy of a partition's edges, elsewhere.
@@ -41,7 +44,19 @@ struct EngineLayout {
   bool weighted = false;
   uint32_t identity = 0;             // changes whenever the prepared graph does (meta checksum)
   const std::vector<uint32_t>* out_degrees = nullptr;
+  EdgeEncoding encoding = EdgeEncoding::Raw;
   uint32_t edge_size() const { return edge_bytes(weighted); }
+  bool packed() const { return encoding == EdgeEncoding::Packed; }
+  // Bytes partition k takes in its file.
+  uint64_t partition_bytes(uint32_t k) const {
+    return packed() ? partitions[k].packed_bytes : partitions[k].edges * edge_size();
+  }
+  // Every partition's bytes: what one pass over the whole graph reads.
+  uint64_t stored_bytes() const {
+    uint64_t bytes = 0;
+    for (uint32_t k = 0; k < partitions.size(); ++k) bytes += partition_bytes(k);
+    return bytes;
+  }
 };
 
 }  // namespace graphso

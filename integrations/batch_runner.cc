@@ -167,18 +167,26 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
     // every thread but one idle, and a buffer beyond the graph would only hold air.
     uint64_t largest = 0, graph_bytes = 0;
-    for (const StaticPartition& p : layout.partitions) {
-      largest = std::max(largest, p.edges);
-      graph_bytes += p.edges * m.edge_size();
+    for (uint32_t k = 0; k < layout.partitions.size(); ++k) {
+      largest = std::max(largest, layout.partition_bytes(k));
+      graph_bytes += layout.partition_bytes(k);
     }
     const uint64_t load = std::min(kStockLoadBytesPerThread * static_cast<uint64_t>(threads), graph_bytes);
-    buffer = std::min(data_budget / 2, std::max({align_up(largest * m.edge_size(), kDirectAlignment) + 2 * kDirectAlignment,
+    buffer = std::min(data_budget / 2, std::max({align_up(largest, kDirectAlignment) + 2 * kDirectAlignment,
                                                  align_up(load, kDirectAlignment) + 2 * kDirectAlignment, kMinGraphBudget / 2}));
     buffer = align_down(buffer, kDirectAlignment);
     sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads,
                               config.reentry_bound);
   }
   report.buffer_bytes = buffer;
+  report.encoding = encoding_name(layout.encoding);
+  report.bytes_per_edge = layout.edges ? static_cast<double>(layout.stored_bytes()) / static_cast<double>(layout.edges) : 0;
+  if (layout.packed()) {
+    // An eighth of the graph budget, between 256 KiB and 8 MiB: slices of a few pages' edges at
+    // least, a slice that stays in the last-level cache at most.
+    report.decode_buffer_bytes = std::clamp<uint64_t>(report.graph_budget_bytes / 8, 256 << 10, 8 << 20);
+    engine.set_decode_bytes(report.decode_buffer_bytes);
+  }
 
   engine.start(job_ptrs, report.update_budget_bytes, threads);
   if (config.on_start) config.on_start();
@@ -338,6 +346,9 @@ std::string report_json(const BatchReport& r) {
   w.field("vertices", r.vertices);
   w.field("edges", r.edges);
   w.field("partitions", r.partitions);
+  w.field("encoding", r.encoding);
+  w.field("bytes_per_edge", r.bytes_per_edge);
+  w.field("decode_buffer_bytes", r.decode_buffer_bytes);
   w.field("threads", r.threads);
   w.field("io_backend", r.io_backend);
   w.field("wall_seconds", r.wall_seconds);
@@ -355,6 +366,8 @@ std::string report_json(const BatchReport& r) {
                                          static_cast<double>(r.counters.edges_loaded)
                                    : 0.0);
   w.field("edges_processed", r.counters.edges_processed);
+  w.field("edges_decoded", r.counters.edges_decoded);
+  w.field("decode_seconds", r.counters.decode_seconds);
   w.field("chunk_bytes", r.chunk_bytes);
   w.field("chunk_size_basis", r.chunk_size_basis);
   w.field("chunks", r.chunks);

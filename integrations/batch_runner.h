@@ -105,6 +105,9 @@ struct BatchReport {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   uint32_t partitions = 0;
+  std::string encoding;          // the edge files': raw or packed
+  double bytes_per_edge = 0;     // the engine layout's bytes over its edges (what a full pass reads per edge)
+  uint64_t decode_buffer_bytes = 0;  // packed: the records edges are decoded into, beside --mem
   int threads = 0;
   std::string io_backend;
   bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)

@@ -46,7 +46,7 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   const uint64_t rest = config.graph_budget_bytes > cache_bytes ? config.graph_budget_bytes - cache_bytes : 0;
   const bool chosen = config.chunk_bytes == 0 || config.chunk_bytes == kFormulaChunkBytes;
   const ChunkSizeChoice choice = requested_chunk_size(config.chunk_bytes, GraphFiles(layout.dir),
-                                                      layout.edges * layout.edge_size(), layout.vertices, config.threads);
+                                                      layout.stored_bytes(), layout.vertices, config.threads);
   uint64_t chunk_bytes = choice.bytes;
   if (chosen) {
     // The directory's default or Formula (1), no larger than a quarter of what the cache leaves,
@@ -102,12 +102,14 @@ std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const 
                                               uint64_t cache_bytes) {
   // No point in partitions larger than the graph, nor (beyond a few chunks) larger than
   // kLogicalPartitionBytes.
-  partition = std::min(partition, align_up(layout.edges * layout.edge_size(), kDirectAlignment) + 2 * kDirectAlignment);
+  partition = std::min(partition, align_up(layout.stored_bytes(), kDirectAlignment) + 2 * kDirectAlignment);
   partition = std::min(partition, std::max(kLogicalPartitionBytes, 4 * (table.chunk_bytes() + 2 * kDirectAlignment)));
+  // A packed chunk is read whole: its pages are not located per source (docs/formats.md).
+  const Granularity granularity = layout.packed() ? Granularity::Chunk : config.granularity;
   std::unique_ptr<GraphSO> graphso(
-      new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, config.granularity));
+      new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, granularity));
   graphso->pass_order_ = config.pass_order;
-  if (config.granularity != Granularity::Chunk) {
+  if (granularity != Granularity::Chunk) {
     // The cost model, measured on the graph's own file with the run's reader, in the buffer the
     // first logical partition will use (no memory beyond the budget). Its reads are not counted
     // as the run's.
@@ -159,6 +161,8 @@ EdgeRun GraphSO::whole_chunk(const ChunkDemand& demand, const std::byte* data) c
   const ChunkInfo& c = table_.chunk(demand.chunk);
   EdgeRun run{data, c.edges, layout_.weighted, c.partition, c.file, c.first_edge, demand.jobs, demand.active_edges, {}};
   run.counted_active = demand.accounted_edges;
+  run.packed = layout_.packed();
+  run.packed_bytes = run.packed ? c.bytes : 0;
   return run;
 }
 

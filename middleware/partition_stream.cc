@@ -5,7 +5,8 @@ namespace graphso {
 PartitionStream::PartitionStream(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes,
                                  bool dense_order)
     : layout_(layout), streamer_(readers, layout.files, buffer_bytes),
-      max_piece_edges_(streamer_.max_range_bytes() / layout.edge_size()), dense_order_(dense_order) {}
+      max_piece_bytes_(align_down(streamer_.max_range_bytes(), layout.packed() ? kPackedPageBytes : layout.edge_size())),
+      dense_order_(dense_order) {}
 
 std::vector<bool> PartitionStream::wanted(const Job& job) const {
   const Bitmap& f = job.frontier();
@@ -20,12 +21,19 @@ std::vector<bool> PartitionStream::wanted(const Job& job) const {
 
 void PartitionStream::add_pieces(uint32_t partition, uint32_t file, uint64_t offset, std::span<const uint32_t> jobs,
                                  ActiveSets accounting) {
-  const uint64_t total = layout_.partitions[partition].edges;
+  // Pieces of whole records, or of whole pages (their edges are counted once they are read).
+  const uint64_t total = layout_.partition_bytes(partition);
   const uint32_t record = layout_.edge_size();
-  for (uint64_t first = 0; first < total; first += max_piece_edges_) {
-    const uint64_t count = std::min(max_piece_edges_, total - first);
-    runs_.push_back({nullptr, count, layout_.weighted, partition, file, first, jobs, {}, accounting});
-    ranges_.push_back({file, offset + first * record, count * record});
+  for (uint64_t first = 0; first < total; first += max_piece_bytes_) {
+    const uint64_t bytes = std::min(max_piece_bytes_, total - first);
+    EdgeRun run{nullptr, bytes / record, layout_.weighted, partition, file, first / record, jobs, {}, accounting};
+    if (layout_.packed()) {
+      run.packed = true;
+      run.packed_bytes = bytes;
+      run.count = run.first_edge = 0;
+    }
+    runs_.push_back(run);
+    ranges_.push_back({file, offset + first, bytes});
   }
 }
 
@@ -59,7 +67,17 @@ void PartitionStream::stream(Engine& engine, const std::function<void(std::span<
   streamer_.stream(
       ranges,
       [&](size_t first, size_t last, std::span<const std::byte* const> data) {
-        for (size_t k = first; k < last; ++k) runs[k].data = data[k - first];
+        for (size_t k = first; k < last; ++k) {
+          EdgeRun& run = runs[k];
+          run.data = data[k - first];
+          if (!run.packed) continue;
+          run.count = 0;
+          for (uint64_t p = 0; p < run.packed_bytes; p += kPackedPageBytes) run.count += packed_page_edges(run.data + p);
+          // A partition's pieces are consecutive: this one starts where the last ended.
+          if (k > 0 && runs[k - 1].partition == run.partition && ranges[k - 1].file == ranges[k].file &&
+              ranges[k - 1].offset + ranges[k - 1].length == ranges[k].offset)
+            run.first_edge = runs[k - 1].first_edge + runs[k - 1].count;
+        }
         const std::span<const EdgeRun> load = std::span<const EdgeRun>(runs).subspan(first, last - first);
         engine.process(load);
         loaded(load);

@@ -41,7 +41,7 @@ class PartitionStream {
 
   const EngineLayout& layout_;
   LoadStreamer streamer_;
-  uint64_t max_piece_edges_ = 0;
+  uint64_t max_piece_bytes_ = 0;
   bool dense_order_ = false;
   std::vector<EdgeRun> runs_;     // the groups added since the last stream()
   std::vector<FileRange> ranges_;

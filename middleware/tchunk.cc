@@ -36,8 +36,44 @@ uint64_t chunk_end(const StaticPartition& part, uint64_t first, uint64_t chunk_b
   return last;
 }
 
+// Packed partitions are cut on page boundaries instead (a page is the smallest decodable unit):
+// the end (exclusive, in bytes of the partition) of the chunk that starts at byte `first`, at the
+// next multiple of chunk_bytes in the file rounded up to a page, and at least one page on.
+uint64_t packed_chunk_end(const StaticPartition& part, uint64_t first, uint64_t chunk_bytes) {
+  const uint64_t at = part.offset + first;
+  const uint64_t grid_line = align_up((at / chunk_bytes + 1) * chunk_bytes, kPackedPageBytes);
+  return std::min(part.packed_bytes, std::max(grid_line - part.offset, first + kPackedPageBytes));
+}
+
+// Every chunk of a partition, as (byte offset in the partition, bytes, first edge, edges); the
+// edges of a packed chunk are known only once it is decoded (0 here).
+template <typename F>
+void for_each_chunk_span(const EngineLayout& layout, const StaticPartition& part, uint64_t chunk_bytes, F&& f) {
+  const uint32_t record = layout.edge_size();
+  if (layout.packed()) {
+    for (uint64_t first = 0; first < part.packed_bytes;) {
+      const uint64_t last = packed_chunk_end(part, first, chunk_bytes);
+      f(first, last - first, uint64_t{0}, uint64_t{0});
+      first = last;
+    }
+    return;
+  }
+  for (uint64_t first = 0; first < part.edges;) {
+    const uint64_t last = chunk_end(part, first, chunk_bytes, record);
+    f(first * record, (last - first) * record, first, last - first);
+    first = last;
+  }
+}
+
 // A read buffer for index entries of up to `entry` bytes: an entry read alone can start mid-page
 // and cross one more page boundary.
+// A chunk's bytes against its edges: records back to back, or whole pages (none holds more than
+// 16384 edges).
+bool chunk_size_fits(const EngineLayout& layout, const ChunkInfo& c) {
+  if (!layout.packed()) return c.bytes == uint64_t{c.edges} * layout.edge_size();
+  return c.bytes % kPackedPageBytes == 0 && c.bytes > 0 && c.edges <= c.bytes * 4 && c.offset % kPackedPageBytes == 0;
+}
+
 uint64_t read_buffer_for(uint64_t entry) { return align_up(entry, kDirectAlignment) + kDirectAlignment; }
 
 void put_varint(std::vector<uint8_t>& out, uint64_t value) {
@@ -88,12 +124,10 @@ TChunkTable::Shape TChunkTable::shape(const EngineLayout& layout, uint64_t chunk
   if (chunk_bytes < record) fail("chunk size {} is smaller than one edge ({} bytes)", chunk_bytes, record);
   Shape s;
   for (const StaticPartition& part : layout.partitions)
-    for (uint64_t first = 0; first < part.edges;) {
-      uint64_t last = chunk_end(part, first, chunk_bytes, record);
-      s.largest_span = std::max(s.largest_span, aligned_span({part.file, part.offset + first * record, (last - first) * record}));
+    for_each_chunk_span(layout, part, chunk_bytes, [&](uint64_t at, uint64_t bytes, uint64_t, uint64_t) {
+      s.largest_span = std::max(s.largest_span, aligned_span({part.file, part.offset + at, bytes}));
       ++s.chunks;
-      first = last;
-    }
+    });
   return s;
 }
 
@@ -112,28 +146,41 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
     files.emplace_back(f, File::Mode::Read);
     sums.push_back(PageSums::load(f, files.back().size()));
   }
-  std::vector<std::byte> pages;
+  std::vector<std::byte> pages, decoded;
   const auto& degrees = *layout.out_degrees;
   std::vector<uint8_t> entries;  // one chunk's index entries
-  Progress progress("building TChunk table", layout.edges * record, "bytes", step);
+  Progress progress("building TChunk table", layout.stored_bytes(), "bytes", step);
   uint64_t done = 0;
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
     const StaticPartition& part = layout.partitions[p];
-    for (uint64_t first = 0; first < part.edges;) {
-      const uint64_t last = chunk_end(part, first, chunk_bytes, record);
+    uint64_t next_edge = 0;  // packed: the first edge of the next chunk
+    for_each_chunk_span(layout, part, chunk_bytes, [&](uint64_t at, uint64_t bytes, uint64_t first, uint64_t edges) {
       ChunkInfo c;
       c.partition = p;
       c.file = part.file;
-      c.first_edge = first;
-      c.edges = static_cast<uint32_t>(last - first);
-      c.offset = part.offset + first * record;
-      first = last;
-      c.bytes = uint64_t{c.edges} * record;
+      c.offset = part.offset + at;
+      c.bytes = bytes;
       const uint64_t begin = align_down(c.offset, PageSums::kPageBytes);
       pages.resize(align_up(c.offset + c.bytes, PageSums::kPageBytes) - begin);
       files[part.file].pread_exact(pages, begin);
       sums[part.file].verify(files[part.file].path(), begin, pages);
       const std::byte* raw = pages.data() + (c.offset - begin);
+      if (layout.packed()) {
+        edges = 0;
+        for (uint64_t q = 0; q < bytes; q += kPackedPageBytes) edges += packed_page_edges(raw + q);
+        decoded.resize(edges * record);
+        PackedPageProblem problem;
+        if (decode_packed_pages({raw, bytes}, layout.weighted, decoded.data(), &problem) < 0)
+          fail("{}: the page at offset {} is malformed: {} (corrupt graph file)", layout.files[part.file],
+               c.offset + problem.page * kPackedPageBytes, problem.what);
+        raw = decoded.data();
+        first = next_edge;
+        next_edge += edges;
+      }
+      if (edges == 0 || edges > UINT32_MAX)
+        fail("{}: a chunk of {} edges at offset {} (corrupt graph file)", layout.files[part.file], edges, c.offset);
+      c.first_edge = first;
+      c.edges = static_cast<uint32_t>(edges);
       c.index_offset = table.index_total_;
       c.min_dst = UINT32_MAX;
       entries.clear();
@@ -151,8 +198,8 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
         std::memcpy(&edge, raw + uint64_t{e} * record, sizeof(edge));
         if (edge.src < part.src_begin || edge.src >= part.src_end || edge.dst < part.dst_begin ||
             edge.dst >= part.dst_end)
-          fail("{}: edge {} -> {} at offset {} lies outside its partition (corrupt graph file)",
-               layout.files[part.file], edge.src, edge.dst, c.offset + uint64_t{e} * record);
+          fail("{}: edge {} -> {} in the chunk at offset {} lies outside its partition (corrupt graph file)",
+               layout.files[part.file], edge.src, edge.dst, c.offset);
         if (e == 0) {
           c.first_src = previous = run_source = edge.src;
         } else if (edge.src != run_source) {
@@ -173,7 +220,10 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       sink(std::span<const uint8_t>(entries));
       table.chunks_.push_back(c);
       progress.update(done += c.bytes);
-    }
+    });
+    if (layout.packed() && next_edge != part.edges)
+      fail("{}: partition {} holds {} edges, its meta says {} (corrupt graph file)", layout.files[part.file], p, next_edge,
+           part.edges);
   }
   table.index_file_offset_ = sizeof(Header) + table.chunks_.size() * sizeof(ChunkInfo);
   return table;
@@ -299,7 +349,7 @@ TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes, 
   uint64_t edges = 0, index_end = 0;
   for (const ChunkInfo& c : table.chunks_) {
     if (c.partition >= layout.partitions.size() || c.index_offset != index_end || c.index_offset + c.index_bytes > h.index_bytes ||
-        c.edges == 0 || c.bytes != uint64_t{c.edges} * layout.edge_size() || c.distinct_sources == 0 || c.distinct_sources > c.edges || c.first_src > c.last_src ||
+        c.edges == 0 || !chunk_size_fits(layout, c) || c.distinct_sources == 0 || c.distinct_sources > c.edges || c.first_src > c.last_src ||
         c.index_bytes < 2 * c.distinct_sources)
       fail("{}: corrupt chunk record", file);
     index_end += c.index_bytes;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "datasets/edge_list.h"
@@ -48,7 +49,9 @@ bool mirrored(const std::vector<WeightedEdge>& forward, std::vector<WeightedEdge
 
 }  // namespace
 
-uint32_t grid_prep_steps(const GridPrepOptions& options) { return options.order == OrderKind::Natural ? 3 : 4; }
+uint32_t grid_prep_steps(const GridPrepOptions& options) {
+  return (options.order == OrderKind::Natural ? 3 : 4) + (options.encoding == EdgeEncoding::Packed ? 1 : 0);
+}
 
 OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir, const GridPrepOptions& options,
                        ProgressStep first) {
@@ -80,12 +83,14 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   meta.vertices = info.vertices;
   meta.edges = info.edges;
   meta.weighted = info.weighted;
+  meta.encoding = options.encoding;
   uint32_t wanted = options.partitions ? options.partitions : default_partitions(info.vertices);
   meta.range_size = align_up((info.vertices + wanted - 1) / wanted, 64);
   meta.partitions = static_cast<uint32_t>((info.vertices + meta.range_size - 1) / meta.range_size);
   const uint32_t P = meta.partitions;
   const uint32_t record = meta.edge_size();
   meta.block_edges.assign(meta.num_blocks(), 0);
+  meta.block_sizes.assign(meta.num_blocks(), 0);
   meta.block_crc.assign(meta.num_blocks(), 0);
 
   // Pass 1: block sizes and out-degrees.
@@ -103,6 +108,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
       progress.update(done += batch.size());
     }
   }
+  // The raw sizes place the scattered edges in grid.col (the edge files themselves, raw; scratch
+  // space for packed blocks).
+  for (uint64_t b = 0; b < meta.num_blocks(); ++b) meta.block_sizes[b] = meta.block_edges[b] * record;
   meta.finalize();
 
   // Pass 2: scatter edges into their blocks of grid.col through per-block staging buffers.
@@ -144,13 +152,21 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
       if (!staging[b].empty()) flush(b);
   }
 
-  // Pass 3: sort each block by (source, destination), checksum it, write it to both files.
-  // Blocks (i, j) and (j, i) are sorted together, which also tells whether every edge's reverse
-  // is in the graph (symmetric: jobs that use edges both ways then need only out-edges).
+  // Pass 3: sort each block by (source, destination), checksum it, write it to both files (packed:
+  // to the scratch file). Blocks (i, j) and (j, i) are sorted together, which also tells whether
+  // every edge's reverse is in the graph (symmetric: jobs that use edges both ways then need only
+  // out-edges).
+  const std::string packed_path = dir + "/grid.packed.tmp";
+  std::optional<File> packed;
+  std::vector<uint64_t> packed_at(meta.num_blocks(), 0);
+  if (meta.packed()) {
+    packed.emplace(packed_path, File::Mode::ReadWrite);
+    packed->truncate(0);
+  }
   {
     Progress progress("sorting blocks", meta.edges * record, "bytes", step.next().next());
-    uint64_t done = 0;
-    std::vector<std::byte> raw;
+    uint64_t done = 0, packed_end = 0;
+    std::vector<std::byte> raw, pages;
     std::vector<WeightedEdge> edges, mirror;
     auto sort_block = [&](uint32_t i, uint32_t j, std::vector<WeightedEdge>& out) {
       uint64_t b = meta.block_index(i, j);
@@ -165,11 +181,23 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
       std::sort(out.begin(), out.end(), [](const WeightedEdge& a, const WeightedEdge& c) {
         return std::tie(a.src, a.dst, a.weight) < std::tie(c.src, c.dst, c.weight);
       });
+      progress.update(done += raw.size());
+      if (packed) {
+        pages.clear();
+        PackedPageWriter writer(meta.weighted, pages);
+        for (const WeightedEdge& e : out) writer.add(e);
+        writer.finish();
+        meta.block_crc[b] = crc32_of(pages);
+        meta.block_sizes[b] = pages.size();
+        packed_at[b] = packed_end;
+        packed->pwrite_all(pages, packed_end);
+        packed_end += pages.size();
+        return;
+      }
       for (uint64_t e = 0; e < count; ++e) encode(out[e], record, raw.data() + e * record);
       meta.block_crc[b] = crc32_of(raw);
       col.pwrite_all(raw, meta.col_offset(i, j));
       row.pwrite_all(raw, meta.row_offset(i, j));
-      progress.update(done += raw.size());
     };
     meta.symmetric = true;
     for (uint32_t i = 0; i < P; ++i)
@@ -179,6 +207,28 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
         else mirror = edges;
         if (meta.symmetric) meta.symmetric = mirrored(edges, mirror);
       }
+  }
+  // Pass 4 (packed): every block's size is known; copy the blocks into both files in their order.
+  if (packed) {
+    meta.finalize();
+    for (const File* f : {&col, &row}) {
+      f->truncate(0);
+      f->truncate(meta.edge_file_bytes());
+    }
+    Progress progress("writing packed blocks", meta.stored_bytes(), "bytes", step.next().next().next());
+    uint64_t done = 0;
+    std::vector<std::byte> block;
+    for (uint32_t i = 0; i < P; ++i)
+      for (uint32_t j = 0; j < P; ++j) {
+        const uint64_t b = meta.block_index(i, j);
+        block.resize(meta.block_sizes[b]);
+        packed->pread_exact(block, packed_at[b]);
+        row.pwrite_all(block, meta.row_offset(i, j));
+        col.pwrite_all(block, meta.col_offset(i, j));
+        progress.update(done += block.size());
+      }
+    packed.reset();
+    ::unlink(packed_path.c_str());
   }
   col.sync();
   row.sync();

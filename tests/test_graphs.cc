@@ -69,6 +69,11 @@ void write_edges(const std::string& path, const EdgeSet& set) {
   writer.finish(set.vertices);
 }
 
+uint64_t least_stored_bytes(uint64_t edges, bool weighted, bool packed) {
+  if (!packed) return edges * edge_bytes(weighted);
+  return edges + edges / 4 + (weighted ? edges : 0);
+}
+
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions, const std::string& name) {
   GridPrepOptions options;
   options.partitions = partitions;
@@ -144,6 +149,13 @@ EdgeSet street_lattice(uint32_t width, uint32_t height) {
 std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& c) {
   std::vector<std::byte> raw(c.bytes);
   File(layout.files[c.file], File::Mode::Read).pread_exact(raw, c.offset);
+  if (layout.packed()) {
+    std::vector<std::byte> records(uint64_t{c.edges} * layout.edge_size());
+    PackedPageProblem problem;
+    if (decode_packed_pages(raw, layout.weighted, records.data(), &problem) != c.edges)
+      throw Error("chunk_edges: the chunk does not decode to its edges: " + problem.what);
+    raw = std::move(records);
+  }
   std::vector<WeightedEdge> edges(c.edges, WeightedEdge{0, 0, 1});
   for (uint32_t e = 0; e < c.edges; ++e) std::memcpy(&edges[e], raw.data() + uint64_t{e} * layout.edge_size(), layout.edge_size());
   return edges;

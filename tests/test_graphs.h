@@ -45,6 +45,10 @@ EdgeSet rmat_edges(uint32_t scale, uint32_t edge_factor, bool weighted, uint64_t
 
 void write_edges(const std::string& path, const EdgeSet& set);
 // Writes the edges and prepares a graph directory in dir, in both engines' layouts; returns its path.
+// The fewest bytes `edges` edges take as stored: raw records, or packed pages (a destination takes
+// at least a byte and two control bits, a weight a byte).
+uint64_t least_stored_bytes(uint64_t edges, bool weighted, bool packed);
+
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, uint32_t partitions = 0,
                           const std::string& name = "graph");
 std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrepOptions& options, const std::string& name);

@@ -44,33 +44,55 @@ void GridGraph::read_blocks(EdgeFile which, const BlockPieceVisitor& visit) cons
   const GridMeta& m = meta_;
   const bool rows = which == EdgeFile::Row;
   File file(rows ? files_.grid_row() : files_.grid_col(), File::Mode::Read);
-  const uint64_t piece_bytes = std::max<uint64_t>(1, (uint64_t{1} << 20) / m.edge_size()) * m.edge_size();
-  std::vector<std::byte> piece;
+  // Pieces of whole records, or of whole pages when packed (decoded before they are handed over).
+  const uint64_t unit = m.packed() ? kPackedPageBytes : m.edge_size();
+  const uint64_t piece_bytes = std::max<uint64_t>(1, (uint64_t{1} << 20) / unit) * unit;
+  std::vector<std::byte> piece, decoded;
   for (uint32_t a = 0; a < m.partitions; ++a)
     for (uint32_t b = 0; b < m.partitions; ++b) {
       const uint32_t i = rows ? a : b, j = rows ? b : a;
       const uint64_t start = rows ? m.row_offset(i, j) : m.col_offset(i, j), bytes = m.block_bytes(i, j);
       uint32_t crc = 0;
-      // The block's first edge outside its ranges. The rest of the block is read for its
-      // checksum only: a damaged block is reported as corrupt, only an intact one as misplaced.
+      uint64_t edges = 0;
+      // The block's first fault: a malformed page or an edge outside its ranges. The rest of the
+      // block is read for its checksum only: a damaged block is reported as corrupt, only an
+      // intact one as malformed or misplaced.
       std::string misplaced;
       for (uint64_t done = 0; done < bytes;) {
         piece.resize(std::min(piece_bytes, bytes - done));
         file.pread_exact(piece, start + done);
         crc = crc32_of(piece, crc);
-        for (uint64_t offset = 0; offset < piece.size() && misplaced.empty(); offset += m.edge_size()) {
+        done += piece.size();
+        if (!misplaced.empty()) continue;
+        std::span<const std::byte> records = piece;
+        if (m.packed()) {
+          uint64_t count = 0;
+          for (uint64_t p = 0; p < piece.size(); p += kPackedPageBytes) count += packed_page_edges(piece.data() + p);
+          decoded.resize(count * m.edge_size());
+          PackedPageProblem problem;
+          if (decode_packed_pages(piece, m.weighted, decoded.data(), &problem) < 0) {
+            misplaced = fmt::format("{}: block ({}, {}): the page at offset {} is malformed: {}", file.path(), i, j,
+                                    start + done - piece.size() + problem.page * kPackedPageBytes, problem.what);
+            continue;
+          }
+          records = decoded;
+        }
+        for (uint64_t offset = 0; offset < records.size() && misplaced.empty(); offset += m.edge_size()) {
           Edge edge;
-          std::memcpy(&edge, piece.data() + offset, sizeof(edge));
+          std::memcpy(&edge, records.data() + offset, sizeof(edge));
           if (edge.src >= m.vertices || edge.dst >= m.vertices || m.range_of(edge.src) != i || m.range_of(edge.dst) != j)
             misplaced = fmt::format("{}: block ({}, {}) holds edge {} -> {} outside its ranges", file.path(), i, j,
                                     edge.src, edge.dst);
         }
-        if (misplaced.empty()) visit(i, j, piece);
-        done += piece.size();
+        edges += records.size() / m.edge_size();
+        if (misplaced.empty()) visit(i, j, records);
       }
       if (crc != m.block_crc[m.block_index(i, j)])
         fail("{}: block ({}, {}) checksum mismatch (corrupt)", file.path(), i, j);
       if (!misplaced.empty()) fail("{}", misplaced);
+      if (edges != m.block_edges[m.block_index(i, j)])
+        fail("{}: block ({}, {}) holds {} edges, the meta says {} (corrupt)", file.path(), i, j, edges,
+             m.block_edges[m.block_index(i, j)]);
     }
 }
 

@@ -24,10 +24,10 @@ struct Header {
   uint32_t order;      // OrderKind
   uint32_t order_crc;  // of the order file
   uint32_t order_root;
-  uint32_t pad;
+  uint32_t encoding;   // EdgeEncoding
   uint64_t reserved[2];
 };
-static_assert(sizeof(Header) == 80);  // the format's, version 2
+static_assert(sizeof(Header) == 80);  // the format's, version 3
 
 template <typename T>
 void put(std::string& out, const T* data, size_t count) {
@@ -36,9 +36,13 @@ void put(std::string& out, const T* data, size_t count) {
 
 }  // namespace
 
-uint64_t GridMeta::edge_file_bytes() const {
-  return align_up(edges * edge_size(), kDirectAlignment);
+uint64_t GridMeta::stored_bytes() const {
+  uint64_t bytes = 0;
+  for (uint64_t b : block_sizes) bytes += b;
+  return bytes;
 }
+
+uint64_t GridMeta::edge_file_bytes() const { return align_up(stored_bytes(), kDirectAlignment); }
 
 void GridMeta::finalize() {
   uint64_t blocks = num_blocks();
@@ -70,9 +74,11 @@ std::string GridMeta::serialize() const {
   h.order = static_cast<uint32_t>(order);
   h.order_crc = order_crc;
   h.order_root = order_root;
+  h.encoding = static_cast<uint32_t>(encoding);
   std::string out;
   put(out, &h, 1);
   put(out, block_edges.data(), block_edges.size());
+  put(out, block_sizes.data(), block_sizes.size());
   put(out, block_crc.data(), block_crc.size());
   return out;
 }
@@ -90,7 +96,7 @@ GridMeta GridMeta::load(const std::string& path) {
   if (h.partitions == 0 || h.partitions > 4096)
     fail("{}: corrupt: {} partitions", path, h.partitions);
   uint64_t blocks = uint64_t{h.partitions} * h.partitions;
-  file.check_size_and_crc(sizeof(Header) + blocks * (sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t),
+  file.check_size_and_crc(sizeof(Header) + blocks * (2 * sizeof(uint64_t) + sizeof(uint32_t)) + sizeof(uint32_t),
                           "meta file");
 
   GridMeta meta;
@@ -105,10 +111,14 @@ GridMeta GridMeta::load(const std::string& path) {
   meta.order = static_cast<OrderKind>(h.order);
   meta.order_crc = h.order_crc;
   meta.order_root = h.order_root;
+  if (h.encoding > static_cast<uint32_t>(EdgeEncoding::Packed)) fail("{}: corrupt: unknown edge encoding {}", path, h.encoding);
+  meta.encoding = static_cast<EdgeEncoding>(h.encoding);
   meta.block_edges.resize(blocks);
+  meta.block_sizes.resize(blocks);
   meta.block_crc.resize(blocks);
   std::memcpy(meta.block_edges.data(), file.body(), blocks * sizeof(uint64_t));
-  std::memcpy(meta.block_crc.data(), file.body() + blocks * sizeof(uint64_t), blocks * sizeof(uint32_t));
+  std::memcpy(meta.block_sizes.data(), file.body() + blocks * sizeof(uint64_t), blocks * sizeof(uint64_t));
+  std::memcpy(meta.block_crc.data(), file.body() + 2 * blocks * sizeof(uint64_t), blocks * sizeof(uint32_t));
 
   // A checksum protects against accidents; these protect against a consistent-but-wrong file.
   if (meta.vertices == 0 || meta.vertices > kMaxVertexId + 1)
@@ -123,6 +133,15 @@ GridMeta GridMeta::load(const std::string& path) {
   uint64_t sum = 0;
   for (uint64_t e : meta.block_edges) sum += e;
   if (sum != meta.edges) fail("{}: corrupt: blocks hold {} edges, header says {}", path, sum, meta.edges);
+  for (uint64_t b = 0; b < blocks; ++b) {
+    const uint64_t n = meta.block_edges[b], size = meta.block_sizes[b];
+    // Raw: records back to back. Packed: whole pages, at least one per 16384 edges (no page holds
+    // more), none for an empty block.
+    const bool fits = meta.packed() ? size % kPackedPageBytes == 0 && (n == 0) == (size == 0) && n <= size * 4
+                                    : size == n * meta.edge_size();
+    if (!fits)
+      fail("{}: corrupt: block {} holds {} edges in {} bytes ({} encoding)", path, b, n, size, encoding_name(meta.encoding));
+  }
   meta.finalize();
   return meta;
 }

@@ -5,7 +5,9 @@
 // range j, sorted by (source, destination). The same blocks are stored twice:
 //   grid.row  blocks in row order    (0,0) (0,1) ... (0,P-1) (1,0) ...   for sparse rounds
 //   grid.col  blocks in column order (0,0) (1,0) ... (P-1,0) (0,1) ...   for dense rounds
-// Both files are padded to a multiple of 4096 bytes so O_DIRECT can read the last block.
+// Both files are padded to a multiple of 4096 bytes so O_DIRECT can read the last block. The
+// blocks are raw edge records back to back, or packed pages (base/packed_pages.h), each block
+// then starting on a page boundary.
 // Ids in the files are the vertex order's new ids (base/vertex_order.h).
 #pragma once
 
@@ -13,12 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "base/packed_pages.h"
 #include "base/types.h"
 #include "base/vertex_order.h"
 
 namespace graphso {
 
-inline constexpr uint32_t kGridFormatVersion = 2;  // 2: the vertex order
+inline constexpr uint32_t kGridFormatVersion = 3;  // 2: the vertex order; 3: the edge encoding
 
 struct GridMeta {
   uint64_t vertices = 0;
@@ -26,8 +29,10 @@ struct GridMeta {
   bool weighted = false;
   uint32_t partitions = 0;   // P
   uint64_t range_size = 0;   // vertices per range
+  EdgeEncoding encoding = EdgeEncoding::Raw;
   std::vector<uint64_t> block_edges;  // P*P, index i*P+j
-  std::vector<uint32_t> block_crc;    // crc32 of each block's sorted records
+  std::vector<uint64_t> block_sizes;  // P*P: bytes of each block in the edge files
+  std::vector<uint32_t> block_crc;    // crc32 of each block's bytes as stored
   uint32_t degrees_crc = 0;
   bool symmetric = false;  // every edge's reverse is an edge too (found by prep)
   OrderKind order = OrderKind::Natural;  // how ids were relabelled before partitioning
@@ -45,9 +50,11 @@ struct GridMeta {
   // Byte offsets of block (i, j) in each file, from the prefix sums built by finalize().
   uint64_t row_offset(uint32_t i, uint32_t j) const { return row_offsets_[block_index(i, j)]; }
   uint64_t col_offset(uint32_t i, uint32_t j) const { return col_offsets_[block_index(i, j)]; }
-  uint64_t block_bytes(uint32_t i, uint32_t j) const { return block_edges[block_index(i, j)] * edge_size(); }
+  uint64_t block_bytes(uint32_t i, uint32_t j) const { return block_sizes[block_index(i, j)]; }
+  uint64_t stored_bytes() const;      // every block's bytes (the padding aside)
+  bool packed() const { return encoding == EdgeEncoding::Packed; }
 
-  void finalize();  // computes the offset tables from block_edges
+  void finalize();  // computes the offset tables from block_sizes
   // The file's bytes before its CRC, and that CRC (which identifies this preparation).
   std::string serialize() const;
   uint32_t crc() const;

@@ -68,11 +68,12 @@ EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout)
   out.vertices = m.vertices;
   out.edges = m.edges;
   out.weighted = m.weighted;
+  out.encoding = m.encoding;
   out.identity = layout.identity();
   out.out_degrees = &graph.out_degrees();
   for (uint32_t k = 0; k < layout.partitions(); ++k)
     out.partitions.push_back({k, 0, layout.edges(k), static_cast<VertexId>(m.range_begin(k)),
-                              static_cast<VertexId>(m.range_end(k)), 0, static_cast<VertexId>(m.vertices)});
+                              static_cast<VertexId>(m.range_end(k)), 0, static_cast<VertexId>(m.vertices), layout.bytes(k)});
   return out;
 }
 
@@ -88,7 +89,8 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
                 spill_piece_for(update_bytes), spill, readers_.options().verify_reads);
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
-      [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); });
+      [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); },
+      decode_bytes_);
 }
 
 uint64_t XStreamEngine::min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {

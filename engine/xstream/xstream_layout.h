@@ -1,7 +1,8 @@
 // The X-Stream layout of a graph directory, derived from its grid by `graphso prep --engine
 // xstream|both`:
 //   xstream.part.<k>  the edges whose source lies in streaming partition k, sorted by (source,
-//                     destination), padded to 4096 bytes for O_DIRECT. X-Stream itself leaves a
+//                     destination), in the grid's edge encoding (raw records or packed pages,
+//                     base/packed_pages.h), padded to 4096 bytes for O_DIRECT. X-Stream itself leaves a
 //                     partition unsorted; sorted, a chunk of it covers a narrow source range,
 //                     which is what lets GraphSO skip chunks.
 //   xstream.meta      edges and crc32 of every partition file, and the identity of the grid it
@@ -32,6 +33,7 @@ class XStreamLayout {
 
   uint32_t partitions() const { return static_cast<uint32_t>(edges_.size()); }
   uint64_t edges(uint32_t k) const { return edges_[k]; }
+  uint64_t bytes(uint32_t k) const { return bytes_[k]; }  // as stored (the padding aside)
   std::string path(uint32_t k) const;
   std::vector<std::string> paths() const;
   uint32_t identity() const { return identity_; }  // crc32 of xstream.meta
@@ -42,6 +44,7 @@ class XStreamLayout {
  private:
   GraphFiles files_{""};
   std::vector<uint64_t> edges_;
+  std::vector<uint64_t> bytes_;
   std::vector<uint32_t> crc_;
   uint32_t identity_ = 0;
 };

@@ -133,7 +133,7 @@ TEST_CASE("memory: a budget too small for chunk mode is refused before any table
   TempDir dir;
   const std::string edges = dir.file("road.bin"), g = dir.file("g");
   REQUIRE(graphso_cli({"generate", "road", "-o", edges, "--width", "100", "--height", "100"}).status == 0);
-  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--no-chunks"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--no-chunks", "--encoding", "raw"}).status == 0);
   CliResult r = graphso_cli({"run", g, "--sharing", "chunk", "--chunk-size", "64K", "--graph-mem", "64K", "--job", "bfs:source=0"});
   require_one_line_error(r, "it needs a graph-data budget of at least");
   REQUIRE_THAT(r.err, Catch::Contains("with --chunk-size 32.0 KiB, at least"));

@@ -334,6 +334,8 @@ TEST_CASE("re-entry in every engine and sharing mode: fewer passes, no more byte
     REQUIRE(s.io.bytes_read <= p.io.bytes_read);
     REQUIRE(s.counters.edges_loaded <= p.counters.edges_loaded);
     REQUIRE(s.counters.edges_loaded > 0);
-    if (sharing == Sharing::Chunk) REQUIRE(s.counters.edges_loaded * edge_bytes(true) <= s.chunk_stats.bytes_requested + s.chunk_stats.cache.bytes_hit);
+    if (sharing == Sharing::Chunk)
+      REQUIRE(graphso::testing::least_stored_bytes(s.counters.edges_loaded, true, s.encoding == "packed") <=
+              s.chunk_stats.bytes_requested + s.chunk_stats.cache.bytes_hit);
   }
 }

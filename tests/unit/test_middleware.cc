@@ -27,9 +27,9 @@ namespace {
 
 // An R-MAT graph prepared as a 4 x 4 grid, opened, and described to the middleware.
 struct Prepared {
-  Prepared(uint32_t scale, bool weighted, uint64_t seed)
+  Prepared(uint32_t scale, bool weighted, uint64_t seed, EdgeEncoding encoding = EdgeEncoding::Raw)
       : set(graphso::testing::rmat_edges(scale, 8, weighted, seed, dir)),
-        graph_dir(graphso::testing::prepare_graph(dir, set, 4)),
+        graph_dir(graphso::testing::prepare_graph(dir, set, {.partitions = 4, .encoding = encoding}, "g")),
         graph(GridGraph::open(graph_dir)),
         layout(gridgraph_layout(graph)) {}
   TempDir dir;
@@ -42,20 +42,33 @@ struct Prepared {
 }  // namespace
 
 TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source index are exact") {
-  Prepared g(12, true, 17);
+  const EdgeEncoding encoding = GENERATE(EdgeEncoding::Raw, EdgeEncoding::Packed);
+  INFO(encoding_name(encoding));
+  Prepared g(12, true, 17, encoding);
   const EdgeSet& set = g.set;
   const GridGraph& graph = g.graph;
   const EngineLayout& layout = g.layout;
-  TChunkTable table = TChunkTable::build(layout, 4096);
+  // Packed: chunks of two pages, so that partitions span several.
+  const uint64_t chunk_bytes = encoding == EdgeEncoding::Raw ? 4096 : 8192;
+  TChunkTable table = TChunkTable::build(layout, chunk_bytes);
   uint64_t total = 0;
   std::map<uint32_t, uint64_t> covered;  // partition -> edges covered so far, in order
   for (uint32_t id = 0; id < table.chunks().size(); ++id) {
     const ChunkInfo& c = table.chunk(id);
-    REQUIRE(c.bytes == uint64_t{c.edges} * 12);
-    REQUIRE(c.bytes <= 4096 + 12);
-    // Chunks follow the file's 4 KiB grid: each starts within one record of a grid line,
-    // unless it is a partition's first.
-    if (c.first_edge > 0) REQUIRE(c.offset % 4096 < 12);
+    if (encoding == EdgeEncoding::Raw) {
+      REQUIRE(c.bytes == uint64_t{c.edges} * 12);
+      REQUIRE(c.bytes <= 4096 + 12);
+      // Chunks follow the file's 4 KiB grid: each starts within one record of a grid line,
+      // unless it is a partition's first.
+      if (c.first_edge > 0) REQUIRE(c.offset % 4096 < 12);
+    } else {
+      // Whole pages, on the file's chunk grid unless a partition's first, never more than a chunk.
+      REQUIRE(c.offset % 4096 == 0);
+      REQUIRE(c.bytes % 4096 == 0);
+      REQUIRE(c.bytes <= chunk_bytes);
+      if (c.first_edge > 0) REQUIRE(c.offset % chunk_bytes == 0);
+      REQUIRE(c.edges > c.bytes / 12);  // fewer bytes than raw records
+    }
     REQUIRE(c.first_edge == covered[c.partition]);  // contiguous, in order, no gaps
     covered[c.partition] += c.edges;
     total += c.edges;
@@ -134,7 +147,9 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
 }
 
 TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {
-  Prepared g(12, false, 23);
+  const EdgeEncoding encoding = GENERATE(EdgeEncoding::Raw, EdgeEncoding::Packed);
+  INFO(encoding_name(encoding));
+  Prepared g(12, false, 23, encoding);
   const EdgeSet& set = g.set;
   const EngineLayout& layout = g.layout;
   TChunkTable table = TChunkTable::build(layout, 2048);

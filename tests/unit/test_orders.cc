@@ -51,9 +51,11 @@ EdgeSet scrambled_lattice(uint32_t width, uint32_t height, VertexId* corner) {
   return set;
 }
 
-std::string prepare(const TempDir& dir, const EdgeSet& set, OrderKind order, VertexId root, const std::string& name) {
+std::string prepare(const TempDir& dir, const EdgeSet& set, OrderKind order, VertexId root, const std::string& name,
+                    EdgeEncoding encoding = EdgeEncoding::Packed) {
   GridPrepOptions options;
   options.partitions = 4;
+  options.encoding = encoding;
   options.order = order;
   options.order_root = root;
   return graphso::testing::prepare_graph(dir, set, options, name);
@@ -62,15 +64,10 @@ std::string prepare(const TempDir& dir, const EdgeSet& set, OrderKind order, Ver
 // Every edge of the graph directory, mapped back to original ids, sorted.
 std::vector<std::tuple<VertexId, VertexId, Weight>> edges_in_original_ids(const std::string& graph_dir) {
   GridGraph graph = GridGraph::open(graph_dir);
-  const GridMeta& m = graph.meta();
-  std::vector<std::byte> raw(m.edges * m.edge_size());
-  File(graph.files().grid_row(), File::Mode::Read).pread_exact(raw, 0);
   std::vector<std::tuple<VertexId, VertexId, Weight>> out;
-  for (uint64_t e = 0; e < m.edges; ++e) {
-    WeightedEdge edge{0, 0, 1};
-    std::memcpy(&edge, raw.data() + e * m.edge_size(), m.edge_size());
-    out.emplace_back(graph.order().to_original(edge.src), graph.order().to_original(edge.dst), edge.weight);
-  }
+  graph.read_original_edges([&](std::span<const WeightedEdge> edges) {
+    for (const WeightedEdge& e : edges) out.emplace_back(e.src, e.dst, e.weight);
+  });
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -187,28 +184,36 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
     std::vector<std::string> jobs = {fmt::format("bfs:source={}", gr.source), fmt::format("sssp:source={}", gr.source), "wcc",
                                      "wcc:method=label", "pagerank:iterations=5", "pagerank-delta:tolerance=0.01",
                                      fmt::format("ppr:source={},{}:tolerance=0.001", gr.source, gr.source + 1), "kcore"};
-    for (OrderKind kind : {OrderKind::Natural, OrderKind::Degree, OrderKind::Bfs}) {
-      std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,
-                              gr.name + "-" + order_name(kind));
-      uint64_t mem = graphso::testing::budget_for(g, jobs, 0.25);
-      // R-MAT is directed: wcc:method=label then needs in-edges too (EdgeUse::BothWays).
-      REQUIRE(GridGraph::open(g).meta().symmetric == (gr.name != "rmat"));
-      struct Mode {
-        Sharing sharing;
-        Granularity granularity;
-      };
-      for (Mode mode : {Mode{Sharing::Independent, Granularity::Chunk}, Mode{Sharing::Partition, Granularity::Chunk},
-                        Mode{Sharing::Chunk, Granularity::Chunk}, Mode{Sharing::Chunk, Granularity::Page},
-                        Mode{Sharing::Chunk, Granularity::Auto}}) {
-        INFO(gr.name << ", order " << order_name(kind) << ", " << sharing_name(mode.sharing) << ", granularity "
-                     << granularity_name(mode.granularity));
-        auto batch = graphso::testing::run_batch_on(g, jobs, mode.sharing, mem, {.granularity = mode.granularity});
-        REQUIRE(batch.report.order == order_name(kind));
-        for (size_t j = 0; j < batch.jobs.size(); ++j)
-          graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], gr.set, &batch.order);
-        if (mode.granularity == Granularity::Page) REQUIRE(batch.report.chunk_stats.chunks_by_pages > 0);
+    for (OrderKind kind : {OrderKind::Natural, OrderKind::Degree, OrderKind::Bfs})
+      for (EdgeEncoding encoding : {EdgeEncoding::Packed, EdgeEncoding::Raw}) {
+        std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,
+                                gr.name + "-" + order_name(kind) + "-" + encoding_name(encoding), encoding);
+        uint64_t mem = graphso::testing::budget_for(g, jobs, 0.25);
+        // R-MAT is directed: wcc:method=label then needs in-edges too (EdgeUse::BothWays).
+        REQUIRE(GridGraph::open(g).meta().symmetric == (gr.name != "rmat"));
+        struct Mode {
+          Sharing sharing;
+          Granularity granularity;
+        };
+        std::vector<Mode> modes = {Mode{Sharing::Chunk, Granularity::Page}, Mode{Sharing::Chunk, Granularity::Auto}};
+        // Packed, every mode; raw (whose chunks may be read by pages), the page reads again.
+        if (encoding == EdgeEncoding::Packed)
+          modes.insert(modes.begin(), {Mode{Sharing::Independent, Granularity::Chunk}, Mode{Sharing::Partition, Granularity::Chunk},
+                                       Mode{Sharing::Chunk, Granularity::Chunk}});
+        for (Mode mode : modes) {
+          INFO(gr.name << ", order " << order_name(kind) << ", " << encoding_name(encoding) << ", "
+                       << sharing_name(mode.sharing) << ", granularity " << granularity_name(mode.granularity));
+          auto batch = graphso::testing::run_batch_on(g, jobs, mode.sharing, mem, {.granularity = mode.granularity});
+          REQUIRE(batch.report.order == order_name(kind));
+          REQUIRE(batch.report.encoding == encoding_name(encoding));
+          for (size_t j = 0; j < batch.jobs.size(); ++j)
+            graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], gr.set, &batch.order);
+          // A packed chunk is read whole (its pages are not located per source).
+          if (mode.granularity == Granularity::Page)
+            REQUIRE((batch.report.chunk_stats.chunks_by_pages > 0) == (encoding == EdgeEncoding::Raw));
+          if (encoding == EdgeEncoding::Packed && mode.sharing == Sharing::Chunk) REQUIRE(batch.report.granularity == "chunk");
+        }
       }
-    }
   }
 }
 
@@ -221,6 +226,7 @@ TEST_CASE("bfs order and page reads cut the bytes a traversal reads on a graph w
   std::vector<std::string> jobs = {fmt::format("bfs:source={}", corner), "bfs:source=0"};
   GridPrepOptions options;
   options.partitions = 1;
+  options.encoding = EdgeEncoding::Raw;  // page reads are of raw chunks
   std::string natural = graphso::testing::prepare_graph(dir, set, options, "natural");
   options.order = OrderKind::Bfs;
   options.order_root = corner;
@@ -251,6 +257,7 @@ TEST_CASE("the cost model: runs merge across gaps cheaper to read than a request
   EdgeSet set = scrambled_lattice(32, 64, &corner);
   GridPrepOptions options;
   options.partitions = 1;  // one 96 KiB block: chunks of 16 pages
+  options.encoding = EdgeEncoding::Raw;  // page reads are of raw chunks
   std::string g = graphso::testing::prepare_graph(dir, set, options, "g");
   GridGraph graph = GridGraph::open(g);
   EngineLayout layout = gridgraph_layout(graph);

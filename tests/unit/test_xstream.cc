@@ -26,8 +26,14 @@ namespace {
 
 std::vector<WeightedEdge> read_partition(const XStreamLayout& layout, uint32_t k, bool weighted) {
   const uint32_t record = edge_bytes(weighted);
-  std::vector<std::byte> raw(layout.edges(k) * record);
+  std::vector<std::byte> raw(layout.bytes(k));
   File(layout.path(k), File::Mode::Read).pread_exact(raw, 0);
+  if (raw.size() != layout.edges(k) * record) {  // packed pages
+    std::vector<std::byte> records(layout.edges(k) * record);
+    PackedPageProblem problem;
+    REQUIRE(decode_packed_pages(raw, weighted, records.data(), &problem) == static_cast<int64_t>(layout.edges(k)));
+    raw = std::move(records);
+  }
   std::vector<WeightedEdge> edges(layout.edges(k), WeightedEdge{0, 0, 1});
   for (uint64_t e = 0; e < edges.size(); ++e) std::memcpy(&edges[e], raw.data() + e * record, record);
   return edges;
@@ -45,10 +51,12 @@ bool edge_less(const WeightedEdge& a, const WeightedEdge& b) {
 
 TEST_CASE("X-Stream layout: every edge once, in its source's partition, sorted; damage and staleness are errors") {
   TempDir dir;
+  for (EdgeEncoding encoding : {EdgeEncoding::Packed, EdgeEncoding::Raw})
   for (bool weighted : {false, true}) {
-    INFO("weighted " << weighted);
+    INFO("weighted " << weighted << ", " << encoding_name(encoding));
     EdgeSet set = graphso::testing::rmat_edges(12, 8, weighted, 5, dir);
-    std::string graph_dir = graphso::testing::prepare_graph(dir, set, 5, weighted ? "w" : "u");
+    std::string graph_dir = graphso::testing::prepare_graph(dir, set, {.partitions = 5, .encoding = encoding},
+                                                            std::string(weighted ? "w" : "u") + encoding_name(encoding));
     GridGraph graph = GridGraph::open(graph_dir);
     XStreamLayout layout = XStreamLayout::open(graph);
     REQUIRE(layout.partitions() == 5);

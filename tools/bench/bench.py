@@ -43,7 +43,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(os.path.dirname(REPO), "shared", "datasets")
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "verify", "cpu", "async"]
+               "engines", "memory", "store", "verify", "cpu", "async", "encoding"]
 
 
 def log(message):
@@ -81,21 +81,23 @@ class Bench:
             raise SystemExit(f"bench: `{' '.join(command)}` failed ({result.returncode}):\n{result.stderr}")
         return result.stdout
 
-    def prepared(self, graph):
-        """A graph directory this build can open, in both engines' layouts (else prepared again)."""
+    def prepared(self, graph, encoding="packed"):
+        """A graph directory this build can open, in both engines' layouts and in `encoding` (else
+        prepared again)."""
         for name in ["meta", "xstream.meta", "grid.row.sums"]:  # the page sums: older preparations have none
             if not os.path.exists(os.path.join(graph, name)):
                 return False
-        return subprocess.run([self.graphso, "inspect", graph], capture_output=True).returncode == 0
+        result = subprocess.run([self.graphso, "inspect", graph], capture_output=True, text=True)
+        return result.returncode == 0 and f"edge encoding:    {encoding}," in result.stdout
 
-    def prep(self, edges, graph, order="natural", root=None):
+    def prep(self, edges, graph, order="natural", root=None, encoding="packed"):
         """Prepares `graph` from `edges` unless done; returns the order's cost (seconds, memory)."""
         cost_file = graph + ".order-cost.json"
-        if not self.prepared(graph) or not os.path.exists(cost_file):
-            log(f"preparing {os.path.basename(graph)} ({order} order)")
+        if not self.prepared(graph, encoding) or not os.path.exists(cost_file):
+            log(f"preparing {os.path.basename(graph)} ({order} order, {encoding})")
             started = time.time()
             out = self.cli("prep", edges, "-o", graph, "--engine", "both", "--order", order, "--no-chunks",
-                           *(["--order-root", root] if root is not None else []))
+                           "--encoding", encoding, *(["--order-root", root] if root is not None else []))
             cost = {"prep_seconds": time.time() - started, "order_seconds": 0.0, "order_memory": "0 B"}
             for line in out.splitlines():
                 if "computed in" in line:  # "...: vertex order bfs computed in 0.45 s with 61.5 MiB of memory"
@@ -205,6 +207,7 @@ class Bench:
 class Graph:
     def __init__(self, name, path, info, source):
         self.name, self.path, self.info, self.source = name, path, info, source
+        self.edges = None  # the edge list it was prepared from
 
 
 # Paper Table 3: the job types of each workload (sources s1, s2).
@@ -248,6 +251,7 @@ class Context:
             self.bench.prep(edges, path)
             info = self.bench.graph_info(path)
             self._rmats[scale] = Graph(f"R-MAT {scale}", path, info, info["hub"])
+            self._rmats[scale].edges = edges
         return self._rmats[scale]
 
     def road(self):
@@ -270,9 +274,11 @@ class Context:
         if key not in self._graphs:
             suffix = "" if order == "natural" else f"-{order}" + ("" if root is None else f"{root}")
             path = os.path.join(self.bench.work, stem + suffix)
-            cost = self.bench.prep(edges(), path, order, root)
+            edge_list = edges()
+            cost = self.bench.prep(edge_list, path, order, root)
             graph = Graph(name, path, self.bench.graph_info(path), 0)
             graph.order_cost = cost
+            graph.edges = edge_list
             self._graphs[key] = graph
         return self._graphs[key]
 
@@ -768,6 +774,46 @@ def exp_verify(ctx):
     return raw, md, None
 
 
+def exp_encoding(ctx):
+    """Packed edges against raw records: bytes per edge on every graph, and W1 in chunk mode with a budget
+    of a quarter of the raw edge bytes (I/O-bound) and of twice them (CPU-bound), both encodings side by
+    side in one run, alternated. Decode share = the threads' decoding time over the run's user CPU."""
+    if ctx.args.quick:
+        cases = [(ctx.rmat(), "natural"), (ctx.road(), "natural")]
+    else:
+        road = ctx.dataset("road-FLA-u.el.gz", True, "bfs", 0)
+        cases = [(ctx.rmat(), "natural"), (road, "bfs@0"),
+                 (ctx.dataset("soc-slashdot0902-d.el.gz", False), "natural"), (ctx.dataset("osm-rome.wel.gz", False), "natural")]
+    rows, raw_data = [], {}
+    for g, order in cases:
+        raw_path = g.path + "-raw"
+        ctx.bench.prep(g.edges, raw_path, *(("bfs", 0) if order.startswith("bfs") else ("natural", None)), encoding="raw")
+        raw_graph = Graph(g.name + " raw", raw_path, g.info, g.source)
+        for batch, budget in [("I/O-bound", g.info["edge_bytes"] // 4), ("CPU-bound", 2 * g.info["edge_bytes"])]:
+            runs = {"packed": [], "raw": []}
+            for k in range(max(1, ctx.repeats)):
+                for enc in (["packed", "raw"] if k % 2 == 0 else ["raw", "packed"]):
+                    graph = g if enc == "packed" else raw_graph
+                    runs[enc].append(ctx.batch(graph, w1(g.source), "chunk", budget, f"{order} W1 {batch} {enc}", repeats=1))
+            p, r = median_run(runs["packed"]), median_run(runs["raw"])
+            raw_data[f"{g.name} {order} {batch}"] = {"budget": budget, "packed": p, "raw": r}
+            decoded_per_core = p["edges_decoded"] / p["decode_seconds"] if p["decode_seconds"] > 0 else 0
+            rows.append([f"{g.name} ({order})", batch, f"{p['bytes_per_edge']:.2f}", f"{r['bytes_per_edge']:.2f}",
+                         f"**{p['bytes_per_edge'] / r['bytes_per_edge']:.3f}**", fmt_bytes(p["bytes_read"]),
+                         fmt_bytes(r["bytes_read"]), f"{p['bytes_read'] / max(1, r['bytes_read']):.3f}",
+                         f"{p['wall_seconds']:.2f}", f"{r['wall_seconds']:.2f}",
+                         f"**{p['wall_seconds'] / r['wall_seconds']:.3f}**",
+                         f"{p['decode_seconds'] / max(p['user_cpu_seconds'], 1e-9):.3f}", f"{decoded_per_core / 1e6:.0f}"])
+    md = table(["graph", "batch", "bytes/edge packed", "raw", "packed / raw", "bytes read packed", "raw",
+                "packed / raw", "wall s packed", "raw", "time packed / raw", "decode share of CPU",
+                "M edges decoded / s / core"], rows)
+    md += ("\n\nW1 = BFS, WCC, SSSP, PageRank x20 (paper Table 3), chunk mode, the graph's default chunk size; the "
+           "budget is a quarter (I/O-bound) or twice (CPU-bound) the raw edge bytes, the same for both encodings. "
+           "Targets (issue 15): bytes/edge packed / raw <= 0.6 on R-MAT, <= 0.35 on road-FLA in bfs order, <= 0.6 on "
+           "soc-slashdot; I/O-bound time <= 0.7; CPU-bound time <= 1.05.")
+    return raw_data, md, None
+
+
 # Issue 14's in-memory simulation of W1 (union-find WCC, sources 0, 64 KiB chunks, no cache): bytes
 # loaded with asynchronous passes / synchronous rounds, and the targets for the measured ratio.
 # Issue 14's in-memory simulation of W1 (bytes relative to synchronous chunk mode): its "async"
@@ -944,7 +990,7 @@ def exp_cpu(ctx):
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async}
+           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
@@ -954,7 +1000,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
-          "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off"}
+          "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",
+          "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1"}
 
 
 def main():

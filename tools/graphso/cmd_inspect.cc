@@ -28,10 +28,11 @@ int cmd_inspect(const Args& args) {
 
   GridGraph graph = GridGraph::open(dir);
   const GridMeta& m = graph.meta();
-  uint64_t empty = 0, largest = 0;
-  for (uint64_t e : m.block_edges) {
-    empty += e == 0;
-    largest = std::max(largest, e);
+  uint64_t empty = 0, largest = 0, largest_bytes = 0;
+  for (uint64_t b = 0; b < m.num_blocks(); ++b) {
+    empty += m.block_edges[b] == 0;
+    largest = std::max(largest, m.block_edges[b]);
+    largest_bytes = std::max(largest_bytes, m.block_sizes[b]);
   }
   const auto& deg = graph.out_degrees();
   auto hub = std::max_element(deg.begin(), deg.end());
@@ -43,6 +44,10 @@ int cmd_inspect(const Args& args) {
   std::printf("edges:            %llu\n", static_cast<unsigned long long>(m.edges));
   std::printf("weighted:         %s\n", m.weighted ? "yes (u32)" : "no");
   std::printf("edge record:      %u bytes\n", m.edge_size());
+  std::printf("edge encoding:    %s, %.3f bytes per edge stored (%.3f of the %u-byte records)\n",
+              encoding_name(m.encoding), m.edges ? static_cast<double>(m.stored_bytes()) / static_cast<double>(m.edges) : 0.0,
+              m.edges ? static_cast<double>(m.stored_bytes()) / static_cast<double>(m.edges * m.edge_size()) : 0.0,
+              m.edge_size());
   std::printf("symmetric:        %s\n", m.symmetric ? "yes (every edge's reverse is an edge)" : "no");
   std::string root = m.order_root == kNoVertex ? "" : fmt::format(" from vertex {}", m.order_root);
   std::printf("vertex order:     %s%s%s\n", graph.order().name(), root.c_str(),
@@ -52,8 +57,8 @@ int cmd_inspect(const Args& args) {
   std::printf("blocks:           %llu non-empty, %llu empty, largest %llu edges (%s), average %s\n",
               static_cast<unsigned long long>(m.num_blocks() - empty), static_cast<unsigned long long>(empty),
               static_cast<unsigned long long>(largest),
-              human_bytes(static_cast<double>(largest * m.edge_size())).c_str(),
-              human_bytes(static_cast<double>(m.edges * m.edge_size()) / static_cast<double>(m.num_blocks() - empty + (empty == m.num_blocks()))).c_str());
+              human_bytes(static_cast<double>(largest_bytes)).c_str(),
+              human_bytes(static_cast<double>(m.stored_bytes()) / static_cast<double>(m.num_blocks() - empty + (empty == m.num_blocks()))).c_str());
   std::printf("edge files:       grid.row, grid.col, %s each\n", human_bytes(static_cast<double>(m.edge_file_bytes())).c_str());
   std::printf("out-degree:       max %llu (vertex %lld), %llu vertices without out-edges\n",
               static_cast<unsigned long long>(max_degree),
@@ -62,11 +67,14 @@ int cmd_inspect(const Args& args) {
   std::optional<XStreamLayout> streaming;
   if (XStreamLayout::exists(dir)) {
     streaming = XStreamLayout::open(graph);
-    uint64_t largest = 0;
-    for (uint32_t k = 0; k < streaming->partitions(); ++k) largest = std::max(largest, streaming->edges(k));
+    uint64_t largest = 0, largest_bytes = 0;
+    for (uint32_t k = 0; k < streaming->partitions(); ++k) {
+      largest = std::max(largest, streaming->edges(k));
+      largest_bytes = std::max(largest_bytes, streaming->bytes(k));
+    }
     std::printf("xstream layout:   %u streaming partitions (xstream.part.*), largest %llu edges (%s)\n",
                 streaming->partitions(), static_cast<unsigned long long>(largest),
-                human_bytes(static_cast<double>(largest * m.edge_size())).c_str());
+                human_bytes(static_cast<double>(largest_bytes)).c_str());
   } else {
     std::printf("xstream layout:   none (prep --engine xstream|both writes it)\n");
   }

@@ -1,0 +1,95 @@
+// The packed edge encoding (`prep --encoding packed`, the default): a static partition's edges,
+// sorted by (source, destination, weight), stored as self-contained 4 KiB pages. A partition
+// starts on a page boundary and fills whole pages, so any run of its pages is decodable alone:
+// a chunk, a stock mode's piece, a page run read for a few sources.
+//
+// A page holds consecutive edges of one partition: a 20-byte header, then
+//   groups        per source run in the page (a "group"), two values: the gap to the previous
+//                 group's source minus one (0 for the first group, whose source is the header's
+//                 first_src) and the run's edge count minus one; Stream VByte, 0/1/2/4 bytes a
+//                 value (the gaps and counts are mostly 0 on dense ids)
+//   destinations  per edge: the first of a group as zigzag(dst - src), the rest as the difference
+//                 to the previous destination (edges are sorted); Stream VByte, 1-4 bytes a value
+//   weights       (weighted graphs) per edge, little-endian, in the narrowest width that holds the
+//                 page's largest weight (1-4 bytes)
+// and zeros to the end of the page. A source whose edges do not fit continues as the first group
+// of the next page: the split is explicit (first_src repeats the source).
+//
+// The page sums (io/page_sums.h) verify a page's bytes before it is decoded; the decoder checks the
+// structure as well (every length against the page and against the Stream VByte control bytes,
+// counts against the header, sources increasing), so a page that is wrong but intact is a one-line
+// error and never a read outside the page.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+
+namespace graphso {
+
+enum class EdgeEncoding : uint32_t { Raw = 0, Packed = 1 };
+EdgeEncoding parse_encoding(const std::string& name);
+const char* encoding_name(EdgeEncoding encoding);
+
+inline constexpr uint64_t kPackedPageBytes = 4096;
+
+struct PackedPageHeader {
+  uint32_t first_src;
+  uint32_t last_src;
+  uint16_t groups;
+  uint16_t edges;
+  uint16_t group_bytes;  // the group stream, control bytes included
+  uint16_t dst_bytes;    // the destination stream, control bytes included
+  uint8_t weight_bytes;  // 0: unweighted
+  uint8_t magic;         // kPackedPageMagic
+  uint16_t reserved;     // 0
+};
+static_assert(sizeof(PackedPageHeader) == 20);
+inline constexpr uint8_t kPackedPageMagic = 0xE7;
+
+// Writes one partition's sorted edges as packed pages, appended to `out` (whole pages).
+class PackedPageWriter {
+ public:
+  PackedPageWriter(bool weighted, std::vector<std::byte>& out) : weighted_(weighted), out_(out) {}
+  // Edges must come sorted by (source, destination); an edge out of order is an Error.
+  void add(const WeightedEdge& edge);
+  // Writes the last page, if any edge is pending. The writer may be used again for the next
+  // partition (which then starts on a new page).
+  void finish();
+  uint64_t pages() const { return pages_; }
+
+ private:
+  uint64_t size_with(const WeightedEdge& edge) const;
+  void append(const WeightedEdge& edge);
+
+  bool weighted_;
+  std::vector<std::byte>& out_;
+  uint64_t pages_ = 0;
+  // The page being filled.
+  std::vector<uint32_t> group_values_, dst_values_, weights_;
+  VertexId first_src_ = 0, last_src_ = 0, last_dst_ = 0, group_first_dst_ = 0;
+  uint64_t group_data_ = 0, dst_data_ = 0;  // Stream VByte data bytes, control bytes aside
+  uint32_t max_weight_ = 0;
+};
+
+// Where a page failed to decode and why.
+struct PackedPageProblem {
+  uint64_t page = 0;  // within the span decoded
+  std::string what;
+};
+
+// The edge count in a page's header (no other check): for sizing a decode.
+uint32_t packed_page_edges(const std::byte* page);
+// The first and last source of a run of pages (from the headers of its first and last page).
+std::pair<VertexId, VertexId> packed_source_range(std::span<const std::byte> pages);
+
+// Decodes whole pages into packed Edge or WeightedEdge records at `out` (room for every edge the
+// headers count). Returns the edges written, or -1 with `problem` set when a page is malformed.
+int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::byte* out,
+                            PackedPageProblem* problem);
+
+}  // namespace graphso
