@@ -172,6 +172,18 @@ uint32_t packed_page_edges(const std::byte* page) {
   return h.edges;
 }
 
+uint64_t packed_edges_in(std::span<const std::byte> pages) {
+  uint64_t edges = 0;
+  for (uint64_t p = 0; p + kPackedPageBytes <= pages.size(); p += kPackedPageBytes) edges += packed_page_edges(pages.data() + p);
+  return edges;
+}
+
+int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::vector<std::byte>& records,
+                            PackedPageProblem* problem) {
+  records.resize(packed_edges_in(pages) * edge_bytes(weighted));
+  return decode_packed_pages(pages, weighted, records.data(), problem);
+}
+
 std::pair<VertexId, VertexId> packed_source_range(std::span<const std::byte> pages) {
   PackedPageHeader first, last;
   std::memcpy(&first, pages.data(), sizeof(first));

@@ -84,12 +84,22 @@ struct PackedPageProblem {
 
 // The edge count in a page's header (no other check): for sizing a decode.
 uint32_t packed_page_edges(const std::byte* page);
+// The edges the headers of a run of whole pages count.
+uint64_t packed_edges_in(std::span<const std::byte> pages);
+// Whether `bytes` can hold `edges` packed: whole pages, none for no edge, and no page holding more
+// than 16384 edges (a destination takes at least two bits of control and a byte).
+inline bool packed_size_fits(uint64_t edges, uint64_t bytes) {
+  return bytes % kPackedPageBytes == 0 && (edges == 0) == (bytes == 0) && edges <= bytes * 4;
+}
 // The first and last source of a run of pages (from the headers of its first and last page).
 std::pair<VertexId, VertexId> packed_source_range(std::span<const std::byte> pages);
 
 // Decodes whole pages into packed Edge or WeightedEdge records at `out` (room for every edge the
 // headers count). Returns the edges written, or -1 with `problem` set when a page is malformed.
 int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::byte* out,
+                            PackedPageProblem* problem);
+// The same into `records`, sized to the edges the headers count.
+int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::vector<std::byte>& records,
                             PackedPageProblem* problem);
 
 }  // namespace graphso

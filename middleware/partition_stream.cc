@@ -71,8 +71,7 @@ void PartitionStream::stream(Engine& engine, const std::function<void(std::span<
           EdgeRun& run = runs[k];
           run.data = data[k - first];
           if (!run.packed) continue;
-          run.count = 0;
-          for (uint64_t p = 0; p < run.packed_bytes; p += kPackedPageBytes) run.count += packed_page_edges(run.data + p);
+          run.count = packed_edges_in({run.data, run.packed_bytes});
           // A partition's pieces are consecutive: this one starts where the last ended.
           if (k > 0 && runs[k - 1].partition == run.partition && ranges[k - 1].file == ranges[k].file &&
               ranges[k - 1].offset + ranges[k - 1].length == ranges[k].offset)

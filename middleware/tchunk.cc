@@ -67,11 +67,10 @@ void for_each_chunk_span(const EngineLayout& layout, const StaticPartition& part
 
 // A read buffer for index entries of up to `entry` bytes: an entry read alone can start mid-page
 // and cross one more page boundary.
-// A chunk's bytes against its edges: records back to back, or whole pages (none holds more than
-// 16384 edges).
+// A chunk's bytes against its edges: records back to back, or whole pages from a page boundary.
 bool chunk_size_fits(const EngineLayout& layout, const ChunkInfo& c) {
   if (!layout.packed()) return c.bytes == uint64_t{c.edges} * layout.edge_size();
-  return c.bytes % kPackedPageBytes == 0 && c.bytes > 0 && c.edges <= c.bytes * 4 && c.offset % kPackedPageBytes == 0;
+  return packed_size_fits(c.edges, c.bytes) && c.offset % kPackedPageBytes == 0;
 }
 
 uint64_t read_buffer_for(uint64_t entry) { return align_up(entry, kDirectAlignment) + kDirectAlignment; }
@@ -166,11 +165,9 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       sums[part.file].verify(files[part.file].path(), begin, pages);
       const std::byte* raw = pages.data() + (c.offset - begin);
       if (layout.packed()) {
-        edges = 0;
-        for (uint64_t q = 0; q < bytes; q += kPackedPageBytes) edges += packed_page_edges(raw + q);
-        decoded.resize(edges * record);
         PackedPageProblem problem;
-        if (decode_packed_pages({raw, bytes}, layout.weighted, decoded.data(), &problem) < 0)
+        edges = packed_edges_in({raw, bytes});
+        if (decode_packed_pages({raw, bytes}, layout.weighted, decoded, &problem) < 0)
           fail("{}: the page at offset {} is malformed: {} (corrupt graph file)", layout.files[part.file],
                c.offset + problem.page * kPackedPageBytes, problem.what);
         raw = decoded.data();

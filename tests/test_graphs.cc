@@ -150,9 +150,9 @@ std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInf
   std::vector<std::byte> raw(c.bytes);
   File(layout.files[c.file], File::Mode::Read).pread_exact(raw, c.offset);
   if (layout.packed()) {
-    std::vector<std::byte> records(uint64_t{c.edges} * layout.edge_size());
+    std::vector<std::byte> records;
     PackedPageProblem problem;
-    if (decode_packed_pages(raw, layout.weighted, records.data(), &problem) != c.edges)
+    if (decode_packed_pages(raw, layout.weighted, records, &problem) != c.edges)
       throw Error("chunk_edges: the chunk does not decode to its edges: " + problem.what);
     raw = std::move(records);
   }

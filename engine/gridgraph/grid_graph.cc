@@ -66,11 +66,8 @@ void GridGraph::read_blocks(EdgeFile which, const BlockPieceVisitor& visit) cons
         if (!misplaced.empty()) continue;
         std::span<const std::byte> records = piece;
         if (m.packed()) {
-          uint64_t count = 0;
-          for (uint64_t p = 0; p < piece.size(); p += kPackedPageBytes) count += packed_page_edges(piece.data() + p);
-          decoded.resize(count * m.edge_size());
           PackedPageProblem problem;
-          if (decode_packed_pages(piece, m.weighted, decoded.data(), &problem) < 0) {
+          if (decode_packed_pages(piece, m.weighted, decoded, &problem) < 0) {
             misplaced = fmt::format("{}: block ({}, {}): the page at offset {} is malformed: {}", file.path(), i, j,
                                     start + done - piece.size() + problem.page * kPackedPageBytes, problem.what);
             continue;

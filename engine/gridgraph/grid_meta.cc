@@ -135,10 +135,8 @@ GridMeta GridMeta::load(const std::string& path) {
   if (sum != meta.edges) fail("{}: corrupt: blocks hold {} edges, header says {}", path, sum, meta.edges);
   for (uint64_t b = 0; b < blocks; ++b) {
     const uint64_t n = meta.block_edges[b], size = meta.block_sizes[b];
-    // Raw: records back to back. Packed: whole pages, at least one per 16384 edges (no page holds
-    // more), none for an empty block.
-    const bool fits = meta.packed() ? size % kPackedPageBytes == 0 && (n == 0) == (size == 0) && n <= size * 4
-                                    : size == n * meta.edge_size();
+    // Raw: records back to back. Packed: whole pages (packed_size_fits).
+    const bool fits = meta.packed() ? packed_size_fits(n, size) : size == n * meta.edge_size();
     if (!fits)
       fail("{}: corrupt: block {} holds {} edges in {} bytes ({} encoding)", path, b, n, size, encoding_name(meta.encoding));
   }

@@ -50,11 +50,8 @@ class BlockCursor {
     left_ -= n;
     at_ = 0;
     if (!packed_) return;
-    uint64_t count = 0;
-    for (uint64_t p = 0; p < n; p += kPackedPageBytes) count += packed_page_edges(pages_.data() + p);
-    records_.resize(count * record_);
     PackedPageProblem problem;
-    if (decode_packed_pages(pages_, weighted_, records_.data(), &problem) < 0)
+    if (decode_packed_pages(pages_, weighted_, records_, &problem) < 0)
       fail("{}: the page at offset {} is malformed: {} (corrupt; re-run `graphso prep`)", file_.path(),
            offset_ - n + problem.page * kPackedPageBytes, problem.what);
   }
@@ -176,8 +173,7 @@ XStreamLayout XStreamLayout::open(const GridGraph& grid) {
     const std::string part = layout.path(k);
     if (!path_exists(part)) fail("{}: missing", part);
     const uint64_t n = layout.edges_[k], size = layout.bytes_[k];
-    const bool fits = m.packed() ? size % kPackedPageBytes == 0 && (n == 0) == (size == 0) && n <= size * 4
-                                 : size == n * m.edge_size();
+    const bool fits = m.packed() ? packed_size_fits(n, size) : size == n * m.edge_size();
     if (!fits) fail("{}: corrupt: partition {} holds {} edges in {} bytes", path, k, n, size);
     check_size(part, File(part, File::Mode::Read).size(), align_up(size, kDirectAlignment), fmt::format("{} edges", n));
   }
@@ -196,11 +192,8 @@ void XStreamLayout::verify(const GridGraph& grid) const {
     check_crc(path(k), crc_[k], crc32_of(bytes));
     std::span<const std::byte> records = bytes;
     if (m.packed()) {
-      uint64_t count = 0;
-      for (uint64_t p = 0; p < bytes.size(); p += kPackedPageBytes) count += packed_page_edges(bytes.data() + p);
-      decoded.resize(count * record);
       PackedPageProblem problem;
-      if (decode_packed_pages(bytes, m.weighted, decoded.data(), &problem) < 0)
+      if (decode_packed_pages(bytes, m.weighted, decoded, &problem) < 0)
         fail("{}: the page at offset {} is malformed: {}", path(k), problem.page * kPackedPageBytes, problem.what);
       records = decoded;
     }

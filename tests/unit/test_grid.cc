@@ -23,9 +23,9 @@ std::vector<WeightedEdge> read_block(const GridGraph& g, const std::string& path
   std::vector<std::byte> raw(bytes);
   File(path, File::Mode::Read).pread_exact(raw, offset);
   if (m.packed()) {
-    std::vector<std::byte> records(count * m.edge_size());
+    std::vector<std::byte> records;
     PackedPageProblem problem;
-    REQUIRE(decode_packed_pages(raw, m.weighted, records.data(), &problem) == static_cast<int64_t>(count));
+    REQUIRE(decode_packed_pages(raw, m.weighted, records, &problem) == static_cast<int64_t>(count));
     raw = std::move(records);
   }
   std::vector<WeightedEdge> edges(count, WeightedEdge{0, 0, 1});

@@ -32,11 +32,10 @@ std::vector<std::byte> encode(const std::vector<WeightedEdge>& edges, bool weigh
 }
 
 std::vector<WeightedEdge> decode(const std::vector<std::byte>& pages, bool weighted) {
-  uint64_t count = 0;
-  for (uint64_t p = 0; p < pages.size(); p += kPackedPageBytes) count += packed_page_edges(pages.data() + p);
-  std::vector<std::byte> records(count * edge_bytes(weighted));
+  const uint64_t count = packed_edges_in(pages);
+  std::vector<std::byte> records;
   PackedPageProblem problem;
-  const int64_t n = decode_packed_pages(pages, weighted, records.data(), &problem);
+  const int64_t n = decode_packed_pages(pages, weighted, records, &problem);
   INFO(problem.what);
   REQUIRE(n == static_cast<int64_t>(count));
   std::vector<WeightedEdge> edges(count, WeightedEdge{0, 0, 1});

@@ -29,9 +29,9 @@ std::vector<WeightedEdge> read_partition(const XStreamLayout& layout, uint32_t k
   std::vector<std::byte> raw(layout.bytes(k));
   File(layout.path(k), File::Mode::Read).pread_exact(raw, 0);
   if (raw.size() != layout.edges(k) * record) {  // packed pages
-    std::vector<std::byte> records(layout.edges(k) * record);
+    std::vector<std::byte> records;
     PackedPageProblem problem;
-    REQUIRE(decode_packed_pages(raw, weighted, records.data(), &problem) == static_cast<int64_t>(layout.edges(k)));
+    REQUIRE(decode_packed_pages(raw, weighted, records, &problem) == static_cast<int64_t>(layout.edges(k)));
     raw = std::move(records);
   }
   std::vector<WeightedEdge> edges(layout.edges(k), WeightedEdge{0, 0, 1});
