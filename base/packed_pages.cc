@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "base/stream_vbyte_decoder.h"
 
 namespace graphso {
 namespace {
@@ -27,46 +28,42 @@ uint32_t zigzag(VertexId src, VertexId dst) {
 }
 VertexId unzigzag(VertexId src, uint32_t z) { return src + ((z >> 1) ^ (0u - (z & 1))); }
 
-// Data bytes that `values` values with these control bytes take (the Stream VByte control says
-// each value's length in two bits): what the decoder will read beyond the control bytes.
-template <bool k0124>
-uint64_t data_bytes(const uint8_t* control, uint64_t values) {
-  static constexpr std::array<uint8_t, 4> kLength = k0124 ? std::array<uint8_t, 4>{0, 1, 2, 4} : std::array<uint8_t, 4>{1, 2, 3, 4};
-  static const std::array<uint8_t, 256> kTable = [] {
-    std::array<uint8_t, 256> t{};
-    for (int c = 0; c < 256; ++c) t[c] = kLength[c & 3] + kLength[(c >> 2) & 3] + kLength[(c >> 4) & 3] + kLength[(c >> 6) & 3];
-    return t;
-  }();
-  uint64_t bytes = 0;
-  const uint64_t whole = values / 4;
-  for (uint64_t k = 0; k < whole; ++k) bytes += kTable[control[k]];
-  for (uint64_t v = 0; v < values % 4; ++v) bytes += kLength[(control[whole] >> (2 * v)) & 3];
-  return bytes;
-}
-
-// The records of a page, from its decoded sources and destinations: stores of fixed size (a
-// memcpy of a run-time size per edge would be a call per edge).
-void write_records(Edge* out, const uint32_t* srcs, const uint32_t* dsts, uint32_t edges) {
-  for (uint32_t e = 0; e < edges; ++e) out[e] = Edge{srcs[e], dsts[e]};
-}
-
+// A page's records, from its validated groups: per group its source, its first destination
+// (zigzag against the previous group's, the first group's against its source) and its deltas;
+// stores of fixed size (a memcpy of a run-time size per edge would be a call per edge). A flat
+// loop over the edges with the group's source and first destination picked by conditional moves
+// was measured slower here (3.5 against 2.6 ns an edge on R-MAT 22).
 template <uint32_t kWidth>
-void write_weighted_as(WeightedEdge* out, const uint32_t* srcs, const uint32_t* dsts, const uint8_t* weights,
-                       uint32_t edges) {
-  for (uint32_t e = 0; e < edges; ++e) {
-    uint32_t w = 0;
-    std::memcpy(&w, weights + uint64_t{e} * kWidth, kWidth);  // little-endian: the low bytes
-    out[e] = WeightedEdge{srcs[e], dsts[e], w};
+void write_page_records(std::byte* out, uint32_t groups, const uint32_t* sources, const uint32_t* counts,
+                        const uint32_t* deltas, const uint8_t* weights) {
+  VertexId group_first = 0;
+  uint64_t edge = 0;
+  for (uint32_t g = 0; g < groups; ++g) {
+    const VertexId src = sources[g];
+    const uint64_t n = counts[g];
+    VertexId dst = unzigzag(g == 0 ? src : group_first, deltas[edge]);
+    group_first = dst;
+    for (uint64_t k = 0; k < n; ++k, ++edge) {
+      if (k > 0) dst += deltas[edge];
+      if constexpr (kWidth == 0) {
+        reinterpret_cast<Edge*>(out)[edge] = Edge{src, dst};
+      } else {
+        uint32_t w = 0;
+        std::memcpy(&w, weights + edge * kWidth, kWidth);  // little-endian: the low bytes
+        reinterpret_cast<WeightedEdge*>(out)[edge] = WeightedEdge{src, dst, w};
+      }
+    }
   }
 }
 
-void write_weighted(WeightedEdge* out, const uint32_t* srcs, const uint32_t* dsts, const uint8_t* weights,
-                    uint32_t width, uint32_t edges) {
+void write_page_records(uint32_t width, std::byte* out, uint32_t groups, const uint32_t* sources,
+                        const uint32_t* counts, const uint32_t* deltas, const uint8_t* weights) {
   switch (width) {
-    case 1: return write_weighted_as<1>(out, srcs, dsts, weights, edges);
-    case 2: return write_weighted_as<2>(out, srcs, dsts, weights, edges);
-    case 3: return write_weighted_as<3>(out, srcs, dsts, weights, edges);
-    default: return write_weighted_as<4>(out, srcs, dsts, weights, edges);
+    case 0: return write_page_records<0>(out, groups, sources, counts, deltas, weights);
+    case 1: return write_page_records<1>(out, groups, sources, counts, deltas, weights);
+    case 2: return write_page_records<2>(out, groups, sources, counts, deltas, weights);
+    case 3: return write_page_records<3>(out, groups, sources, counts, deltas, weights);
+    default: return write_page_records<4>(out, groups, sources, counts, deltas, weights);
   }
 }
 
@@ -193,7 +190,7 @@ std::pair<VertexId, VertexId> packed_source_range(std::span<const std::byte> pag
 
 int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::byte* out,
                             PackedPageProblem* problem) {
-  uint32_t groups[kMostValues], dsts[kMostValues], srcs[kMostValues];
+  uint32_t groups[kMostValues], deltas[kMostValues], sources[kMostValues / 2], counts[kMostValues / 2];
   const uint32_t record = edge_bytes(weighted);
   int64_t written = 0;
   const uint64_t count = pages.size() / kPackedPageBytes;
@@ -216,45 +213,27 @@ int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std
     if (used > kPackedPageBytes) return bad(p, fmt::format("its streams take {} bytes", used));
     const uint8_t* group_stream = page + kHeaderBytes;
     const uint8_t* dst_stream = group_stream + h.group_bytes;
-    const uint64_t group_values = 2 * uint64_t{h.groups};
-    if (control_bytes(group_values) > h.group_bytes ||
-        control_bytes(group_values) + data_bytes<true>(group_stream, group_values) != h.group_bytes)
+    const uint8_t* page_end = page + kPackedPageBytes;
+    if (!decode_stream_vbyte(VByteCoding::k0124, group_stream, h.group_bytes, page_end - group_stream, 2u * h.groups,
+                             groups))
       return bad(p, "its group stream's length disagrees with its control bytes");
-    if (control_bytes(h.edges) > h.dst_bytes || control_bytes(h.edges) + data_bytes<false>(dst_stream, h.edges) != h.dst_bytes)
+    if (!decode_stream_vbyte(VByteCoding::k1234, dst_stream, h.dst_bytes, page_end - dst_stream, h.edges, deltas))
       return bad(p, "its destination stream's length disagrees with its control bytes");
-    streamvbyte_decode_0124(group_stream, groups, static_cast<uint32_t>(group_values));
-    streamvbyte_decode(dst_stream, dsts, h.edges);
-    const uint8_t* weights = dst_stream + h.dst_bytes;
 
-    // Destinations first (a prefix sum per group), checked against the groups; then the records.
-    uint64_t edge = 0;
-    VertexId src = h.first_src, group_first = 0;
+    // The groups' sources and edge counts, checked against the header before any record is
+    // written (the group stream's control bytes bound the groups to the arrays' sizes).
+    uint64_t edges = 0, src = h.first_src;
     for (uint32_t g = 0; g < h.groups; ++g) {
-      if (g > 0) {
-        const uint64_t next = uint64_t{src} + groups[2 * g] + 1;
-        if (next > h.last_src) return bad(p, "a source beyond the page's last");
-        src = static_cast<VertexId>(next);
-      }
-      const uint64_t n = uint64_t{groups[2 * g + 1]} + 1;
-      if (edge + n > h.edges) return bad(p, fmt::format("its groups hold more than its {} edges", h.edges));
-      VertexId dst = unzigzag(g == 0 ? src : group_first, dsts[edge]);
-      group_first = dst;
-      dsts[edge] = dst;
-      srcs[edge] = src;
-      for (uint64_t k = 1; k < n; ++k) {
-        dst += dsts[edge + k];
-        dsts[edge + k] = dst;
-        srcs[edge + k] = src;
-      }
-      edge += n;
+      if (g > 0) src += uint64_t{groups[2 * g]} + 1;
+      sources[g] = static_cast<VertexId>(src);
+      counts[g] = groups[2 * g + 1] + 1;  // wraps only for a count the check below refuses
+      edges += uint64_t{groups[2 * g + 1]} + 1;
     }
-    if (edge == h.edges) {
-      std::byte* at = out + written * record;
-      if (!weighted) write_records(reinterpret_cast<Edge*>(at), srcs, dsts, h.edges);
-      else write_weighted(reinterpret_cast<WeightedEdge*>(at), srcs, dsts, weights, h.weight_bytes, h.edges);
-    }
-    if (edge != h.edges) return bad(p, fmt::format("its groups hold {} of its {} edges", edge, h.edges));
+    if (src > h.last_src) return bad(p, "a source beyond the page's last");
+    if (edges != h.edges) return bad(p, fmt::format("its groups hold {} edges, its header {}", edges, h.edges));
     if (src != h.last_src) return bad(p, "its last source is not the header's");
+    write_page_records(h.weight_bytes, out + written * record, h.groups, sources, counts, deltas,
+                       dst_stream + h.dst_bytes);
     written += h.edges;
   }
   return written;

@@ -93,117 +93,38 @@ bool EdgeProcessor::failed(uint32_t job) const {
 void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   for (const EdgeRun& run : runs)
     for (uint32_t j : run.jobs) grow(j);
-  bool packed = false;
-  for (const EdgeRun& run : runs) packed |= run.packed;
-  if (packed) process_packed(runs);
-  else process_records(runs);
+  process_records(runs);
 }
 
-// Slices of the load's pages, each decoded on the threads (pieces of up to kDecodePages pages)
-// into decoded_, then processed as records. A slice ends on a run's page boundary once it holds
-// decode_edges_ edges, so the buffer never holds more.
-void EdgeProcessor::process_packed(std::span<const EdgeRun> runs) {
-  constexpr uint64_t kDecodePages = 16;
-  const uint32_t record = edge_bytes(runs.front().weighted);
-  struct Task {
-    size_t run;           // index into runs
-    uint64_t page;        // first page of the run
-    uint64_t pages;
-    uint64_t out;         // first record in decoded_
-  };
-  std::vector<Task> tasks;
-  std::vector<EdgeRun> slice;
-  std::vector<uint64_t> slice_at;  // each slice run's first record in decoded_
-  uint64_t slice_edges = 0;
-  auto flush = [&] {
-    if (slice.empty()) return;
-    if (decoded_.size() < slice_edges * record) decoded_.resize(std::max(slice_edges, decode_edges_) * record);
-    for (size_t r = 0; r < slice.size(); ++r) slice[r].data = decoded_.data() + slice_at[r] * record;
-    const int64_t count = static_cast<int64_t>(tasks.size());
-    std::string error;
-    double seconds = 0;
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) reduction(+ : seconds) if (count > 1)
-    for (int64_t t = 0; t < count; ++t) {
-      const double began = omp_get_wtime();
-      const Task& task = tasks[t];
-      const EdgeRun& run = runs[task.run];
-      PackedPageProblem problem;
-      const auto pages = std::span<const std::byte>(run.data + task.page * kPackedPageBytes, task.pages * kPackedPageBytes);
-      if (decode_packed_pages(pages, run.weighted, decoded_.data() + task.out * record, &problem) < 0) {
-#pragma omp critical(graphso_engine_errors)
-        if (error.empty())
-          error = fmt::format("{}: page {} of the edges read is malformed: {} (corrupt graph file; `graphso inspect "
-                              "--verify` checks every block)",
-                              name_(run), task.page + problem.page, problem.what);
-      }
-      seconds += omp_get_wtime() - began;
-    }
-    if (!error.empty()) throw Error(error);
-    counters_.decode_seconds += seconds;
-    counters_.edges_decoded += slice_edges;
-    process_records(slice, false);
-    tasks.clear();
-    slice.clear();
-    slice_at.clear();
-    slice_edges = 0;
-  };
-  // A run is counted once, however many slices it was handed over in.
-  for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
-  for (size_t k = 0; k < runs.size(); ++k) {
-    const EdgeRun& run = runs[k];
-    if (!run.packed) fail("a load mixes packed and raw runs");
-    const uint64_t pages = run.packed_bytes / kPackedPageBytes;
-    uint64_t page = 0, first_edge = 0;  // where the run's next slice starts
-    while (page < pages) {
-      // The pages of this run that the slice takes: as many as fit decode_edges_, at least one.
-      uint64_t end = page, edges = 0;
-      std::vector<std::pair<uint64_t, uint64_t>> pieces;  // (first page, edges before it in the slice)
-      while (end < pages) {
-        const uint64_t n = packed_page_edges(run.data + end * kPackedPageBytes);
-        if (end > page && slice_edges + edges + n > decode_edges_) break;
-        if ((end - page) % kDecodePages == 0) pieces.emplace_back(end, edges);
-        edges += n;
-        ++end;
-      }
-      for (size_t p = 0; p < pieces.size(); ++p) {
-        const uint64_t last = p + 1 < pieces.size() ? pieces[p + 1].first : end;
-        tasks.push_back({k, pieces[p].first, last - pieces[p].first, slice_edges + pieces[p].second});
-      }
-      EdgeRun r = run;
-      r.packed = false;
-      r.packed_bytes = 0;
-      r.data = nullptr;  // set in flush, once decoded_ is sized
-      r.count = edges;
-      r.first_edge = run.first_edge + first_edge;
-      if (first_edge != 0) {
-        r.active_edges = {};
-        if (r.counted_active != EdgeRun::kUncounted) r.counted_active = 0;
-      }
-      slice.push_back(r);
-      slice_at.push_back(slice_edges);
-      slice_edges += edges;
-      first_edge += edges;
-      page = end;
-      if (slice_edges >= decode_edges_) flush();
-    }
-  }
-  flush();
-}
-
-void EdgeProcessor::process_records(std::span<const EdgeRun> runs, bool count_runs) {
-  // Consecutive small runs go to the threads together; large runs one at a time.
+void EdgeProcessor::process_records(std::span<const EdgeRun> runs) {
+  // Consecutive small runs go to the threads together; large runs one at a time. A packed run is
+  // always "small": it is decoded piece by piece on the thread that takes it, never whole.
+  auto small = [](const EdgeRun& run) { return run.packed || run.count <= kSmallRunEdges; };
   size_t k = 0;
   while (k < runs.size()) {
-    if (runs[k].count > kSmallRunEdges) {
-      process_large(runs[k], count_runs);
+    if (!small(runs[k])) {
+      process_large(runs[k]);
       ++k;
       continue;
     }
     size_t end = k;
-    while (end < runs.size() && runs[end].count <= kSmallRunEdges) ++end;
-    process_small(runs.subspan(k, end - k), count_runs);
+    while (end < runs.size() && small(runs[end])) ++end;
+    process_small(runs.subspan(k, end - k));
     k = end;
   }
+}
+
+// A packed run's pages from `page` on, as many as hold `edges` edges (at least one page): where a
+// piece of it ends, and the edges it holds.
+static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t page, uint64_t end, uint64_t edges) {
+  uint64_t stop = page, held = 0;
+  while (stop < end) {
+    const uint64_t n = packed_page_edges(run.data + stop * kPackedPageBytes);
+    if (stop > page && held + n > edges) break;
+    held += n;
+    ++stop;
+  }
+  return {stop, held};
 }
 
 // The work of a load of small runs, for the threads to take dynamically. When the runs fall into
@@ -215,8 +136,10 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
   std::vector<WorkItem> items;
   uint64_t total = 0;
   for (const EdgeRun& run : runs) total += run.count;
+  // A whole run: its edges, or its pages when packed.
+  auto whole = [&](size_t k) { return Piece{k, 0, runs[k].packed ? pages_of(runs[k]) : runs[k].count, 0}; };
   if (threads_ == 1) {
-    for (size_t k = 0; k < runs.size(); ++k) items.push_back({{{k, 0, runs[k].count}}, true});
+    for (size_t k = 0; k < runs.size(); ++k) items.push_back({{whole(k)}, true});
     return items;
   }
   std::vector<size_t> order(runs.size());
@@ -236,7 +159,7 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
     if (!items.empty() && r.first < covered) disjoint = false;
     covered = std::max(covered, r.second);
     for (; k < order.size() && range(order[k]) == r; ++k) {
-      item.pieces.push_back({order[k], 0, runs[order[k]].count});
+      item.pieces.push_back(whole(order[k]));
       edges += runs[order[k]].count;
     }
     largest = std::max(largest, edges);
@@ -247,16 +170,28 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
 
   items.clear();
   const uint64_t piece = std::max<uint64_t>(kMinPieceEdges, share / 8);
-  for (size_t k = 0; k < runs.size(); ++k)
-    for (uint64_t first = 0; first < runs[k].count; first += piece)
-      items.push_back({{{k, first, std::min(piece, runs[k].count - first)}}, false});
+  for (size_t k = 0; k < runs.size(); ++k) {
+    if (!runs[k].packed) {
+      for (uint64_t first = 0; first < runs[k].count; first += piece)
+        items.push_back({{{k, first, std::min(piece, runs[k].count - first), 0}}, false});
+      continue;
+    }
+    const uint64_t pages = pages_of(runs[k]);
+    for (uint64_t page = 0, before = 0; page < pages;) {
+      const auto [end, edges] = pages_holding(runs[k], page, pages, piece);
+      items.push_back({{{k, page, end - page, before}}, false});
+      before += edges;
+      page = end;
+    }
+  }
   return items;
 }
 
-void EdgeProcessor::process_small(std::span<const EdgeRun> runs, bool count_runs) {
+void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
   const std::vector<WorkItem> items = plan_small(runs);
   const int64_t count = static_cast<int64_t>(items.size());
-  uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0;
+  uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0, edges_decoded = 0;
+  double decode_seconds = 0;
   std::vector<double> seconds(job_seconds_.size(), 0.0);
   std::vector<uint64_t> job_edges(job_seconds_.size(), 0);
   std::vector<std::pair<uint32_t, std::string>> errors;
@@ -267,18 +202,19 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs, bool count_runs
       if (f.first == j) return true;
     return false;
   };
+  if (decode_buffers_.size() < static_cast<size_t>(threads_)) decode_buffers_.resize(threads_);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) \
-    reduction(+ : edges_loaded, active_edges, edges_processed) if (count > 1)
+    reduction(+ : edges_loaded, active_edges, edges_processed, edges_decoded, decode_seconds) if (count > 1)
   for (int64_t u = 0; u < count; ++u) {
-    for (const Piece& p : items[u].pieces) {
-      EdgeRun run = runs[p.run].piece(p.first, p.count);
+    // Records to every job of the run; false once the check failed (the load is an error).
+    auto hand = [&](EdgeRun& run) {
       run.owns_destinations = items[u].owns_destinations;
       try {
         active_edges += check_run(run, false);
       } catch (const std::exception& e) {
 #pragma omp critical(graphso_engine_errors)
         if (check_error.empty()) check_error = e.what();
-        break;
+        return false;
       }
       if (!run.reentry) edges_loaded += run.count;
       for (uint32_t j : run.jobs) {
@@ -297,14 +233,61 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs, bool count_runs
         job_edges[j] += run.count;
         edges_processed += run.count;
       }
+      return true;
+    };
+    // A packed piece: its pages a buffer's worth at a time, decoded into this thread's buffer
+    // and handed on while they are in this core's cache.
+    auto hand_packed = [&](const EdgeRun& whole, const Piece& p) {
+      std::vector<std::byte>& buffer = decode_buffers_[omp_get_thread_num()];
+      const uint32_t record = edge_bytes(whole.weighted);
+      const uint64_t end = p.first + p.count;
+      for (uint64_t page = p.first, before = p.first_edge; page < end;) {
+        const double began = omp_get_wtime();
+        const auto [stop, edges] = pages_holding(whole, page, end, decode_edges_);
+        if (buffer.size() < edges * record) buffer.resize(edges * record);
+        PackedPageProblem problem;
+        const auto pages = std::span<const std::byte>(whole.data + page * kPackedPageBytes, (stop - page) * kPackedPageBytes);
+        if (decode_packed_pages(pages, whole.weighted, buffer.data(), &problem) < 0) {
+#pragma omp critical(graphso_engine_errors)
+          if (check_error.empty())
+            check_error = fmt::format("{}: page {} of the edges read is malformed: {} (corrupt graph file; `graphso "
+                                      "inspect --verify` checks every block)",
+                                      name_(whole), page + problem.page, problem.what);
+          return false;
+        }
+        decode_seconds += omp_get_wtime() - began;
+        edges_decoded += edges;
+        EdgeRun run = whole;
+        run.packed = false;
+        run.packed_bytes = 0;
+        run.data = buffer.data();
+        run.count = edges;
+        run.first_edge = whole.first_edge + before;
+        run.active_edges = {};
+        if (run.counted_active != EdgeRun::kUncounted && before != 0) run.counted_active = 0;
+        if (!hand(run)) return false;
+        page = stop;
+        before += edges;
+      }
+      return true;
+    };
+    for (const Piece& p : items[u].pieces) {
+      const EdgeRun& whole = runs[p.run];
+      if (whole.packed) {
+        if (!hand_packed(whole, p)) break;
+        continue;
+      }
+      EdgeRun run = whole.piece(p.first, p.count);
+      if (!hand(run)) break;
     }
   }
   if (!check_error.empty()) throw Error(check_error);
-  if (count_runs)
-    for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
+  for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
   counters_.edges_loaded += edges_loaded;
   counters_.active_edges_loaded += active_edges;
   counters_.edges_processed += edges_processed;
+  counters_.edges_decoded += edges_decoded;
+  counters_.decode_seconds += decode_seconds;
   for (size_t j = 0; j < seconds.size(); ++j) {
     job_seconds_[j] += seconds[j];
     job_edges_[j] += job_edges[j];
@@ -313,10 +296,10 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs, bool count_runs
     if (!failed(e.first)) failures_.push_back(std::move(e));
 }
 
-void EdgeProcessor::process_large(const EdgeRun& run, bool count_runs) {
+void EdgeProcessor::process_large(const EdgeRun& run) {
   const uint64_t active = check_run(run, true);
   if (!run.reentry) {
-    counters_.runs += count_runs;
+    ++counters_.runs;
     counters_.edges_loaded += run.count;
     counters_.active_edges_loaded += active;
   }

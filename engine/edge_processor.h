@@ -31,9 +31,10 @@
 
 namespace graphso {
 
-// Packed runs (EdgeRun::packed) are decoded first, on the threads, into a buffer of records whose
-// size the engine is given (decode_bytes), and the records go to the jobs as above: a load larger
-// than that is handed over a slice at a time, each slice cut on page boundaries.
+// Packed runs (EdgeRun::packed) are small runs whose pieces are cut on page boundaries: the
+// thread that takes a piece decodes it, a few pages at a time, into a buffer of its own (at most
+// decode_bytes of records, one page's more) and hands those records to the run's jobs while they
+// are still in its core's cache; no job sees a page.
 // What the engine does with a run for job index `job`. Called from several threads at once.
 using EdgeAction = std::function<void(uint32_t job, const EdgeRun& run)>;
 // Names a run in the error for a misplaced edge ("grid.row: block (1, 2)").
@@ -42,7 +43,7 @@ using RunName = std::function<std::string(const EdgeRun& run)>;
 class EdgeProcessor {
  public:
   // layout: the partitions whose vertex ranges every run is checked against.
-  // decode_bytes: the records a slice of packed runs is decoded into at most (one page's more).
+  // decode_bytes: the records a thread decodes packed pages into at once, at most (one page's more).
   EdgeProcessor(const EngineLayout& layout, int threads, EdgeAction action, RunName name,
                 uint64_t decode_bytes = kDefaultDecodeBytes)
       : layout_(layout), threads_(threads), action_(std::move(action)), name_(std::move(name)),
@@ -50,9 +51,13 @@ class EdgeProcessor {
 
   void process(std::span<const EdgeRun> runs);
 
-  static constexpr uint64_t kDefaultDecodeBytes = 8 << 20;
-  // The decode buffer's bytes (0 until a packed run comes).
-  uint64_t decode_buffer_bytes() const { return decoded_.size(); }
+  static constexpr uint64_t kDefaultDecodeBytes = 256 << 10;
+  // The threads' decode buffers' bytes (0 until a packed run comes).
+  uint64_t decode_buffer_bytes() const {
+    uint64_t bytes = 0;
+    for (const auto& buffer : decode_buffers_) bytes += buffer.size();
+    return bytes;
+  }
 
   // Jobs whose action threw, with the message; they are no longer handed edges.
   const std::vector<std::pair<uint32_t, std::string>>& failures() const { return failures_; }
@@ -60,8 +65,9 @@ class EdgeProcessor {
 
  private:
   struct Piece {
-    size_t run;  // index into the load's runs
-    uint64_t first, count;
+    size_t run;            // index into the load's runs
+    uint64_t first, count;  // edges of a record run; pages of a packed run
+    uint64_t first_edge;    // packed: the run's edges before the piece's first page
   };
   struct WorkItem {
     std::vector<Piece> pieces;
@@ -69,13 +75,12 @@ class EdgeProcessor {
   };
   static constexpr uint64_t kMinPieceEdges = 4096;
 
-  // count_runs: false for slices of packed runs (process_packed counts those runs once).
-  void process_records(std::span<const EdgeRun> runs, bool count_runs = true);
-  void process_packed(std::span<const EdgeRun> runs);
+  void process_records(std::span<const EdgeRun> runs);
   uint64_t check_run(const EdgeRun& run, bool parallel) const;
   std::vector<WorkItem> plan_small(std::span<const EdgeRun> runs) const;
-  void process_large(const EdgeRun& run, bool count_runs);
-  void process_small(std::span<const EdgeRun> runs, bool count_runs);
+  void process_large(const EdgeRun& run);
+  void process_small(std::span<const EdgeRun> runs);
+  static uint64_t pages_of(const EdgeRun& run) { return run.packed_bytes / kPackedPageBytes; }
   double theta(uint32_t job) const;
   bool failed(uint32_t job) const;
   void grow(uint32_t job);
@@ -89,7 +94,7 @@ class EdgeProcessor {
   std::vector<std::pair<uint32_t, std::string>> failures_;
   EngineCounters counters_;
   uint64_t decode_edges_;
-  std::vector<std::byte> decoded_;  // the records of the slice of packed runs being processed
+  std::vector<std::vector<std::byte>> decode_buffers_;  // per thread: records of the pages it decodes
 };
 
 }  // namespace graphso

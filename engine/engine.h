@@ -61,7 +61,7 @@ class Engine {
   virtual void process(std::span<const EdgeRun> runs) = 0;
   virtual void finish_round(std::span<const uint32_t> jobs) = 0;
 
-  // The memory packed edges are decoded into (engine/edge_processor.h); before start().
+  // The memory each thread decodes packed edges into (engine/edge_processor.h); before start().
   void set_decode_bytes(uint64_t bytes) { decode_bytes_ = bytes; }
 
   // Jobs whose edge work threw, with the message; they are handed no more edges.
@@ -73,7 +73,7 @@ class Engine {
   virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
 
  protected:
-  uint64_t decode_bytes_ = 8 << 20;
+  uint64_t decode_bytes_ = 256 << 10;
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).

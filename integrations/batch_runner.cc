@@ -182,10 +182,13 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.encoding = encoding_name(layout.encoding);
   report.bytes_per_edge = layout.edges ? static_cast<double>(layout.stored_bytes()) / static_cast<double>(layout.edges) : 0;
   if (layout.packed()) {
-    // An eighth of the graph budget, between 256 KiB and 8 MiB: slices of a few pages' edges at
-    // least, a slice that stays in the last-level cache at most.
-    report.decode_buffer_bytes = std::clamp<uint64_t>(report.graph_budget_bytes / 8, 256 << 10, 8 << 20);
-    engine.set_decode_bytes(report.decode_buffer_bytes);
+    // Per thread, an eighth of its share of the graph budget, between 64 and 256 KiB: enough
+    // records to amortise a hand-over, few enough that they are still in the core's cache when
+    // the jobs read them.
+    const uint64_t per_thread =
+        std::clamp<uint64_t>(report.graph_budget_bytes / 8 / static_cast<uint64_t>(threads), 64 << 10, 256 << 10);
+    report.decode_buffer_bytes = per_thread * static_cast<uint64_t>(threads);
+    engine.set_decode_bytes(per_thread);
   }
 
   engine.start(job_ptrs, report.update_budget_bytes, threads);

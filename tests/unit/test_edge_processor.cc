@@ -1,10 +1,19 @@
 // EdgeProcessor's check of each run: what it range-checks and what it counts as active, by what
-// the loader says of the run (EdgeRun::checked, EdgeRun::counted_active).
+// the loader says of the run (EdgeRun::checked, EdgeRun::counted_active). Packed runs: each thread
+// decodes its pieces a few pages at a time into a buffer of its own and hands every edge to every
+// job of the run exactly once, however small that buffer; the run is counted once, the loader's
+// active count once; a malformed page is the one-line "page K ... malformed" error.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <random>
+#include <tuple>
+#include <vector>
 
 #include "base/error.h"
+#include "base/packed_pages.h"
 #include "engine/edge_processor.h"
 
 using namespace graphso;
@@ -83,5 +92,113 @@ TEST_CASE("EdgeProcessor range-checks every run not marked checked, and counts a
     // Without a count the engine must read it, and so checks it too.
     run.counted_active = EdgeRun::kUncounted;
     REQUIRE_THROWS_WITH(process(p.layout, run, threads), Catch::Contains("outside its vertex ranges"));
+  }
+}
+
+namespace {  // packed runs
+
+struct Received {
+  std::mutex mutex;
+  std::vector<std::vector<WeightedEdge>> per_job;  // every record handed, per job
+  uint64_t largest_run = 0;
+  bool saw_packed = false;
+};
+
+bool before(const WeightedEdge& a, const WeightedEdge& b) {
+  return std::tie(a.src, a.dst, a.weight) < std::tie(b.src, b.dst, b.weight);
+}
+
+}  // namespace
+
+TEST_CASE("EdgeProcessor hands packed runs to every job edge for edge, whatever the decode buffer and threads") {
+  constexpr uint32_t kVertices = 5000;
+  std::mt19937 rng(5);
+  std::vector<WeightedEdge> edges(60000);
+  for (auto& e : edges) e = {static_cast<VertexId>(rng() % kVertices), static_cast<VertexId>(rng() % kVertices), static_cast<Weight>(1 + rng() % 300)};
+  std::sort(edges.begin(), edges.end(), before);
+  std::vector<std::byte> pages;
+  PackedPageWriter writer(true, pages);
+  for (const auto& e : edges) writer.add(e);
+  writer.finish();
+  REQUIRE(writer.pages() > 20);
+
+  EngineLayout layout;
+  layout.weighted = true;
+  layout.encoding = EdgeEncoding::Packed;
+  layout.vertices = kVertices;
+  layout.edges = edges.size();
+  layout.partitions.push_back({0, 0, edges.size(), 0, kVertices, 0, kVertices, pages.size()});
+
+  const std::vector<uint32_t> jobs{0, 1};
+  EdgeRun run;
+  run.data = pages.data();
+  run.count = edges.size();
+  run.weighted = true;
+  run.jobs = jobs;
+  run.packed = true;
+  run.packed_bytes = pages.size();
+  run.counted_active = 12345;  // the loader's count: taken once, not once per decoded slice
+
+  for (int threads : {1, 2})
+    for (uint64_t decode_bytes : {uint64_t{1}, uint64_t{40} << 10, uint64_t{8} << 20}) {
+      INFO(threads << " threads, decode buffer " << decode_bytes);
+      Received got;
+      got.per_job.resize(jobs.size());
+      EdgeAction action = [&](uint32_t job, const EdgeRun& r) {
+        const auto* records = reinterpret_cast<const WeightedEdge*>(r.data);
+        std::lock_guard lock(got.mutex);
+        got.per_job[job].insert(got.per_job[job].end(), records, records + r.count);
+        got.largest_run = std::max(got.largest_run, r.count);
+        got.saw_packed |= r.packed;  // Catch's assertions are not for other threads
+      };
+      EdgeProcessor processor(layout, threads, action, [](const EdgeRun&) { return std::string("test run"); },
+                              decode_bytes);
+      processor.process(std::span<const EdgeRun>(&run, 1));
+      CHECK_FALSE(got.saw_packed);
+      for (auto& job_edges : got.per_job) {
+        std::sort(job_edges.begin(), job_edges.end(), before);
+        CHECK(job_edges.size() == edges.size());
+        CHECK(std::equal(job_edges.begin(), job_edges.end(), edges.begin(), edges.end(),
+                         [](const WeightedEdge& a, const WeightedEdge& b) { return !before(a, b) && !before(b, a); }));
+      }
+      const EngineCounters& c = processor.counters();
+      CHECK(c.runs == 1);
+      CHECK(c.edges_loaded == edges.size());
+      CHECK(c.edges_decoded == edges.size());
+      CHECK(c.edges_processed == 2 * edges.size());
+      CHECK(c.active_edges_loaded == 12345);
+      // At most a buffer's worth of records (one page more) reaches a job at once, per thread.
+      const uint64_t page_most = 4 * kPackedPageBytes * sizeof(WeightedEdge);
+      CHECK(got.largest_run * sizeof(WeightedEdge) <= std::max(decode_bytes, uint64_t{1}) + page_most);
+      CHECK(processor.decode_buffer_bytes() <= static_cast<uint64_t>(threads) * (decode_bytes + page_most));
+      CHECK(processor.decode_buffer_bytes() > 0);
+    }
+}
+
+TEST_CASE("EdgeProcessor: a malformed page in a packed run is a one-line error naming the page") {
+  std::vector<std::byte> pages;
+  PackedPageWriter writer(false, pages);
+  for (VertexId s = 0; s < 12000; ++s) writer.add({s, (s * 7) % 12000, 1});
+  writer.finish();
+  REQUIRE(writer.pages() >= 3);
+  pages[kPackedPageBytes * 2 + 19] = std::byte{0x55};  // the third page's header: reserved no longer 0
+
+  EngineLayout layout;
+  layout.encoding = EdgeEncoding::Packed;
+  layout.vertices = 12000;
+  layout.edges = 12000;
+  layout.partitions.push_back({0, 0, 12000, 0, 12000, 0, 12000, pages.size()});
+  const std::vector<uint32_t> jobs{0};
+  EdgeRun run;
+  run.data = pages.data();
+  run.count = 12000;
+  run.jobs = jobs;
+  run.packed = true;
+  run.packed_bytes = pages.size();
+  for (int threads : {1, 2}) {
+    EdgeProcessor processor(layout, threads, [](uint32_t, const EdgeRun&) {}, [](const EdgeRun&) { return std::string("grid.row: block (0, 0)"); },
+                            kPackedPageBytes);
+    REQUIRE_THROWS_WITH(processor.process(std::span<const EdgeRun>(&run, 1)),
+                        Catch::Matchers::Contains("grid.row: block (0, 0): page 2 of the edges read is malformed"));
   }
 }
