@@ -52,9 +52,19 @@ struct EdgeRun {
   uint64_t packed_bytes = 0;
 
   // The same run's edges [first, first + count) (records only: a packed run is cut by pages).
-  EdgeRun piece(uint64_t first, uint64_t edges) const {
+  EdgeRun piece(uint64_t first, uint64_t edges) const { return part(data + first * edge_bytes(weighted), first, edges); }
+  // A packed run's edges [first, first + count), decoded into the records at `records`.
+  EdgeRun decoded(const std::byte* records, uint64_t first, uint64_t edges) const {
+    EdgeRun p = part(records, first, edges);
+    p.packed = false;
+    p.packed_bytes = 0;
+    return p;
+  }
+
+ private:
+  EdgeRun part(const std::byte* records, uint64_t first, uint64_t edges) const {
     EdgeRun p = *this;
-    p.data = data + first * edge_bytes(weighted);
+    p.data = records;
     p.first_edge = first_edge + first;
     p.count = edges;
     p.active_edges = {};

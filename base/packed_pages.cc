@@ -2,7 +2,6 @@
 
 #include <streamvbyte.h>
 
-#include <array>
 #include <cstring>
 
 #include "base/error.h"

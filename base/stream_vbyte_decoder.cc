@@ -8,15 +8,17 @@
 namespace graphso {
 namespace {
 
-// Per control byte: the data bytes of its four values, and the pshufb mask that moves them into
-// four 32-bit lanes (0x80: a zero byte).
+// A coding's byte length per two-bit code; per control byte, the data bytes of its four values and
+// the pshufb mask that moves them into four 32-bit lanes (0x80: a zero byte).
 struct ControlTables {
+  std::array<uint8_t, 4> code_length{};
   std::array<uint8_t, 256> length{};
   std::array<std::array<uint8_t, 16>, 256> shuffle{};
 };
 
 constexpr ControlTables make_tables(std::array<uint8_t, 4> lengths) {
   ControlTables t;
+  t.code_length = lengths;
   for (int c = 0; c < 256; ++c) {
     uint8_t at = 0;
     for (int v = 0; v < 4; ++v) {
@@ -31,14 +33,13 @@ constexpr ControlTables make_tables(std::array<uint8_t, 4> lengths) {
 
 constexpr ControlTables k1234 = make_tables({1, 2, 3, 4});
 constexpr ControlTables k0124 = make_tables({0, 1, 2, 4});
-constexpr std::array<uint8_t, 4> kLengths1234{1, 2, 3, 4}, kLengths0124{0, 1, 2, 4};
 
 }  // namespace
 
 bool decode_stream_vbyte(VByteCoding coding, const uint8_t* in, uint64_t bytes, uint64_t readable, uint32_t count,
                          uint32_t* out) {
   const ControlTables& tables = coding == VByteCoding::k1234 ? k1234 : k0124;
-  const std::array<uint8_t, 4>& lengths = coding == VByteCoding::k1234 ? kLengths1234 : kLengths0124;
+  const std::array<uint8_t, 4>& lengths = tables.code_length;
   const uint64_t whole = count / 4, rest = count % 4, control = (uint64_t{count} + 3) / 4;
   if (control > bytes) return false;
 

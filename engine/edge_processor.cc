@@ -93,10 +93,6 @@ bool EdgeProcessor::failed(uint32_t job) const {
 void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   for (const EdgeRun& run : runs)
     for (uint32_t j : run.jobs) grow(j);
-  process_records(runs);
-}
-
-void EdgeProcessor::process_records(std::span<const EdgeRun> runs) {
   // Consecutive small runs go to the threads together; large runs one at a time. A packed run is
   // always "small": it is decoded piece by piece on the thread that takes it, never whole.
   auto small = [](const EdgeRun& run) { return run.packed || run.count <= kSmallRunEdges; };
@@ -257,14 +253,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         }
         decode_seconds += omp_get_wtime() - began;
         edges_decoded += edges;
-        EdgeRun run = whole;
-        run.packed = false;
-        run.packed_bytes = 0;
-        run.data = buffer.data();
-        run.count = edges;
-        run.first_edge = whole.first_edge + before;
-        run.active_edges = {};
-        if (run.counted_active != EdgeRun::kUncounted && before != 0) run.counted_active = 0;
+        EdgeRun run = whole.decoded(buffer.data(), before, edges);
         if (!hand(run)) return false;
         page = stop;
         before += edges;
@@ -299,7 +288,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
 void EdgeProcessor::process_large(const EdgeRun& run) {
   const uint64_t active = check_run(run, true);
   if (!run.reentry) {
-    ++counters_.runs;
+    counters_.runs += 1;
     counters_.edges_loaded += run.count;
     counters_.active_edges_loaded += active;
   }

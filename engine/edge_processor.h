@@ -51,7 +51,6 @@ class EdgeProcessor {
 
   void process(std::span<const EdgeRun> runs);
 
-  static constexpr uint64_t kDefaultDecodeBytes = 256 << 10;
   // The threads' decode buffers' bytes (0 until a packed run comes).
   uint64_t decode_buffer_bytes() const {
     uint64_t bytes = 0;
@@ -75,7 +74,6 @@ class EdgeProcessor {
   };
   static constexpr uint64_t kMinPieceEdges = 4096;
 
-  void process_records(std::span<const EdgeRun> runs);
   uint64_t check_run(const EdgeRun& run, bool parallel) const;
   std::vector<WorkItem> plan_small(std::span<const EdgeRun> runs) const;
   void process_large(const EdgeRun& run);

@@ -28,6 +28,10 @@ namespace graphso {
 class GridGraph;
 
 enum class EngineKind { GridGraph, XStream };
+
+// The records each thread decodes packed pages into at once, unless the engine is told otherwise
+// (Engine::set_decode_bytes, engine/edge_processor.h).
+inline constexpr uint64_t kDefaultDecodeBytes = 256 << 10;
 EngineKind parse_engine(const std::string& name);
 const char* engine_name(EngineKind engine);
 
@@ -73,7 +77,7 @@ class Engine {
   virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
 
  protected:
-  uint64_t decode_bytes_ = 256 << 10;
+  uint64_t decode_bytes_ = kDefaultDecodeBytes;
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).
