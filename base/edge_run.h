@@ -1,8 +1,9 @@
-// A run of edge records in memory and the jobs that want it: what a loader (a sharing mode)
+// A run of edges in memory and the jobs that want it: what a loader (a sharing mode)
 // hands to an engine, and the engine, cut into pieces for its threads, to each job. One struct
 // from the read buffer to the job's edge loop; nobody rewraps it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -19,8 +20,28 @@ struct ActiveSets {
   const Bitmap* destinations = nullptr;
 };
 
+// Edges decoded from packed pages (EdgeProcessor), source by source: group g is source sources[g]
+// with the edges [offsets[g], offsets[g + 1]), of which the run holds those in [begin, end) (a
+// piece may start or stop inside a group). Destinations stay deltas, added up by the loop that
+// reads them (base/run_edges.h): edge k's destination is firsts[g] plus deltas[offsets[g] .. k]
+// (deltas[offsets[g]] is 0). Sources increase from group to group: a source split between two
+// pages decoded together is one group.
+struct SourceGroups {
+  const VertexId* sources = nullptr;
+  const uint32_t* offsets = nullptr;  // groups + 1 entries
+  const VertexId* firsts = nullptr;   // per group: its first destination
+  // Per group: its highest destination, found without wrapping (2^32 - 1 if the deltas pass 32
+  // bits): every destination of the group lies in [firsts[g], highest[g]].
+  const VertexId* highest = nullptr;
+  uint64_t groups = 0;
+  const uint32_t* deltas = nullptr;
+  const Weight* weights = nullptr;  // null when unweighted
+  uint64_t begin = 0, end = 0;
+};
+
 struct EdgeRun {
-  const std::byte* data = nullptr;  // Edge or WeightedEdge records, sorted by source; or packed pages
+  // Edge or WeightedEdge records, sorted by source; or packed pages; null for source groups.
+  const std::byte* data = nullptr;
   uint64_t count = 0;
   bool weighted = false;
   uint32_t partition = 0;   // the engine's static partition (EngineLayout::partitions)
@@ -46,18 +67,30 @@ struct EdgeRun {
   static constexpr uint64_t kUncounted = ~uint64_t{0};
   uint64_t counted_active = kUncounted;
   // Packed (base/packed_pages.h): data holds `packed_bytes` of whole pages, which the engine
-  // decodes into records before any job sees them; count is the edges in those pages (a loader
+  // decodes into source groups before any job sees them; count is the edges in those pages (a loader
   // that does not know it before reading sets it from the page headers once they are in memory).
   bool packed = false;
   uint64_t packed_bytes = 0;
+  // Set (grouped()) for a packed run's edges once decoded: what the jobs' loops read instead of
+  // records (base/run_edges.h).
+  SourceGroups groups{};
+  bool grouped() const { return groups.offsets != nullptr; }
 
-  // The same run's edges [first, first + count) (records only: a packed run is cut by pages).
-  EdgeRun piece(uint64_t first, uint64_t edges) const { return part(data + first * edge_bytes(weighted), first, edges); }
-  // A packed run's edges [first, first + count), decoded into the records at `records`.
-  EdgeRun decoded(const std::byte* records, uint64_t first, uint64_t edges) const {
-    EdgeRun p = part(records, first, edges);
+  // The same run's edges [first, first + count), records or source groups (a packed run is cut
+  // by pages).
+  EdgeRun piece(uint64_t first, uint64_t edges) const {
+    if (!grouped()) return part(data + first * edge_bytes(weighted), first, edges);
+    EdgeRun p = part(nullptr, first, edges);
+    p.groups = groups_of(groups.begin + first, groups.begin + first + edges);
+    return p;
+  }
+  // A packed run's edges [first, first + count), decoded into `decoded` (whose begin and end
+  // span those edges).
+  EdgeRun decoded(const SourceGroups& decoded, uint64_t first, uint64_t edges) const {
+    EdgeRun p = part(nullptr, first, edges);
     p.packed = false;
     p.packed_bytes = 0;
+    p.groups = decoded;
     return p;
   }
 
@@ -70,6 +103,22 @@ struct EdgeRun {
     p.active_edges = {};
     if (counted_active != kUncounted && first != 0) p.counted_active = 0;
     return p;
+  }
+  // This run's groups narrowed to the edges [begin, end): from the group holding begin
+  // to the one holding end - 1.
+  SourceGroups groups_of(uint64_t begin, uint64_t end) const {
+    SourceGroups g = groups;
+    const uint32_t* const offsets_end = groups.offsets + groups.groups + 1;
+    const uint32_t* first = std::upper_bound(groups.offsets, offsets_end, begin) - 1;
+    const uint32_t* last = end > begin ? std::lower_bound(first, offsets_end, end) : first;
+    g.sources = groups.sources + (first - groups.offsets);
+    g.firsts = groups.firsts + (first - groups.offsets);
+    g.highest = groups.highest + (first - groups.offsets);
+    g.offsets = first;
+    g.groups = static_cast<uint64_t>(last - first);
+    g.begin = begin;
+    g.end = end;
+    return g;
   }
 };
 

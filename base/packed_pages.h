@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "base/edge_run.h"
 #include "base/types.h"
 
 namespace graphso {
@@ -101,5 +102,34 @@ int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std
 // The same into `records`, sized to the edges the headers count.
 int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std::vector<std::byte>& records,
                             PackedPageProblem* problem);
+
+// Pages decoded source by source (decode_packed_groups), what EdgeRun::groups points into. The
+// arrays only grow, so a thread's buffer decodes batch after batch without allocating.
+struct DecodedGroups {
+  std::vector<VertexId> sources;  // per group
+  std::vector<VertexId> firsts;   // per group
+  std::vector<VertexId> highest;  // per group
+  std::vector<uint32_t> offsets;  // per group, and one more
+  std::vector<uint32_t> deltas;   // per edge
+  std::vector<Weight> weights;    // per edge; weighted graphs only
+  std::vector<uint64_t> delta_sums;  // scratch: one page's deltas summed, without wrapping
+  uint64_t groups = 0, edges = 0;   // of the last decode
+
+  SourceGroups view() const {
+    return {sources.data(), offsets.data(), firsts.data(), highest.data(), groups, deltas.data(),
+            weights.empty() ? nullptr : weights.data(), 0, edges};
+  }
+  uint64_t bytes() const {
+    return (sources.size() + firsts.size() + highest.size() + offsets.size() + deltas.size() + weights.size()) *
+               sizeof(uint32_t) +
+           delta_sums.size() * sizeof(uint64_t);
+  }
+};
+// Decodes whole pages into `out` (the form SourceGroups describes): per group its source, its
+// first and highest destination and where its edges end, per edge the delta to its destination and
+// its weight; a source split between two of the pages is one group. The same checks
+// as decode_packed_pages, and the same result, or -1 with `problem` set (out then holds nothing).
+int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, DecodedGroups& out,
+                             PackedPageProblem* problem);
 
 }  // namespace graphso

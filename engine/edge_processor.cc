@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/error.h"
+#include "base/run_edges.h"
 
 namespace graphso {
 namespace {
@@ -52,6 +53,33 @@ static void count_run(const Record* edges, int64_t count, const StaticPartition&
   active += counted;
 }
 
+// The same for decoded source groups: a source is checked and tested once for its edges, and
+// its destinations by the bounds the decoder found (GroupEdges::destination_bounds); only
+// destinations counted against a set are visited one by one.
+template <typename Groups>
+static void count_groups(const Groups& edges, const StaticPartition& part, const ActiveSets& sets, uint64_t& misplaced,
+                         uint64_t& active) {
+  const uint32_t src_span = part.src_end - part.src_begin;
+  edges.for_each_source([&](const SourceEdges& s) {
+    if (static_cast<uint32_t>(s.src - part.src_begin) >= src_span) {
+      misplaced += s.count();
+      return;
+    }
+    const auto [lowest, highest] = edges.destination_bounds(s);
+    if (lowest < part.dst_begin || highest >= part.dst_end) {  // an error: count them for its message
+      uint64_t outside = 0;
+      edges.for_each_edge(s, [&](VertexId dst, Weight) { outside += dst < part.dst_begin || dst >= part.dst_end; });
+      misplaced += std::max<uint64_t>(outside, 1);  // bounds past 32 bits: the deltas wrapped
+      return;
+    }
+    if (sets.sources && sets.sources->test(s.src)) {
+      active += s.count();
+    } else if (sets.destinations) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight) { active += sets.destinations->test(dst); });
+    }
+  });
+}
+
 uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
   const bool counted = run.counted_active != EdgeRun::kUncounted;
   if (run.checked && counted) return run.counted_active;
@@ -61,13 +89,18 @@ uint64_t EdgeProcessor::check_run(const EdgeRun& run, bool parallel) const {
   const int64_t count = static_cast<int64_t>(run.count);
   const int pieces = parallel ? threads_ : 1;
   uint64_t misplaced = 0, active = 0;
+  if (run.grouped()) {  // decoded on this thread: never checked in parallel
+    if (run.weighted) count_groups(GroupEdges<true>(run), part, sets, misplaced, active);
+    else count_groups(GroupEdges<false>(run), part, sets, misplaced, active);
+  } else {
 #pragma omp parallel for num_threads(threads_) reduction(+ : misplaced, active) if (pieces > 1)
-  for (int t = 0; t < pieces; ++t) {
-    const int64_t first = count * t / pieces, last = count * (t + 1) / pieces;
-    if (run.weighted)
-      count_run(reinterpret_cast<const WeightedEdge*>(run.data) + first, last - first, part, sets, misplaced, active);
-    else
-      count_run(reinterpret_cast<const Edge*>(run.data) + first, last - first, part, sets, misplaced, active);
+    for (int t = 0; t < pieces; ++t) {
+      const int64_t first = count * t / pieces, last = count * (t + 1) / pieces;
+      if (run.weighted)
+        count_run(reinterpret_cast<const WeightedEdge*>(run.data) + first, last - first, part, sets, misplaced, active);
+      else
+        count_run(reinterpret_cast<const Edge*>(run.data) + first, last - first, part, sets, misplaced, active);
+    }
   }
   if (misplaced)
     fail("{} holds {} edges outside its vertex ranges (corrupt graph file; `graphso inspect --verify` checks "
@@ -110,14 +143,25 @@ void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   }
 }
 
-// A packed run's pages from `page` on, as many as hold `edges` edges (at least one page): where a
-// piece of it ends, and the edges it holds.
+// A packed run's pages from `page` on (before `end`), as many as hold `edges` edges (at least one
+// page): where a piece or a decode of it ends, and the edges it holds. It ends where a source
+// does when it can: a source cut between two decodes is not `whole` in either (jobs/edge_job.h),
+// and what an asynchronous job does would then depend on the decode buffer's size.
 static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t page, uint64_t end, uint64_t edges) {
+  auto header = [&](uint64_t p) {
+    PackedPageHeader h;
+    std::memcpy(&h, run.data + p * kPackedPageBytes, sizeof(h));
+    return h;
+  };
   uint64_t stop = page, held = 0;
+  std::pair<uint64_t, uint64_t> between_sources{0, 0};  // the last end found so far that splits no source
+  VertexId last_src = 0;
   while (stop < end) {
-    const uint64_t n = packed_page_edges(run.data + stop * kPackedPageBytes);
-    if (stop > page && held + n > edges) break;
-    held += n;
+    const PackedPageHeader h = header(stop);
+    if (stop > page && h.first_src != last_src) between_sources = {stop, held};
+    if (stop > page && held + h.edges > edges) return between_sources.first > page ? between_sources : std::pair(stop, held);
+    held += h.edges;
+    last_src = h.last_src;
     ++stop;
   }
   return {stop, held};
@@ -234,16 +278,14 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     // A packed piece: its pages a buffer's worth at a time, decoded into this thread's buffer
     // and handed on while they are in this core's cache.
     auto hand_packed = [&](const EdgeRun& whole, const Piece& p) {
-      std::vector<std::byte>& buffer = decode_buffers_[omp_get_thread_num()];
-      const uint32_t record = edge_bytes(whole.weighted);
+      DecodedGroups& buffer = decode_buffers_[omp_get_thread_num()];
       const uint64_t end = p.first + p.count;
       for (uint64_t page = p.first, before = p.first_edge; page < end;) {
         const double began = omp_get_wtime();
         const auto [stop, edges] = pages_holding(whole, page, end, decode_edges_);
-        if (buffer.size() < edges * record) buffer.resize(edges * record);
         PackedPageProblem problem;
         const auto pages = std::span<const std::byte>(whole.data + page * kPackedPageBytes, (stop - page) * kPackedPageBytes);
-        if (decode_packed_pages(pages, whole.weighted, buffer.data(), &problem) < 0) {
+        if (decode_packed_groups(pages, whole.weighted, buffer, &problem) < 0) {
 #pragma omp critical(graphso_engine_errors)
           if (check_error.empty())
             check_error = fmt::format("{}: page {} of the edges read is malformed: {} (corrupt graph file; `graphso "
@@ -253,7 +295,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         }
         decode_seconds += omp_get_wtime() - began;
         edges_decoded += edges;
-        EdgeRun run = whole.decoded(buffer.data(), before, edges);
+        EdgeRun run = whole.decoded(buffer.view(), before, edges);
         if (!hand(run)) return false;
         page = stop;
         before += edges;

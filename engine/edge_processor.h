@@ -1,4 +1,4 @@
-// Hands runs of edge records that are in memory to the jobs that want them, on the engine's
+// Hands runs of edges that are in memory to the jobs that want them, on the engine's
 // threads; shared by every engine (GridGraph blocks, X-Stream partitions, GraphSO chunks).
 //
 // Each run (base/edge_run.h) is checked (every edge inside its static partition's vertex ranges:
@@ -32,9 +32,9 @@
 namespace graphso {
 
 // Packed runs (EdgeRun::packed) are small runs whose pieces are cut on page boundaries: the
-// thread that takes a piece decodes it, a few pages at a time, into a buffer of its own (at most
-// decode_bytes of records, one page's more) and hands those records to the run's jobs while they
-// are still in its core's cache; no job sees a page.
+// thread that takes a piece decodes it, a few pages at a time, source by source into a buffer of
+// its own (EdgeRun::groups, at most decode_bytes, one page's more) and hands those edges to the
+// run's jobs while they are still in its core's cache; no job sees a page.
 // What the engine does with a run for job index `job`. Called from several threads at once.
 using EdgeAction = std::function<void(uint32_t job, const EdgeRun& run)>;
 // Names a run in the error for a misplaced edge ("grid.row: block (1, 2)").
@@ -42,19 +42,28 @@ using RunName = std::function<std::string(const EdgeRun& run)>;
 
 class EdgeProcessor {
  public:
+  static constexpr uint64_t kMinPieceEdges = 4096;  // a load's runs are cut into pieces of at least this
   // layout: the partitions whose vertex ranges every run is checked against.
-  // decode_bytes: the records a thread decodes packed pages into at once, at most (one page's more).
+  // decode_bytes: the bytes a thread decodes packed pages into at once, at most (one page's more).
   EdgeProcessor(const EngineLayout& layout, int threads, EdgeAction action, RunName name,
                 uint64_t decode_bytes = kDefaultDecodeBytes)
       : layout_(layout), threads_(threads), action_(std::move(action)), name_(std::move(name)),
-        decode_edges_(std::max<uint64_t>(1, decode_bytes / edge_bytes(layout.weighted))) {}
+        decode_edges_(std::max<uint64_t>(1, decode_bytes / decoded_edge_bytes(layout.weighted))) {}
+
+  // The most a decoded edge takes: its delta and weight, and a group of its own (source, first and
+  // highest destination, offset).
+  static constexpr uint64_t decoded_edge_bytes(bool weighted) { return ((weighted ? 2 : 1) + 4) * sizeof(uint32_t); }
+  // A decode buffer that holds the smallest piece a load is cut into: with it, a load's pieces
+  // are decoded whole whatever the budget, so the budget does not move where a source's edges
+  // are cut (what an asynchronous job does depends on it: jobs/edge_job.h, `whole`).
+  static constexpr uint64_t piece_decode_bytes(bool weighted) { return kMinPieceEdges * decoded_edge_bytes(weighted); }
 
   void process(std::span<const EdgeRun> runs);
 
   // The threads' decode buffers' bytes (0 until a packed run comes).
   uint64_t decode_buffer_bytes() const {
     uint64_t bytes = 0;
-    for (const auto& buffer : decode_buffers_) bytes += buffer.size();
+    for (const auto& buffer : decode_buffers_) bytes += buffer.bytes();
     return bytes;
   }
 
@@ -72,7 +81,6 @@ class EdgeProcessor {
     std::vector<Piece> pieces;
     bool owns_destinations;
   };
-  static constexpr uint64_t kMinPieceEdges = 4096;
 
   uint64_t check_run(const EdgeRun& run, bool parallel) const;
   std::vector<WorkItem> plan_small(std::span<const EdgeRun> runs) const;
@@ -92,7 +100,7 @@ class EdgeProcessor {
   std::vector<std::pair<uint32_t, std::string>> failures_;
   EngineCounters counters_;
   uint64_t decode_edges_;
-  std::vector<std::vector<std::byte>> decode_buffers_;  // per thread: records of the pages it decodes
+  std::vector<DecodedGroups> decode_buffers_;  // per thread: the pages it decodes
 };
 
 }  // namespace graphso

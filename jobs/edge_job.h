@@ -6,9 +6,10 @@
 // also supply gather_owned(), the same update without atomics, which the loop uses when the engine
 // says this thread owns the run's destinations (EdgeRun::owns_destinations).
 //
-// Edges are sorted by source, so the loop walks runs of equal sources: the frontier is tested
-// once per source, an inactive source's edges are skipped, and an unweighted scatter() is computed
-// once per source.
+// Edges are sorted by source, so the loop walks them source by source (base/run_edges.h: raw
+// records, or packed edges decoded into source groups, one instantiation each): the frontier is
+// tested once per source, an inactive source's edges are skipped, and an unweighted scatter() is
+// computed once per source.
 // For update-streaming engines the same two functions are split: scatter_updates() writes
 // (dst, scatter(src, w)) records, gather_updates() feeds them to gather(); a scatter() of an empty
 // type makes records of the destination alone. A job that declares kSkipsSelfLoops (k-core) is
@@ -35,6 +36,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "base/run_edges.h"
 #include "jobs/job.h"
 
 namespace graphso {
@@ -54,40 +56,29 @@ class EdgeJob : public Job {
 
   void process(const EdgeRun& run) final {
     if (run.reentry && !sweeps()) return;
-    if (reverse_edges_) {  // writes sources too: never owned
-      if (run.weighted) process_both_ways<WeightedEdge>(run);
-      else process_both_ways<Edge>(run);
-    } else if (async_) {
-      if (run.owns_destinations && !requires { Derived::kAtomicAsyncGathers; }) {
-        if (run.weighted) process_out<WeightedEdge, true, true>(run);
-        else process_out<Edge, true, true>(run);
+    with_run_edges(run, [&](const auto& edges) {
+      if (reverse_edges_) {  // writes sources too: never owned
+        process_both_ways(edges);
+      } else if (async_) {
+        if (run.owns_destinations && !requires { Derived::kAtomicAsyncGathers; }) process_out<true, true>(run, edges);
+        else process_out<false, true>(run, edges);
+      } else if (run.owns_destinations) {
+        process_out<true, false>(run, edges);
       } else {
-        if (run.weighted) process_out<WeightedEdge, false, true>(run);
-        else process_out<Edge, false, true>(run);
+        process_out<false, false>(run, edges);
       }
-    } else if (run.owns_destinations) {
-      if (run.weighted) process_out<WeightedEdge, true, false>(run);
-      else process_out<Edge, true, false>(run);
-    } else {
-      if (run.weighted) process_out<WeightedEdge, false, false>(run);
-      else process_out<Edge, false, false>(run);
-    }
+    });
   }
 
   uint32_t update_bytes() const final { return sizeof(VertexId) + kValueBytes<Value<Derived>>; }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
     if (run.reentry && !sweeps()) return;
-    if (reverse_edges_) {
-      if (run.weighted) scatter_both_ways<WeightedEdge>(run, out);
-      else scatter_both_ways<Edge>(run, out);
-    } else if (async_) {
-      if (run.weighted) scatter_out<WeightedEdge, true>(run, out);
-      else scatter_out<Edge, true>(run, out);
-    } else {
-      if (run.weighted) scatter_out<WeightedEdge, false>(run, out);
-      else scatter_out<Edge, false>(run, out);
-    }
+    with_run_edges(run, [&](const auto& edges) {
+      if (reverse_edges_) scatter_both_ways(edges, out);
+      else if (async_) scatter_out<true>(run, edges, out);
+      else scatter_out<false>(run, edges, out);
+    });
   }
 
   void gather_updates(std::span<const std::byte> updates) final {
@@ -152,79 +143,61 @@ class EdgeJob : public Job {
   static constexpr bool skips_self_loops() { return requires { Derived::kSkipsSelfLoops; }; }
 
   // Update records of out-edges, one source run at a time.
-  template <typename Record, bool kAsync>
-  void scatter_out(const EdgeRun& run, std::vector<std::byte>& out) {
-    const auto* edges = reinterpret_cast<const Record*>(run.data);
+  template <bool kAsync, typename Edges>
+  void scatter_out(const EdgeRun& run, const Edges& edges, std::vector<std::byte>& out) {
     auto& self = static_cast<Derived&>(*this);
     UpdateWriter<Value<Derived>> emit(out, run.count);
-    for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
-      for (uint64_t k = first; k < end; ++k) {
-        if (skips_self_loops() && edges[k].dst == src) continue;
-        Weight w = 1;
-        if constexpr (std::is_same_v<Record, WeightedEdge>) w = edges[k].weight;
-        emit(edges[k].dst, self.scatter(src, w));
-      }
+    for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+        if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
+      });
     });
   }
 
-  // Calls visit(src, first, end) for each run [first, end) of one source's edges that pushes.
-  template <bool kAsync, typename Record, typename Visit>
-  void for_each_pushing_source(const EdgeRun& run, const Record* edges, Visit&& visit) {
+  // Calls visit(SourceEdges) for each source's run of edges that pushes.
+  template <bool kAsync, typename Edges, typename Visit>
+  void for_each_pushing_source(const EdgeRun& run, const Edges& edges, Visit&& visit) {
     if constexpr (kAsync) {
-      if (run.reentry) return for_each_reentering_source(run, edges, visit);
+      if (run.reentry) return for_each_reentering_source(edges, visit);
     }
-    const uint64_t count = run.count;
-    uint64_t i = 0;
-    while (i < count) {
-      const VertexId src = edges[i].src;
-      uint64_t end = i + 1;
-      while (end < count && edges[end].src == src) ++end;
-      if (pushes<kAsync>(src, end - i)) visit(src, i, end);
-      i = end;
-    }
+    edges.for_each_source([&](const SourceEdges& s) {
+      if (pushes<kAsync>(s.src, s.count())) visit(s);
+    });
   }
 
   // A run handed again went by every frontier source already: only a source changed since (in
   // next_) with all its out-edges here pushes. Such sources are found from next_'s bits over the
-  // run's source range, each by a binary search, so a sweep with little left to do costs little
-  // beside the edges it pushes.
-  template <typename Record, typename Visit>
-  void for_each_reentering_source(const EdgeRun& run, const Record* edges, Visit&& visit) {
-    if (run.count == 0 || !degrees_) return;
-    const Record *at = edges, *end = edges + run.count;
-    uint64_t pushed = 0;
-    auto before = [](const Record& e, uint64_t id) { return e.src < id; };
-    next_.for_each_in(edges[0].src, uint64_t{end[-1].src} + 1, [&](uint64_t v) {
+  // run's source range, each by galloping from the last (Edges::find_source), so a sweep with
+  // little left to do costs little beside the edges it pushes.
+  template <typename Edges, typename Visit>
+  void for_each_reentering_source(const Edges& edges, Visit&& visit) {
+    if (edges.size() == 0 || !degrees_) return;
+    uint64_t pushed = 0, cursor = 0;
+    next_.for_each_in(edges.first_source(), uint64_t{edges.last_source()} + 1, [&](uint64_t v) {
       const uint64_t degree = (*degrees_)[v];
-      if (degree > static_cast<uint64_t>(end - at)) return;
-      // Galloping from the last find: the bits come in order, mostly close together.
-      uint64_t step = 1;
-      while (step < static_cast<uint64_t>(end - at) && at[step].src < v) at += step, step *= 2;
-      at = std::lower_bound(at, at + std::min<uint64_t>(step + 1, static_cast<uint64_t>(end - at)), v, before);
-      // Edges are sorted by source: the run holds all of v's iff its degree-th edge from here is v's.
-      if (at == end || at->src != v || degree > static_cast<uint64_t>(end - at) || at[degree - 1].src != v) return;
-      if (!static_cast<Derived&>(*this).begin_source(static_cast<VertexId>(v), false, true)) return;
-      const uint64_t first = static_cast<uint64_t>(at - edges);
-      visit(static_cast<VertexId>(v), first, first + degree);
+      if (degree == 0 || degree > edges.size()) return;
+      const SourceEdges s = edges.find_source(static_cast<VertexId>(v), cursor);
+      if (s.count() != degree) return;  // the run must hold all of v's edges
+      if (!static_cast<Derived&>(*this).begin_source(s.src, false, true)) return;
+      visit(s);
       ++pushed;
     });
     if (pushed) reentry_pushes_.fetch_add(pushed, std::memory_order_relaxed);
   }
 
   // Both directions, edge by edge (asynchronous: an endpoint changed in this pass pushes too).
-  template <typename Record>
-  void scatter_both_ways(const EdgeRun& run, std::vector<std::byte>& out) {
-    const auto* edges = reinterpret_cast<const Record*>(run.data);
+  template <typename Edges>
+  void scatter_both_ways(const Edges& edges, std::vector<std::byte>& out) {
     auto& self = static_cast<Derived&>(*this);
-    UpdateWriter<Value<Derived>> emit(out, 2 * run.count);
-    for (uint64_t i = 0; i < run.count; ++i) {
-      const Record& e = edges[i];
-      if (skips_self_loops() && e.src == e.dst) continue;
-      Weight w = 1;
-      if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
-      if (active(e.src)) emit(e.dst, self.scatter(e.src, w));
-      if (active(e.dst)) emit(e.src, self.scatter(e.dst, w));
-    }
+    UpdateWriter<Value<Derived>> emit(out, 2 * edges.size());
+    edges.for_each_source([&](const SourceEdges& s) {
+      const bool src_active = active(s.src);
+      edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+        if (skips_self_loops() && s.src == dst) return;
+        if (src_active) emit(dst, self.scatter(s.src, w));
+        if (active(dst)) emit(s.src, self.scatter(dst, w));
+      });
+    });
   }
 
   // Appends (dst, value) records to `out`: room for `most` of them is made first, and what was not
@@ -263,42 +236,38 @@ class EdgeJob : public Job {
     else return self.gather(v, value);
   }
 
-  // Out-edges, one source run at a time.
-  template <typename Record, bool kOwned, bool kAsync>
-  void process_out(const EdgeRun& run) {
-    const auto* edges = reinterpret_cast<const Record*>(run.data);
+  // Out-edges, one source run at a time; an unweighted scatter() once per source.
+  template <bool kOwned, bool kAsync, typename Edges>
+  void process_out(const EdgeRun& run, const Edges& edges) {
     auto& self = static_cast<Derived&>(*this);
-    for_each_pushing_source<kAsync>(run, edges, [&](VertexId src, uint64_t first, uint64_t end) {
-      if constexpr (std::is_same_v<Record, WeightedEdge>) {
-        for (uint64_t k = first; k < end; ++k) {
-          if (skips_self_loops() && edges[k].dst == src) continue;
-          if (gather_one<kOwned>(edges[k].dst, self.scatter(src, edges[k].weight))) next_.set_atomic(edges[k].dst);
-        }
+    for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
+      if constexpr (Edges::kWeighted) {
+        edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+          if (skips_self_loops() && dst == s.src) return;
+          if (gather_one<kOwned>(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
+        });
       } else {
-        const auto value = self.scatter(src, 1);
-        for (uint64_t k = first; k < end; ++k) {
-          if (skips_self_loops() && edges[k].dst == src) continue;
-          if (gather_one<kOwned>(edges[k].dst, value)) next_.set_atomic(edges[k].dst);
-        }
+        const auto value = self.scatter(s.src, 1);
+        edges.for_each_edge(s, [&](VertexId dst, Weight) {
+          if (skips_self_loops() && dst == s.src) return;
+          if (gather_one<kOwned>(dst, value)) next_.set_atomic(dst);
+        });
       }
     });
   }
 
   // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge;
   // asynchronous, an endpoint changed in this pass pushes too.
-  template <typename Record>
-  void process_both_ways(const EdgeRun& run) {
-    const auto* edges = reinterpret_cast<const Record*>(run.data);
+  template <typename Edges>
+  void process_both_ways(const Edges& edges) {
     auto& self = static_cast<Derived&>(*this);
-    const uint64_t count = run.count;
-    for (uint64_t i = 0; i < count; ++i) {
-      const Record& e = edges[i];
-      if (skips_self_loops() && e.src == e.dst) continue;
-      Weight w = 1;
-      if constexpr (std::is_same_v<Record, WeightedEdge>) w = e.weight;
-      if (active(e.src) && self.gather(e.dst, self.scatter(e.src, w))) next_.set_atomic(e.dst);
-      if (active(e.dst) && self.gather(e.src, self.scatter(e.dst, w))) next_.set_atomic(e.src);
-    }
+    edges.for_each_source([&](const SourceEdges& s) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+        if (skips_self_loops() && s.src == dst) return;
+        if (active(s.src) && self.gather(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
+        if (active(dst) && self.gather(s.src, self.scatter(dst, w))) next_.set_atomic(s.src);
+      });
+    });
   }
 };
 

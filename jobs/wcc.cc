@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "base/run_edges.h"
 #include "jobs/results_text.h"
 
 namespace graphso {
@@ -71,16 +72,12 @@ void WccUnionFindJob::unite(VertexId a, VertexId b) {
   }
 }
 
-template <typename Record>
-void WccUnionFindJob::unite_all(const EdgeRun& run) {
-  const auto* edges = reinterpret_cast<const Record*>(run.data);
-  for (uint64_t i = 0; i < run.count; ++i)
-    if (frontier_.test(edges[i].src)) unite(edges[i].src, edges[i].dst);
-}
-
 void WccUnionFindJob::process(const EdgeRun& run) {
-  if (run.weighted) unite_all<WeightedEdge>(run);
-  else unite_all<Edge>(run);
+  with_run_edges(run, [&](const auto& edges) {
+    edges.for_each_source([&](const SourceEdges& s) {
+      if (frontier_.test(s.src)) edges.for_each_edge(s, [&](VertexId dst, Weight) { unite(s.src, dst); });
+    });
+  });
 }
 
 void WccUnionFindJob::end_round() {

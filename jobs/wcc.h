@@ -60,13 +60,10 @@ class WccUnionFindJob final : public Job {
   uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
 
  private:
-  template <typename Record>
-  void unite_all(const EdgeRun& run);
   VertexId find(VertexId v);
   void unite(VertexId a, VertexId b);
 
   std::vector<VertexId> parent_;
 };
-
 
 }  // namespace graphso

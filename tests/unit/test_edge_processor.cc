@@ -14,6 +14,7 @@
 
 #include "base/error.h"
 #include "base/packed_pages.h"
+#include "base/run_edges.h"
 #include "engine/edge_processor.h"
 
 using namespace graphso;
@@ -101,7 +102,7 @@ struct Received {
   std::mutex mutex;
   std::vector<std::vector<WeightedEdge>> per_job;  // every record handed, per job
   uint64_t largest_run = 0;
-  bool saw_packed = false;
+  bool wrong_form = false;  // a run handed as pages or records, or whose groups do not hold its count
 };
 
 bool before(const WeightedEdge& a, const WeightedEdge& b) {
@@ -145,16 +146,19 @@ TEST_CASE("EdgeProcessor hands packed runs to every job edge for edge, whatever 
       Received got;
       got.per_job.resize(jobs.size());
       EdgeAction action = [&](uint32_t job, const EdgeRun& r) {
-        const auto* records = reinterpret_cast<const WeightedEdge*>(r.data);
         std::lock_guard lock(got.mutex);
-        got.per_job[job].insert(got.per_job[job].end(), records, records + r.count);
+        uint64_t handed = 0;
+        for_each_edge(r, [&](VertexId src, VertexId dst, Weight w) {
+          got.per_job[job].push_back({src, dst, w});
+          ++handed;
+        });
         got.largest_run = std::max(got.largest_run, r.count);
-        got.saw_packed |= r.packed;  // Catch's assertions are not for other threads
+        got.wrong_form |= r.packed || !r.grouped() || handed != r.count;  // Catch: not from other threads
       };
       EdgeProcessor processor(layout, threads, action, [](const EdgeRun&) { return std::string("test run"); },
                               decode_bytes);
       processor.process(std::span<const EdgeRun>(&run, 1));
-      CHECK_FALSE(got.saw_packed);
+      CHECK_FALSE(got.wrong_form);
       for (auto& job_edges : got.per_job) {
         std::sort(job_edges.begin(), job_edges.end(), before);
         CHECK(job_edges.size() == edges.size());
@@ -167,12 +171,56 @@ TEST_CASE("EdgeProcessor hands packed runs to every job edge for edge, whatever 
       CHECK(c.edges_decoded == edges.size());
       CHECK(c.edges_processed == 2 * edges.size());
       CHECK(c.active_edges_loaded == 12345);
-      // At most a buffer's worth of records (one page more) reaches a job at once, per thread.
-      const uint64_t page_most = 4 * kPackedPageBytes * sizeof(WeightedEdge);
-      CHECK(got.largest_run * sizeof(WeightedEdge) <= std::max(decode_bytes, uint64_t{1}) + page_most);
+      // At most a buffer's worth of edges (one page more) reaches a job at once, per thread.
+      const uint64_t edge_most = EdgeProcessor::decoded_edge_bytes(true);
+      const uint64_t page_most = 4 * kPackedPageBytes * edge_most;
+      CHECK(got.largest_run * edge_most <= std::max(decode_bytes, edge_most) + page_most);
       CHECK(processor.decode_buffer_bytes() <= static_cast<uint64_t>(threads) * (decode_bytes + page_most));
       CHECK(processor.decode_buffer_bytes() > 0);
     }
+}
+
+TEST_CASE("EdgeProcessor range-checks packed runs by each source's destination bounds, and counts their active edges") {
+  // The same edges as the records case above: 64 sources of 3 edges, 16 sources active.
+  auto run_of = [](const std::vector<Edge>& edges, std::vector<std::byte>& pages, const uint32_t& job,
+                   const Bitmap& frontier) {
+    pages.clear();
+    PackedPageWriter writer(false, pages);
+    for (const Edge& e : edges) writer.add({e.src, e.dst, 1});
+    writer.finish();
+    EdgeRun run;
+    run.data = pages.data();
+    run.count = edges.size();
+    run.jobs = std::span(&job, 1);
+    run.accounting = {&frontier, nullptr};
+    run.packed = true;
+    run.packed_bytes = pages.size();
+    return run;
+  };
+  OnePartition p;
+  p.layout.encoding = EdgeEncoding::Packed;
+  std::vector<Edge> edges;
+  for (VertexId s = 0; s < 64; ++s)
+    for (VertexId d = 0; d < 3; ++d) edges.push_back({s, (s + d) % 64});
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+  Bitmap frontier(128);
+  for (VertexId s = 0; s < 64; s += 4) frontier.set(s);
+  const uint32_t job = 0;
+  std::vector<std::byte> pages;
+  const int threads = GENERATE(1, 2);
+
+  Outcome o = process(p.layout, run_of(edges, pages, job, frontier), threads);
+  REQUIRE(o.active == 48);
+  REQUIRE(o.handed == edges.size());
+  // A source's last destination outside (its first inside), and a middle one: each is found.
+  for (size_t at : {size_t{101}, size_t{100}}) {
+    INFO("edge " << at);
+    std::vector<Edge> bad = edges;
+    bad[at].dst = 90;
+    std::sort(bad.begin(), bad.end(), [](const Edge& a, const Edge& b) { return std::tie(a.src, a.dst) < std::tie(b.src, b.dst); });
+    REQUIRE_THROWS_WITH(process(p.layout, run_of(bad, pages, job, frontier), threads),
+                        Catch::Contains("holds 1 edges outside its vertex ranges"));
+  }
 }
 
 TEST_CASE("EdgeProcessor: a malformed page in a packed run is a one-line error naming the page") {

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/packed_pages.h"
+#include "base/run_edges.h"
 
 using namespace graphso;
 
@@ -41,6 +42,21 @@ std::vector<WeightedEdge> decode(const std::vector<std::byte>& pages, bool weigh
   std::vector<WeightedEdge> edges(count, WeightedEdge{0, 0, 1});
   for (uint64_t e = 0; e < count; ++e) std::memcpy(&edges[e], records.data() + e * edge_bytes(weighted), edge_bytes(weighted));
   return edges;
+}
+
+// The edges of a run of decoded source groups, through the loops' own interface.
+std::vector<WeightedEdge> edges_of(const EdgeRun& run) {
+  std::vector<WeightedEdge> edges;
+  for_each_edge(run, [&](VertexId src, VertexId dst, Weight w) { edges.push_back({src, dst, w}); });
+  return edges;
+}
+
+EdgeRun grouped_run(const DecodedGroups& groups, bool weighted) {
+  EdgeRun run;
+  run.weighted = weighted;
+  run.count = groups.edges;
+  run.groups = groups.view();
+  return run;
 }
 
 bool same(const std::vector<WeightedEdge>& a, const std::vector<WeightedEdge>& b, bool weighted) {
@@ -97,6 +113,91 @@ TEST_CASE("packed pages: a source larger than a page continues on the next, with
   REQUIRE(pages.size() < edges.size() * 3);
 }
 
+TEST_CASE("packed pages decoded source by source: the same edges, one group a source, in any piece") {
+  std::mt19937_64 rng(13);
+  // Unweighted (0), and weights of each width: 1, 2, 3 and 4 bytes.
+  for (uint64_t most_weight : {uint64_t{0}, uint64_t{255}, uint64_t{65535}, uint64_t{1} << 20, uint64_t{0xFFFFFFFF}})
+    for (uint32_t span : {300u, 1u << 20, 0xFFFFFFFEu}) {
+      const bool weighted = most_weight != 0;
+      INFO("weights up to " << most_weight << ", ids below " << span);
+      std::vector<WeightedEdge> edges;
+      for (int k = 0; k < 30000; ++k)
+        edges.push_back({static_cast<VertexId>(rng() % span), static_cast<VertexId>(rng() % span),
+                         weighted ? static_cast<Weight>(rng() % (most_weight + 1)) : 1});
+      for (VertexId d = 0; d < 9000; ++d) edges.push_back({7, d * 5, 1});  // a source over several pages
+      edges = sorted(edges);
+      const std::vector<std::byte> pages = encode(edges, weighted);
+      REQUIRE(pages.size() > 10 * kPackedPageBytes);
+      DecodedGroups groups;
+      PackedPageProblem problem;
+      // Every run of pages, from one page to all of them, into the same (growing) buffer.
+      for (int trial = 0; trial < 40; ++trial) {
+        const uint64_t count = pages.size() / kPackedPageBytes;
+        const uint64_t first = trial == 0 ? 0 : rng() % count;
+        const uint64_t last = trial == 0 ? count : first + 1 + rng() % (count - first);
+        const std::span<const std::byte> run_pages(pages.data() + first * kPackedPageBytes, (last - first) * kPackedPageBytes);
+        uint64_t before = 0;
+        for (uint64_t p = 0; p < first; ++p) before += packed_page_edges(pages.data() + p * kPackedPageBytes);
+        const int64_t n = decode_packed_groups(run_pages, weighted, groups, &problem);
+        INFO(problem.what);
+        REQUIRE(n == static_cast<int64_t>(packed_edges_in(run_pages)));
+        const std::vector<WeightedEdge> want(edges.begin() + static_cast<int64_t>(before), edges.begin() + static_cast<int64_t>(before) + n);
+        const EdgeRun run = grouped_run(groups, weighted);
+        REQUIRE(same(edges_of(run), want, weighted));
+        // One group a source: sources strictly increase, a source split between pages included.
+        for (uint64_t g = 1; g < groups.groups; ++g) REQUIRE(groups.sources[g - 1] < groups.sources[g]);
+        // Any piece, starting or stopping inside a group, holds its own edges.
+        for (int cut = 0; cut < 20; ++cut) {
+          const uint64_t at = rng() % static_cast<uint64_t>(n), size = 1 + rng() % (static_cast<uint64_t>(n) - at);
+          const EdgeRun piece = run.piece(at, size);
+          REQUIRE(piece.count == size);
+          REQUIRE(same(edges_of(piece), std::vector<WeightedEdge>(want.begin() + static_cast<int64_t>(at),
+                                                                  want.begin() + static_cast<int64_t>(at + size)),
+                       weighted));
+        }
+      }
+    }
+}
+
+TEST_CASE("packed pages decoded source by source: a source's destination bounds, and finding a source") {
+  std::vector<WeightedEdge> edges;
+  for (VertexId d = 10; d < 12000; d += 2) edges.push_back({3, d, 1});  // over two pages at least
+  edges.push_back({9, 4, 1});
+  edges.push_back({9, 5, 1});
+  for (VertexId s = 20; s < 30; ++s) edges.push_back({s, s * 2, 1});
+  const std::vector<std::byte> pages = encode(edges, false);
+  REQUIRE(pages.size() >= 2 * kPackedPageBytes);
+  DecodedGroups groups;
+  PackedPageProblem problem;
+  REQUIRE(decode_packed_groups(pages, false, groups, &problem) == static_cast<int64_t>(edges.size()));
+  const EdgeRun run = grouped_run(groups, false);
+  const GroupEdges<false> view(run);
+  uint64_t cursor = 0;
+  const SourceEdges three = view.find_source(3, cursor);
+  REQUIRE(three.count() == 5995);
+  REQUIRE(view.destination_bounds(three) == std::pair<VertexId, VertexId>(10, 11998));
+  REQUIRE(view.find_source(5, cursor).count() == 0);  // no such source
+  const SourceEdges nine = view.find_source(9, cursor);
+  REQUIRE(nine.count() == 2);
+  REQUIRE(view.destination_bounds(nine) == std::pair<VertexId, VertexId>(4, 5));
+  REQUIRE(view.find_source(29, cursor).count() == 1);
+  REQUIRE(view.find_source(30, cursor).count() == 0);
+  // A piece from the middle of source 3's edges: the bounds are its group's.
+  const EdgeRun piece = run.piece(100, 10);
+  const GroupEdges<false> piece_view(piece);
+  piece_view.for_each_source([&](const SourceEdges& s) {
+    REQUIRE(s.src == 3);
+    REQUIRE(piece_view.destination_bounds(s) == std::pair<VertexId, VertexId>(10, 11998));
+  });
+  // Pages out of order (a source before the previous page's last) are refused: the last page
+  // (last source 29), then the first (first source 3).
+  std::vector<std::byte> swapped(pages.end() - static_cast<int64_t>(kPackedPageBytes), pages.end());
+  swapped.insert(swapped.end(), pages.begin(), pages.begin() + static_cast<int64_t>(kPackedPageBytes));
+  REQUIRE(decode_packed_groups(swapped, false, groups, &problem) < 0);
+  REQUIRE(problem.page == 1);
+  REQUIRE(problem.what == "its first source comes before the previous page's last");
+}
+
 TEST_CASE("packed pages: unsorted input is refused when written") {
   std::vector<std::byte> pages;
   PackedPageWriter writer(false, pages);
@@ -129,6 +230,15 @@ TEST_CASE("packed pages: any damage to a page's bytes decodes to an error or to 
     std::vector<std::byte> out(65536 * 12);
     PackedPageProblem problem;
     const int64_t n = decode_packed_pages(one, true, out.data(), &problem);
+    // Source by source: the same verdict, the same edges (and never a read outside the page).
+    DecodedGroups groups;
+    PackedPageProblem group_problem;
+    REQUIRE(decode_packed_groups(one, true, groups, &group_problem) == n);
+    if (n >= 0) {
+      std::vector<WeightedEdge> records(static_cast<uint64_t>(n));
+      std::memcpy(records.data(), out.data(), records.size() * sizeof(WeightedEdge));
+      REQUIRE(same(edges_of(grouped_run(groups, true)), records, true));
+    }
     if (n < 0) {
       ++errors;
       REQUIRE(!problem.what.empty());
