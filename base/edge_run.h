@@ -84,13 +84,13 @@ struct EdgeRun {
     p.groups = groups_of(groups.begin + first, groups.begin + first + edges);
     return p;
   }
-  // A packed run's edges [first, first + count), decoded into `decoded` (whose begin and end
-  // span those edges).
-  EdgeRun decoded(const SourceGroups& decoded, uint64_t first, uint64_t edges) const {
+  // A packed run's edges [first, first + count), decoded into `into` (whose begin and end span
+  // those edges).
+  EdgeRun decoded(const SourceGroups& into, uint64_t first, uint64_t edges) const {
     EdgeRun p = part(nullptr, first, edges);
     p.packed = false;
     p.packed_bytes = 0;
-    p.groups = decoded;
+    p.groups = into;
     return p;
   }
 
