@@ -194,9 +194,10 @@ namespace {
 // Decodes the pages in turn: checks each (its header, its streams against their control bytes,
 // its groups against its header, its sources against the previous page's), decodes its group
 // stream and its destination stream (into deltas_at(edges before the page)), and hands it to
-// on_page(header, sources, counts, deltas, weights) with sources and counts per group, the
-// destinations as stored (zigzag or delta) and the weights' bytes; on_page returns what is wrong
-// with the page, or null. Returns the edges, or -1 with `problem` set.
+// on_page(header, before, sources, counts, deltas, weights) with the edges of the pages before
+// it, sources and counts per group, the destinations as stored (zigzag or delta) and the weights'
+// bytes; on_page returns what is wrong with the page, or null. Returns the edges, or -1 with
+// `problem` set.
 template <typename DeltasAt, typename OnPage>
 int64_t decode_pages(std::span<const std::byte> pages, bool weighted, PackedPageProblem* problem, DeltasAt deltas_at,
                      OnPage on_page) {
@@ -246,7 +247,8 @@ int64_t decode_pages(std::span<const std::byte> pages, bool weighted, PackedPage
     if (edges != h.edges) return bad(p, fmt::format("its groups hold {} edges, its header {}", edges, h.edges));
     if (src != h.last_src) return bad(p, "its last source is not the header's");
     previous_last = h.last_src;
-    if (const char* what = on_page(h, sources, counts, deltas, dst_stream + h.dst_bytes)) return bad(p, what);
+    if (const char* what = on_page(h, static_cast<uint64_t>(written), sources, counts, deltas, dst_stream + h.dst_bytes))
+      return bad(p, what);
     written += h.edges;
   }
   return written;
@@ -299,10 +301,9 @@ int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std
   const uint32_t record = edge_bytes(weighted);
   return decode_pages(
       pages, weighted, problem, [&](uint64_t) { return deltas; },
-      [&, written = uint64_t{0}](const PackedPageHeader& h, const uint32_t* sources, const uint32_t* counts,
-                                 const uint32_t* values, const uint8_t* weights) mutable {
-        write_page_records(h.weight_bytes, out + written * record, h.groups, sources, counts, values, weights);
-        written += h.edges;
+      [&](const PackedPageHeader& h, uint64_t before, const uint32_t* sources, const uint32_t* counts,
+          const uint32_t* values, const uint8_t* weights) {
+        write_page_records(h.weight_bytes, out + before * record, h.groups, sources, counts, values, weights);
         return static_cast<const char*>(nullptr);
       });
 }
@@ -332,13 +333,12 @@ int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, De
   grow(out.offsets, groups + 1);
   if (weighted) grow(out.weights, edges);
   out.groups = 0;
-  out.edges = 0;
   out.offsets[0] = 0;
   const int64_t decoded = decode_pages(
       pages, weighted, problem, [&](uint64_t before) { return out.deltas.data() + before; },
-      [&](const PackedPageHeader& h, const uint32_t* sources, const uint32_t* counts, uint32_t* values,
+      [&](const PackedPageHeader& h, uint64_t before, const uint32_t* sources, const uint32_t* counts, uint32_t* values,
           const uint8_t* weights) -> const char* {
-        if (weighted) widen_weights(h.weight_bytes, weights, h.edges, out.weights.data() + out.edges);
+        if (weighted) widen_weights(h.weight_bytes, weights, h.edges, out.weights.data() + before);
         // Per group its first destination (zigzag against the page's previous group's first, the
         // page's first group's against its source); the delta at a group's start becomes 0.
         const uint64_t page_group = out.groups;  // where this page's groups go
@@ -382,10 +382,10 @@ int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, De
           out.offsets[out.groups + 1] = out.offsets[out.groups] + counts[g];
           ++out.groups;
         }
-        out.edges += h.edges;
         return nullptr;
       });
-  if (decoded < 0) out.groups = out.edges = 0;
+  if (decoded < 0) out.groups = 0;
+  out.edges = decoded < 0 ? 0 : static_cast<uint64_t>(decoded);
   return decoded;
 }
 

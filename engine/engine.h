@@ -29,7 +29,7 @@ class GridGraph;
 
 enum class EngineKind { GridGraph, XStream };
 
-// The records each thread decodes packed pages into at once, unless the engine is told otherwise
+// The bytes each thread decodes packed pages into at once, unless the engine is told otherwise
 // (Engine::set_decode_bytes, engine/edge_processor.h).
 inline constexpr uint64_t kDefaultDecodeBytes = 256 << 10;
 EngineKind parse_engine(const std::string& name);

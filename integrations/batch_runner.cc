@@ -183,8 +183,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.encoding = encoding_name(layout.encoding);
   report.bytes_per_edge = layout.edges ? static_cast<double>(layout.stored_bytes()) / static_cast<double>(layout.edges) : 0;
   if (layout.packed()) {
-    // Per thread, an eighth of its share of the graph budget, between a piece's worth (64-80
-    // KiB) and 256 KiB: enough edges to amortise a hand-over, few enough that they are still in
+    // Per thread, an eighth of its share of the graph budget, between a piece's worth (80 KiB,
+    // weighted 96 KiB) and 256 KiB: enough edges to amortise a hand-over, few enough that they are still in
     // the core's cache when the jobs read them.
     const uint64_t per_thread = std::clamp<uint64_t>(report.graph_budget_bytes / 8 / static_cast<uint64_t>(threads),
                                                      EdgeProcessor::piece_decode_bytes(layout.weighted), 256 << 10);
