@@ -15,6 +15,11 @@ namespace {
 constexpr uint64_t kSmallRunEdges = 1 << 17;
 }  // namespace
 
+SourceFilter page_filter(std::span<Job* const> jobs, const DecodeOptions& options) {
+  if (!options.pass_over_pages) return {};
+  return [jobs](uint32_t j, VertexId first, VertexId end, bool reentry) { return jobs[j]->may_push(first, end, reentry); };
+}
+
 void EdgeProcessor::grow(uint32_t job) {
   if (job >= job_seconds_.size()) {
     job_seconds_.resize(job + 1, 0.0);
@@ -143,16 +148,19 @@ void EdgeProcessor::process(std::span<const EdgeRun> runs) {
   }
 }
 
+// The header of a packed run's page.
+static PackedPageHeader page_header(const EdgeRun& run, uint64_t page) {
+  PackedPageHeader h;
+  std::memcpy(&h, run.data + page * kPackedPageBytes, sizeof(h));
+  return h;
+}
+
 // A packed run's pages from `page` on (before `end`), as many as hold `edges` edges (at least one
 // page): where a piece or a decode of it ends, and the edges it holds. It ends where a source
 // does when it can: a source cut between two decodes is not `whole` in either (jobs/edge_job.h),
 // and what an asynchronous job does would then depend on the decode buffer's size.
 static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t page, uint64_t end, uint64_t edges) {
-  auto header = [&](uint64_t p) {
-    PackedPageHeader h;
-    std::memcpy(&h, run.data + p * kPackedPageBytes, sizeof(h));
-    return h;
-  };
+  auto header = [&](uint64_t p) { return page_header(run, p); };
   uint64_t stop = page, held = 0;
   std::pair<uint64_t, uint64_t> between_sources{0, 0};  // the last end found so far that splits no source
   VertexId last_src = 0;
@@ -230,7 +238,7 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
 void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
   const std::vector<WorkItem> items = plan_small(runs);
   const int64_t count = static_cast<int64_t>(items.size());
-  uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0, edges_decoded = 0;
+  uint64_t edges_loaded = 0, active_edges = 0, edges_processed = 0, edges_decoded = 0, edges_passed_over = 0;
   double decode_seconds = 0;
   std::vector<double> seconds(job_seconds_.size(), 0.0);
   std::vector<uint64_t> job_edges(job_seconds_.size(), 0);
@@ -244,7 +252,8 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
   };
   if (decode_buffers_.size() < static_cast<size_t>(threads_)) decode_buffers_.resize(threads_);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) \
-    reduction(+ : edges_loaded, active_edges, edges_processed, edges_decoded, decode_seconds) if (count > 1)
+    reduction(+ : edges_loaded, active_edges, edges_processed, edges_decoded, edges_passed_over, decode_seconds) \
+    if (count > 1)
   for (int64_t u = 0; u < count; ++u) {
     // Records to every job of the run; false once the check failed (the load is an error).
     auto hand = [&](EdgeRun& run) {
@@ -275,14 +284,46 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
       }
       return true;
     };
+    // Whether some job of a packed run may push a source of its page p (SourceFilter). A page
+    // whose header's sources are not its partition's is decoded, so the decoder names the damage.
+    auto wanted = [&](const EdgeRun& whole, uint64_t p) {
+      if (!may_push_) return true;
+      const PackedPageHeader h = page_header(whole, p);
+      const StaticPartition& part = layout_.partitions[whole.partition];
+      if (h.first_src > h.last_src || h.first_src < part.src_begin || h.last_src >= part.src_end) return true;
+      for (uint32_t j : whole.jobs)
+        if (!skip(j) && may_push_(j, h.first_src, h.last_src + 1, whole.reentry)) return true;
+      return false;
+    };
     // A packed piece: its pages a buffer's worth at a time, decoded into this thread's buffer
-    // and handed on while they are in this core's cache.
+    // and handed on while they are in this core's cache; pages no job wants are passed over.
     auto hand_packed = [&](const EdgeRun& whole, const Piece& p) {
       DecodedGroups& buffer = decode_buffers_[omp_get_thread_num()];
       const uint64_t end = p.first + p.count;
       for (uint64_t page = p.first, before = p.first_edge; page < end;) {
+        // Pages no job may push from: loaded and counted, with the run's count of active edges if
+        // they start it (they hold none of them), but not decoded.
+        const uint64_t from = before;
+        for (; page < end && !wanted(whole, page); ++page) before += page_header(whole, page).edges;
+        if (before > from) {
+          if (!whole.reentry) edges_loaded += before - from;
+          if (from == 0 && whole.counted_active != EdgeRun::kUncounted) active_edges += whole.counted_active;
+          edges_passed_over += before - from;
+        }
+        if (page == end) break;
         const double began = omp_get_wtime();
-        const auto [stop, edges] = pages_holding(whole, page, end, decode_edges_);
+        // A buffer's worth, ending where a source does when it can; it stops short at a page that
+        // starts a source and has none to push, so that one is passed over and no source is cut.
+        auto [stop, edges] = pages_holding(whole, page, end, decode_edges_);
+        for (uint64_t q = page + 1, held = page_header(whole, page).edges; q < stop; ++q) {
+          const PackedPageHeader h = page_header(whole, q);
+          if (h.first_src != page_header(whole, q - 1).last_src && !wanted(whole, q)) {
+            stop = q;
+            edges = held;
+            break;
+          }
+          held += h.edges;
+        }
         PackedPageProblem problem;
         const auto pages = std::span<const std::byte>(whole.data + page * kPackedPageBytes, (stop - page) * kPackedPageBytes);
         if (decode_packed_groups(pages, whole.weighted, buffer, &problem) < 0) {
@@ -318,6 +359,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
   counters_.active_edges_loaded += active_edges;
   counters_.edges_processed += edges_processed;
   counters_.edges_decoded += edges_decoded;
+  counters_.edges_passed_over += edges_passed_over;
   counters_.decode_seconds += decode_seconds;
   for (size_t j = 0; j < seconds.size(); ++j) {
     job_seconds_[j] += seconds[j];

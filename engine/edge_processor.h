@@ -37,6 +37,14 @@ namespace graphso {
 // run's jobs while they are still in its core's cache; no job sees a page.
 // What the engine does with a run for job index `job`. Called from several threads at once.
 using EdgeAction = std::function<void(uint32_t job, const EdgeRun& run)>;
+// Whether job `job` may push a source in [first, end) of a run handed now (Job::may_push). A
+// packed run's pages whose sources no job of the run may push are passed over undecoded: their
+// edges are loaded and counted but reach no job, so they are neither decoded nor range-checked
+// (the page's CRC-32C checked the read, unless reads are not verified). Empty: every page is
+// decoded.
+using SourceFilter = std::function<bool(uint32_t job, VertexId first, VertexId end, bool reentry)>;
+// The jobs' own answer (Job::may_push) when `options` passes over pages, else empty.
+SourceFilter page_filter(std::span<Job* const> jobs, const DecodeOptions& options);
 // Names a run in the error for a misplaced edge ("grid.row: block (1, 2)").
 using RunName = std::function<std::string(const EdgeRun& run)>;
 
@@ -45,9 +53,11 @@ class EdgeProcessor {
   static constexpr uint64_t kMinPieceEdges = 4096;  // a load's runs are cut into pieces of at least this
   // layout: the partitions whose vertex ranges every run is checked against.
   // decode_bytes: the bytes a thread decodes packed pages into at once, at most (one page's more).
+  // may_push: which packed pages to decode (SourceFilter); empty, all of them.
   EdgeProcessor(const EngineLayout& layout, int threads, EdgeAction action, RunName name,
-                uint64_t decode_bytes = kDefaultDecodeBytes)
+                uint64_t decode_bytes = kDefaultDecodeBytes, SourceFilter may_push = {})
       : layout_(layout), threads_(threads), action_(std::move(action)), name_(std::move(name)),
+        may_push_(std::move(may_push)),
         decode_edges_(std::max<uint64_t>(1, decode_bytes / decoded_edge_bytes(layout.weighted))) {}
 
   // The most a decoded edge takes: its delta and weight, and a group of its own (source, first and
@@ -95,6 +105,7 @@ class EdgeProcessor {
   int threads_ = 1;
   EdgeAction action_;
   RunName name_;
+  SourceFilter may_push_;
   std::vector<double> job_seconds_;  // per job index: time in the action, for theta_j
   std::vector<uint64_t> job_edges_;  // per job index: edges handed to the action
   std::vector<std::pair<uint32_t, std::string>> failures_;

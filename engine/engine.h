@@ -30,8 +30,16 @@ class GridGraph;
 enum class EngineKind { GridGraph, XStream };
 
 // The bytes each thread decodes packed pages into at once, unless the engine is told otherwise
-// (Engine::set_decode_bytes, engine/edge_processor.h).
+// (Engine::set_decode, engine/edge_processor.h).
 inline constexpr uint64_t kDefaultDecodeBytes = 256 << 10;
+
+// How an engine decodes packed edges (engine/edge_processor.h).
+struct DecodeOptions {
+  uint64_t bytes = kDefaultDecodeBytes;  // per thread, at once
+  // Pages whose sources no job of their run may push are passed over undecoded (Job::may_push);
+  // off decodes every page (`run --pass-over-pages off`, to measure what it saves).
+  bool pass_over_pages = true;
+};
 EngineKind parse_engine(const std::string& name);
 const char* engine_name(EngineKind engine);
 
@@ -40,7 +48,8 @@ struct EngineCounters {
   uint64_t edges_loaded = 0;
   uint64_t active_edges_loaded = 0;
   uint64_t edges_processed = 0;  // edges handed to jobs, counted once per job
-  uint64_t edges_decoded = 0;    // packed edges decoded into records
+  uint64_t edges_decoded = 0;    // packed edges decoded into source groups
+  uint64_t edges_passed_over = 0;  // packed edges loaded but not decoded: no job may push their sources
   double decode_seconds = 0;     // time the threads spent decoding them (summed over threads)
 };
 
@@ -65,8 +74,8 @@ class Engine {
   virtual void process(std::span<const EdgeRun> runs) = 0;
   virtual void finish_round(std::span<const uint32_t> jobs) = 0;
 
-  // The memory each thread decodes packed edges into (engine/edge_processor.h); before start().
-  void set_decode_bytes(uint64_t bytes) { decode_bytes_ = bytes; }
+  // How packed edges are decoded, and into how much memory per thread; before start().
+  void set_decode(const DecodeOptions& options) { decode_ = options; }
 
   // Jobs whose edge work threw, with the message; they are handed no more edges.
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
@@ -77,7 +86,7 @@ class Engine {
   virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
 
  protected:
-  uint64_t decode_bytes_ = kDefaultDecodeBytes;
+  DecodeOptions decode_;
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).

@@ -189,7 +189,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     const uint64_t per_thread = std::clamp<uint64_t>(report.graph_budget_bytes / 8 / static_cast<uint64_t>(threads),
                                                      EdgeProcessor::piece_decode_bytes(layout.weighted), 256 << 10);
     report.decode_buffer_bytes = per_thread * static_cast<uint64_t>(threads);
-    engine.set_decode_bytes(per_thread);
+    report.pass_over_pages = config.pass_over_pages;
+    engine.set_decode({per_thread, config.pass_over_pages});
   }
 
   engine.start(job_ptrs, report.update_budget_bytes, threads);
@@ -371,6 +372,8 @@ std::string report_json(const BatchReport& r) {
                                    : 0.0);
   w.field("edges_processed", r.counters.edges_processed);
   w.field("edges_decoded", r.counters.edges_decoded);
+  w.field("pass_over_pages", r.pass_over_pages);
+  w.field("edges_passed_over", r.counters.edges_passed_over);
   w.field("decode_seconds", r.counters.decode_seconds);
   w.field("chunk_bytes", r.chunk_bytes);
   w.field("chunk_size_basis", r.chunk_size_basis);

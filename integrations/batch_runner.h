@@ -53,6 +53,8 @@ struct BatchConfig {
   // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.
   bool late_join = false;
   PassOrder pass_order = PassOrder::Priority;
+  // Packed graphs: pages whose sources no job may push are not decoded (DecodeOptions).
+  bool pass_over_pages = true;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -107,7 +109,8 @@ struct BatchReport {
   uint32_t partitions = 0;
   std::string encoding;          // the edge files': raw or packed
   double bytes_per_edge = 0;     // the engine layout's bytes over its edges (what a full pass reads per edge)
-  uint64_t decode_buffer_bytes = 0;  // packed: the records edges are decoded into, beside --mem
+  uint64_t decode_buffer_bytes = 0;  // packed: the source groups edges are decoded into, beside --mem
+  bool pass_over_pages = false;      // packed: pages no job may push from were not decoded
   int threads = 0;
   std::string io_backend;
   bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)

@@ -49,6 +49,13 @@ class EdgeJob : public Job {
 
   bool async_capable() const override { return true; }
   bool wants_reentry(VertexId first, VertexId end) const final { return sweeps() && next_.any_in(first, end); }
+  // Exactly the sources pushes() and the re-entry sweep let through; a job using edges both ways
+  // also takes in-edges of its frontier, which a source range cannot tell.
+  bool may_push(VertexId first, VertexId end, bool reentry) const final {
+    if (reentry) return wants_reentry(first, end);
+    if (reverse_edges_) return true;
+    return frontier_.any_in(first, end) || (async_ && next_.any_in(first, end));
+  }
   PassChanges pass_changes() const final {
     if (!sweeps()) return {};
     return {&next_, requires { Derived::kChangedPushesWholeOnly; }};

@@ -87,6 +87,11 @@ class Job {
   // Re-entry (middleware/reentry.h): whether a source in [first, end) changed since it last pushed,
   // so that a loaded run of those sources handed again (EdgeRun::reentry) may push.
   virtual bool wants_reentry(VertexId /*first*/, VertexId /*end*/) const { return false; }
+  // Whether a source in [first, end) may push now: in a run handed for the first time (the
+  // frontier, or a change of this pass), or again (reentry: wants_reentry). False lets the engine
+  // pass over packed pages of those sources without decoding them (engine/edge_processor.h); the
+  // default, true, never does.
+  virtual bool may_push(VertexId /*first*/, VertexId /*end*/, bool /*reentry*/) const { return true; }
   // Sources that pushed in runs handed again, since init(); a sweep that adds none changed nothing.
   uint64_t reentry_pushes() const { return reentry_pushes_.load(std::memory_order_relaxed); }
   // Late join (middleware/late_join.h): the vertices changed in this pass that still push where

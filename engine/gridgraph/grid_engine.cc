@@ -37,7 +37,7 @@ void GridEngine::start(std::span<Job* const> jobs, uint64_t, int threads) {
       [this, P](const EdgeRun& run) {
         return fmt::format("{}: block ({}, {})", layout_.files[run.file], run.partition / P, run.partition % P);
       },
-      decode_bytes_);
+      decode_.bytes, page_filter(jobs, decode_));
 }
 
 }  // namespace graphso

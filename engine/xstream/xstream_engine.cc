@@ -90,7 +90,7 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
       [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); },
-      decode_bytes_);
+      decode_.bytes, page_filter(jobs, decode_));
 }
 
 uint64_t XStreamEngine::min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {

@@ -507,3 +507,55 @@ TEST_CASE("cli: --verify checks every result against the in-memory reference, in
     REQUIRE_THAT(json, Catch::Contains("\"verification\": \"BFS levels equal to the reference at all 3200 vertices\""));
   }
 }
+
+TEST_CASE("cli: --pass-over-pages: the same results and loads, fewer edges decoded, in every engine and mode") {
+  // A street lattice in row order: a wavefront crosses few of a load's pages, so some have no
+  // source to push. One thread, synchronous rounds: every load is the same whether pages are
+  // passed over or not, so the reports' loads must match exactly.
+  TempDir dir;
+  REQUIRE(graphso_cli({"generate", "road", "--width", "80", "--height", "80", "--weighted", "--max-weight", "9", "--seed",
+                       "3", "-o", dir.file("r.bin")}).status == 0);
+  CliResult prep = graphso_cli({"prep", dir.file("r.bin"), "-o", dir.file("r"), "--engine", "both", "--partitions", "4",
+                                "--chunk-size", "8K"});
+  INFO(prep.err);
+  REQUIRE(prep.status == 0);
+  auto run = [&](const std::string& engine, const std::string& mode, const std::string& over, const std::string& name,
+                 const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"run", dir.file("r"), "--engine", engine, "--sharing", mode, "--graph-mem", "256K",
+                                     "--job", "bfs:source=0", "--job", "sssp:source=0", "--job", "wcc:method=label",
+                                     "--pass-over-pages", over, "--out", dir.file(name), "--report", dir.file(name + ".json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return read_small_file(dir.file(name + ".json"));
+  };
+  auto same_results = [&](const std::string& a, const std::string& b) {
+    REQUIRE(files_in(dir.file(a)) == files_in(dir.file(b)));
+    for (const std::string& file : files_in(dir.file(a)))
+      REQUIRE(read_small_file(dir.file(a) + "/" + file) == read_small_file(dir.file(b) + "/" + file));
+  };
+  run("gridgraph", "chunk", "off", "reference", {"--threads", "1", "--async", "off"});
+  for (const std::string engine : {"gridgraph", "xstream"})
+    for (const std::string mode : {"independent", "partition", "chunk"}) {
+      INFO(engine << " " << mode);
+      const std::string on = engine + "-" + mode + "-on", off = engine + "-" + mode + "-off";
+      const std::string on_report = run(engine, mode, "on", on, {"--threads", "1", "--async", "off"});
+      const std::string off_report = run(engine, mode, "off", off, {"--threads", "1", "--async", "off"});
+      same_results(on, "reference");
+      same_results(off, "reference");
+      for (const char* field : {"edges_loaded", "active_edges_loaded", "bytes_read", "rounds_total"})
+        CHECK(report_field(on_report, field) == report_field(off_report, field));
+      const uint64_t loaded = report_field(on_report, "edges_loaded");
+      CHECK(report_field(off_report, "edges_decoded") == loaded);
+      CHECK(report_field(off_report, "edges_passed_over") == 0);
+      CHECK(report_field(on_report, "edges_decoded") + report_field(on_report, "edges_passed_over") == loaded);
+      CHECK(report_field(on_report, "edges_passed_over") > 0);
+      REQUIRE_THAT(on_report, Catch::Contains("\"pass_over_pages\": true"));
+      // Asynchronous passes on two threads, re-entry included: the same answers.
+      run(engine, mode, "on", engine + "-" + mode + "-async", {"--threads", "2"});
+      same_results(engine + "-" + mode + "-async", "reference");
+    }
+  require_usage_error(graphso_cli({"run", dir.file("r"), "--job", "wcc", "--pass-over-pages", "maybe"}),
+                      "--pass-over-pages 'maybe' (expected on or off)");
+}

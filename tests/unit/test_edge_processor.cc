@@ -2,11 +2,16 @@
 // the loader says of the run (EdgeRun::checked, EdgeRun::counted_active). Packed runs: each thread
 // decodes its pieces a few pages at a time into a buffer of its own and hands every edge to every
 // job of the run exactly once, however small that buffer; the run is counted once, the loader's
-// active count once; a malformed page is the one-line "page K ... malformed" error.
+// active count once; a malformed page is the one-line "page K ... malformed" error. Pages whose
+// sources no job of the run may push (SourceFilter) are passed over, still counted as loaded.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <iterator>
 #include <mutex>
 #include <random>
 #include <tuple>
@@ -109,35 +114,51 @@ bool before(const WeightedEdge& a, const WeightedEdge& b) {
   return std::tie(a.src, a.dst, a.weight) < std::tie(b.src, b.dst, b.weight);
 }
 
+// 60,000 random weighted edges over 5,000 vertices, sorted, written as packed pages, and one
+// partition holding them all.
+struct RandomPackedPartition {
+  static constexpr uint32_t kVertices = 5000;
+  RandomPackedPartition(uint32_t seed, uint32_t max_weight) : edges(60000) {
+    std::mt19937 rng(seed);
+    for (auto& e : edges) e = {static_cast<VertexId>(rng() % kVertices), static_cast<VertexId>(rng() % kVertices), static_cast<Weight>(1 + rng() % max_weight)};
+    std::sort(edges.begin(), edges.end(), before);
+    PackedPageWriter writer(true, pages);
+    for (const auto& e : edges) writer.add(e);
+    writer.finish();
+    page_count = writer.pages();
+    layout.weighted = true;
+    layout.encoding = EdgeEncoding::Packed;
+    layout.vertices = kVertices;
+    layout.edges = edges.size();
+    layout.partitions.push_back({0, 0, edges.size(), 0, kVertices, 0, kVertices, pages.size()});
+  }
+  // The whole partition as one packed run for `jobs`.
+  EdgeRun run(std::span<const uint32_t> jobs) const {
+    EdgeRun r;
+    r.data = pages.data();
+    r.count = edges.size();
+    r.weighted = true;
+    r.jobs = jobs;
+    r.packed = true;
+    r.packed_bytes = pages.size();
+    return r;
+  }
+  std::vector<WeightedEdge> edges;
+  std::vector<std::byte> pages;
+  uint64_t page_count = 0;
+  EngineLayout layout;
+};
+
 }  // namespace
 
 TEST_CASE("EdgeProcessor hands packed runs to every job edge for edge, whatever the decode buffer and threads") {
-  constexpr uint32_t kVertices = 5000;
-  std::mt19937 rng(5);
-  std::vector<WeightedEdge> edges(60000);
-  for (auto& e : edges) e = {static_cast<VertexId>(rng() % kVertices), static_cast<VertexId>(rng() % kVertices), static_cast<Weight>(1 + rng() % 300)};
-  std::sort(edges.begin(), edges.end(), before);
-  std::vector<std::byte> pages;
-  PackedPageWriter writer(true, pages);
-  for (const auto& e : edges) writer.add(e);
-  writer.finish();
-  REQUIRE(writer.pages() > 20);
-
-  EngineLayout layout;
-  layout.weighted = true;
-  layout.encoding = EdgeEncoding::Packed;
-  layout.vertices = kVertices;
-  layout.edges = edges.size();
-  layout.partitions.push_back({0, 0, edges.size(), 0, kVertices, 0, kVertices, pages.size()});
+  RandomPackedPartition graph(5, 300);
+  const std::vector<WeightedEdge>& edges = graph.edges;
+  const EngineLayout& layout = graph.layout;
+  REQUIRE(graph.page_count > 20);
 
   const std::vector<uint32_t> jobs{0, 1};
-  EdgeRun run;
-  run.data = pages.data();
-  run.count = edges.size();
-  run.weighted = true;
-  run.jobs = jobs;
-  run.packed = true;
-  run.packed_bytes = pages.size();
+  EdgeRun run = graph.run(jobs);
   run.counted_active = 12345;  // the loader's count: taken once, not once per decoded slice
 
   for (int threads : {1, 2})
@@ -224,29 +245,116 @@ TEST_CASE("EdgeProcessor range-checks packed runs by each source's destination b
 }
 
 TEST_CASE("EdgeProcessor: a malformed page in a packed run is a one-line error naming the page") {
-  std::vector<std::byte> pages;
-  PackedPageWriter writer(false, pages);
-  for (VertexId s = 0; s < 12000; ++s) writer.add({s, (s * 7) % 12000, 1});
-  writer.finish();
-  REQUIRE(writer.pages() >= 3);
-  pages[kPackedPageBytes * 2 + 19] = std::byte{0x55};  // the third page's header: reserved no longer 0
+  // A damaged page is named even where every job would pass it over: a header whose sources are
+  // not its partition's is decoded, not trusted.
+  auto decode_damaged = [](const std::function<void(std::vector<std::byte>&)>& damage, const SourceFilter& filter,
+                           const std::string& error) {
+    std::vector<std::byte> pages;
+    PackedPageWriter writer(false, pages);
+    for (VertexId s = 0; s < 12000; ++s) writer.add({s, (s * 7) % 12000, 1});
+    writer.finish();
+    REQUIRE(writer.pages() >= 3);
+    damage(pages);
 
-  EngineLayout layout;
-  layout.encoding = EdgeEncoding::Packed;
-  layout.vertices = 12000;
-  layout.edges = 12000;
-  layout.partitions.push_back({0, 0, 12000, 0, 12000, 0, 12000, pages.size()});
-  const std::vector<uint32_t> jobs{0};
-  EdgeRun run;
-  run.data = pages.data();
-  run.count = 12000;
-  run.jobs = jobs;
-  run.packed = true;
-  run.packed_bytes = pages.size();
-  for (int threads : {1, 2}) {
-    EdgeProcessor processor(layout, threads, [](uint32_t, const EdgeRun&) {}, [](const EdgeRun&) { return std::string("grid.row: block (0, 0)"); },
-                            kPackedPageBytes);
-    REQUIRE_THROWS_WITH(processor.process(std::span<const EdgeRun>(&run, 1)),
-                        Catch::Matchers::Contains("grid.row: block (0, 0): page 2 of the edges read is malformed"));
+    EngineLayout layout;
+    layout.encoding = EdgeEncoding::Packed;
+    layout.vertices = 12000;
+    layout.edges = 12000;
+    layout.partitions.push_back({0, 0, 12000, 0, 12000, 0, 12000, pages.size()});
+    const std::vector<uint32_t> jobs{0};
+    EdgeRun run;
+    run.data = pages.data();
+    run.count = 12000;
+    run.jobs = jobs;
+    run.packed = true;
+    run.packed_bytes = pages.size();
+    for (int threads : {1, 2}) {
+      EdgeProcessor processor(layout, threads, [](uint32_t, const EdgeRun&) {},
+                              [](const EdgeRun&) { return std::string("grid.row: block (0, 0)"); }, kPackedPageBytes, filter);
+      REQUIRE_THROWS_WITH(processor.process(std::span<const EdgeRun>(&run, 1)), Catch::Matchers::Contains(error));
+    }
+  };
+  // The third page's header: reserved no longer 0.
+  decode_damaged([](std::vector<std::byte>& pages) { pages[kPackedPageBytes * 2 + 19] = std::byte{0x55}; }, {},
+                 "grid.row: block (0, 0): page 2 of the edges read is malformed");
+  // The second page's last source past the partition's sources, and no job pushing any source.
+  decode_damaged(
+      [](std::vector<std::byte>& pages) {
+        const uint32_t outside = 12000;
+        std::memcpy(pages.data() + kPackedPageBytes + offsetof(PackedPageHeader, last_src), &outside, sizeof(outside));
+      },
+      [](uint32_t, VertexId, VertexId, bool) { return false; }, "grid.row: block (0, 0): page 1 of the edges read is malformed");
+}
+
+TEST_CASE("EdgeProcessor passes over packed pages whose sources no job of the run may push, and still counts them") {
+  const RandomPackedPartition graph(9, 7);
+  const std::vector<WeightedEdge>& edges = graph.edges;
+  REQUIRE(graph.page_count > 20);
+
+  // Job 0 pushes the sources in `wanted` (one of them the graph's first source or not); job 1 none.
+  struct Case {
+    std::vector<std::pair<VertexId, VertexId>> wanted;  // [first, end) ranges
+    bool reentry;
+  };
+  const Case cases[] = {{{{1000, 1200}, {4000, 4001}}, false}, {{{0, 1}, {2500, 2600}}, false}, {{{3000, 3050}}, true}};
+  const std::vector<uint32_t> jobs{0, 1};
+  for (const Case& c : cases) {
+    auto pushes = [&](VertexId v) {
+      return std::any_of(c.wanted.begin(), c.wanted.end(), [&](auto r) { return v >= r.first && v < r.second; });
+    };
+    // The pages holding a source in some range, from their headers: those a decode of one page at
+    // a time keeps. A larger decode also keeps the pages that go on with a kept page's last source
+    // (so no source is cut between two decodes), up to a buffer's worth.
+    uint64_t kept_edges = 0;
+    for (uint64_t p = 0; p < graph.page_count; ++p) {
+      PackedPageHeader h;
+      std::memcpy(&h, graph.pages.data() + p * kPackedPageBytes, sizeof(h));
+      if (std::any_of(c.wanted.begin(), c.wanted.end(), [&](auto r) { return h.first_src < r.second && h.last_src >= r.first; }))
+        kept_edges += h.edges;
+    }
+    REQUIRE(kept_edges > 0);
+    REQUIRE(kept_edges < edges.size() / 4);
+
+    EdgeRun run = graph.run(jobs);
+    run.reentry = c.reentry;
+    run.counted_active = 777;  // the loader's count: taken once, whether its first page is decoded or not
+
+    for (int threads : {1, 2})
+      for (uint64_t decode_bytes : {uint64_t{1}, uint64_t{40} << 10, uint64_t{8} << 20}) {
+        INFO(threads << " threads, decode buffer " << decode_bytes << ", reentry " << c.reentry);
+        Received got;
+        got.per_job.resize(jobs.size());
+        std::atomic<bool> wrong_reentry{false};
+        EdgeAction action = [&](uint32_t job, const EdgeRun& r) {
+          std::lock_guard lock(got.mutex);
+          for_each_edge(r, [&](VertexId src, VertexId dst, Weight w) { got.per_job[job].push_back({src, dst, w}); });
+        };
+        SourceFilter filter = [&](uint32_t job, VertexId first, VertexId end, bool reentry) {
+          if (reentry != c.reentry) wrong_reentry = true;
+          return job == 0 && std::any_of(c.wanted.begin(), c.wanted.end(),
+                                         [&](auto r) { return first < r.second && end > r.first; });
+        };
+        EdgeProcessor processor(graph.layout, threads, action, [](const EdgeRun&) { return std::string("test run"); },
+                                decode_bytes, filter);
+        processor.process(std::span<const EdgeRun>(&run, 1));
+        CHECK_FALSE(wrong_reentry);
+        const EngineCounters& counts = processor.counters();
+        for (auto& job_edges : got.per_job) {
+          // The decoded pages' edges, each once, and among them every edge of a pushing source.
+          std::sort(job_edges.begin(), job_edges.end(), before);
+          CHECK(job_edges.size() == counts.edges_decoded);
+          CHECK(std::includes(edges.begin(), edges.end(), job_edges.begin(), job_edges.end(), before));
+          std::vector<WeightedEdge> pushing;
+          std::copy_if(edges.begin(), edges.end(), std::back_inserter(pushing), [&](const WeightedEdge& e) { return pushes(e.src); });
+          CHECK(std::includes(job_edges.begin(), job_edges.end(), pushing.begin(), pushing.end(), before));
+        }
+        CHECK(counts.edges_loaded == (c.reentry ? 0 : edges.size()));
+        if (decode_bytes == 1) CHECK(counts.edges_decoded == kept_edges);
+        CHECK(counts.edges_decoded >= kept_edges);
+        CHECK(counts.edges_decoded < edges.size() / 2);
+        CHECK(counts.edges_passed_over == edges.size() - counts.edges_decoded);
+        CHECK(counts.edges_processed == 2 * counts.edges_decoded);
+        CHECK(counts.active_edges_loaded == 777);
+      }
   }
 }

@@ -83,7 +83,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order;
+  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -113,6 +113,9 @@ int cmd_run(const Args& args) {
       ("reentry", number(&config.reentry_bound)->default_value(kDefaultReentryBound),
        "most times a load still in memory is processed again for asynchronous jobs with work wholly inside it, "
        "before its buffer is reused (0: never)")
+      ("pass-over-pages", po::value(&pass_over_pages)->default_value("on"),
+       "packed graphs, on|off: pages of a load whose sources no job may push this pass are not decoded (off: every "
+       "page is, to measure what it saves)")
       ("max-rounds", number(&config.max_rounds)->default_value(0), "stop after this many rounds (0: none)")
       ("seed", number(&seed)->default_value(1), "seed of the vertices source=random picks (same seed, same sources)")
       ("verify", po::bool_switch(&verify),
@@ -166,6 +169,9 @@ int cmd_run(const Args& args) {
       fail("run: --granularity applies to --sharing chunk only");
     if (late_join != "on" && late_join != "off") fail("run: --late-join '{}' (expected on or off)", late_join);
     config.late_join = late_join == "on";
+    if (pass_over_pages != "on" && pass_over_pages != "off")
+      fail("run: --pass-over-pages '{}' (expected on or off)", pass_over_pages);
+    config.pass_over_pages = pass_over_pages == "on";
     config.pass_order = parse_pass_order(pass_order);
     for (const char* chunk_only : {"late-join", "pass-order"})
       if (config.sharing != Sharing::Chunk && !vm[chunk_only].defaulted())
