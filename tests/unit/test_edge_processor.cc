@@ -291,7 +291,8 @@ TEST_CASE("EdgeProcessor passes over packed pages whose sources no job of the ru
   const std::vector<WeightedEdge>& edges = graph.edges;
   REQUIRE(graph.page_count > 20);
 
-  // Job 0 pushes the sources in `wanted` (one of them the graph's first source or not); job 1 none.
+  // Job 0 pushes the sources in `wanted`, job 1 none. The first case passes over the run's first
+  // page (and with it the loader's count), the second decodes it, the third is a re-entry sweep.
   struct Case {
     std::vector<std::pair<VertexId, VertexId>> wanted;  // [first, end) ranges
     bool reentry;
