@@ -164,11 +164,13 @@ void PackedPageWriter::finish() {
   max_weight_ = 0;
 }
 
-uint32_t packed_page_edges(const std::byte* page) {
+PackedPageHeader packed_page_header(const std::byte* page) {
   PackedPageHeader h;
   std::memcpy(&h, page, sizeof(h));
-  return h.edges;
+  return h;
 }
+
+uint32_t packed_page_edges(const std::byte* page) { return packed_page_header(page).edges; }
 
 uint64_t packed_edges_in(std::span<const std::byte> pages) {
   uint64_t edges = 0;
@@ -183,10 +185,8 @@ int64_t decode_packed_pages(std::span<const std::byte> pages, bool weighted, std
 }
 
 std::pair<VertexId, VertexId> packed_source_range(std::span<const std::byte> pages) {
-  PackedPageHeader first, last;
-  std::memcpy(&first, pages.data(), sizeof(first));
-  std::memcpy(&last, pages.data() + pages.size() - kPackedPageBytes, sizeof(last));
-  return {first.first_src, last.last_src};
+  return {packed_page_header(pages.data()).first_src,
+          packed_page_header(pages.data() + pages.size() - kPackedPageBytes).last_src};
 }
 
 namespace {
@@ -213,8 +213,7 @@ int64_t decode_pages(std::span<const std::byte> pages, bool weighted, PackedPage
   uint64_t previous_last = 0;
   for (uint64_t p = 0; p < count; ++p) {
     const auto* page = reinterpret_cast<const uint8_t*>(pages.data() + p * kPackedPageBytes);
-    PackedPageHeader h;
-    std::memcpy(&h, page, sizeof(h));
+    const PackedPageHeader h = packed_page_header(pages.data() + p * kPackedPageBytes);
     if (h.magic != kPackedPageMagic || h.reserved != 0) return bad(p, "not a packed page (bad magic)");
     if (h.edges == 0 || h.groups == 0 || h.groups > h.edges)
       return bad(p, fmt::format("{} groups of {} edges", h.groups, h.edges));
@@ -313,8 +312,7 @@ int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, De
   // Room for what the headers count (the decoder writes exactly that many destinations a page).
   uint64_t edges = 0, groups = 0;
   for (uint64_t p = 0; p + kPackedPageBytes <= pages.size(); p += kPackedPageBytes) {
-    PackedPageHeader h;
-    std::memcpy(&h, pages.data() + p, sizeof(h));
+    const PackedPageHeader h = packed_page_header(pages.data() + p);
     edges += h.edges;
     groups += h.groups;
   }

@@ -83,6 +83,8 @@ struct PackedPageProblem {
   std::string what;
 };
 
+// A page's header as stored (no check: the decoder checks it).
+PackedPageHeader packed_page_header(const std::byte* page);
 // The edge count in a page's header (no other check): for sizing a decode.
 uint32_t packed_page_edges(const std::byte* page);
 // The edges the headers of a run of whole pages count.

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "base/error.h"
 #include "base/run_edges.h"
@@ -150,23 +149,27 @@ void EdgeProcessor::process(std::span<const EdgeRun> runs) {
 
 // The header of a packed run's page.
 static PackedPageHeader page_header(const EdgeRun& run, uint64_t page) {
-  PackedPageHeader h;
-  std::memcpy(&h, run.data + page * kPackedPageBytes, sizeof(h));
-  return h;
+  return packed_page_header(run.data + page * kPackedPageBytes);
 }
 
 // A packed run's pages from `page` on (before `end`), as many as hold `edges` edges (at least one
 // page): where a piece or a decode of it ends, and the edges it holds. It ends where a source
 // does when it can: a source cut between two decodes is not `whole` in either (jobs/edge_job.h),
-// and what an asynchronous job does would then depend on the decode buffer's size.
-static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t page, uint64_t end, uint64_t edges) {
-  auto header = [&](uint64_t p) { return page_header(run, p); };
+// and what an asynchronous job does would then depend on the decode buffer's size. It ends
+// sooner at the first page after `page` that starts a source and for which stop_before(page) says
+// so (a page no job wants, which the caller then passes over).
+template <typename StopBefore>
+static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t page, uint64_t end, uint64_t edges,
+                                                   StopBefore stop_before) {
   uint64_t stop = page, held = 0;
   std::pair<uint64_t, uint64_t> between_sources{0, 0};  // the last end found so far that splits no source
   VertexId last_src = 0;
   while (stop < end) {
-    const PackedPageHeader h = header(stop);
-    if (stop > page && h.first_src != last_src) between_sources = {stop, held};
+    const PackedPageHeader h = page_header(run, stop);
+    if (stop > page && h.first_src != last_src) {
+      if (stop_before(stop)) return {stop, held};
+      between_sources = {stop, held};
+    }
     if (stop > page && held + h.edges > edges) return between_sources.first > page ? between_sources : std::pair(stop, held);
     held += h.edges;
     last_src = h.last_src;
@@ -226,7 +229,7 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
     }
     const uint64_t pages = pages_of(runs[k]);
     for (uint64_t page = 0, before = 0; page < pages;) {
-      const auto [end, edges] = pages_holding(runs[k], page, pages, piece);
+      const auto [end, edges] = pages_holding(runs[k], page, pages, piece, [](uint64_t) { return false; });
       items.push_back({{{k, page, end - page, before}}, false});
       before += edges;
       page = end;
@@ -314,16 +317,8 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         const double began = omp_get_wtime();
         // A buffer's worth, ending where a source does when it can; it stops short at a page that
         // starts a source and has none to push, so that one is passed over and no source is cut.
-        auto [stop, edges] = pages_holding(whole, page, end, decode_edges_);
-        for (uint64_t q = page + 1, held = page_header(whole, page).edges; q < stop; ++q) {
-          const PackedPageHeader h = page_header(whole, q);
-          if (h.first_src != page_header(whole, q - 1).last_src && !wanted(whole, q)) {
-            stop = q;
-            edges = held;
-            break;
-          }
-          held += h.edges;
-        }
+        const auto [stop, edges] =
+            pages_holding(whole, page, end, decode_edges_, [&](uint64_t q) { return !wanted(whole, q); });
         PackedPageProblem problem;
         const auto pages = std::span<const std::byte>(whole.data + page * kPackedPageBytes, (stop - page) * kPackedPageBytes);
         if (decode_packed_groups(pages, whole.weighted, buffer, &problem) < 0) {
