@@ -162,7 +162,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.tchunk_index_bytes = middleware->table().index_bytes();
     report.cache_bytes = middleware->cache_capacity();
-    sharing = make_chunk_mode(*middleware, config.reentry_bound, config.late_join);
+    sharing = make_chunk_mode(*middleware, config.reentry, config.late_join);
   } else {
     // Each of the two buffers holds a whole partition if the budget allows, and up to
     // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
@@ -177,7 +177,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
                                                  align_up(load, kDirectAlignment) + 2 * kDirectAlignment, kMinGraphBudget / 2}));
     buffer = align_down(buffer, kDirectAlignment);
     sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads,
-                              config.reentry_bound);
+                              config.reentry);
   }
   report.buffer_bytes = buffer;
   report.encoding = encoding_name(layout.encoding);
@@ -334,6 +334,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     outcome.rounds = jobs[j]->rounds();
     const std::vector<uint64_t>& job_sweeps = sharing->reentries().job_sweeps;
     outcome.reentries = j < job_sweeps.size() ? job_sweeps[j] : 0;
+    const std::vector<uint64_t>& sat_out = sharing->reentries().job_loads_sat_out;
+    outcome.reentry_loads_sat_out = j < sat_out.size() ? sat_out[j] : 0;
     outcome.converged = !failed[j] && jobs[j]->converged();
     if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
   }
@@ -427,6 +429,7 @@ std::string report_json(const BatchReport& r) {
     w.field("async", j.async);
     w.field("iterations", j.rounds);
     w.field("reentries", j.reentries);
+    w.field("reentry_loads_sat_out", j.reentry_loads_sat_out);
     w.field("seconds", j.seconds);
     w.field("round_end_seconds", j.round_end_seconds);
     w.field("converged", j.converged);

@@ -47,8 +47,9 @@ struct BatchConfig {
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
-  // Sweeps per load for asynchronous jobs (middleware/reentry.h); 0: no re-entry.
-  uint32_t reentry_bound = kDefaultReentryBound;
+  // When asynchronous jobs sweep a load again (middleware/reentry.h): at most `bound` sweeps (0: no
+  // re-entry), and the cutoff on wasteful ones.
+  ReentryPolicy reentry;
   // Chunk mode: whether chunks asynchronous jobs reach during a pass join it (GraphSO::Follow; off
   // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.
   bool late_join = false;
@@ -67,6 +68,7 @@ struct JobOutcome {
   bool async = false;  // ran in asynchronous passes (a round is then one pass)
   uint32_t rounds = 0;
   uint64_t reentries = 0;  // sweeps of a load still in memory it took part in (middleware/reentry.h)
+  uint64_t reentry_loads_sat_out = 0;  // loads it did not sweep: its sweeps had been wasteful (same)
   double seconds = 0;            // from the job's arrival until it finished
   double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)
   bool converged = false;

@@ -179,16 +179,19 @@ class EdgeJob : public Job {
   template <typename Edges, typename Visit>
   void for_each_reentering_source(const Edges& edges, Visit&& visit) {
     if (edges.size() == 0 || !degrees_) return;
-    uint64_t pushed = 0, cursor = 0;
+    uint64_t pushed = 0, changed = 0, cursor = 0;
     next_.for_each_in(edges.first_source(), uint64_t{edges.last_source()} + 1, [&](uint64_t v) {
       const uint64_t degree = (*degrees_)[v];
-      if (degree == 0 || degree > edges.size()) return;
+      if (degree == 0) return;  // a sink never pushes: not work left undone
+      ++changed;
+      if (degree > edges.size()) return;
       const SourceEdges s = edges.find_source(static_cast<VertexId>(v), cursor);
       if (s.count() != degree) return;  // the run must hold all of v's edges
       if (!static_cast<Derived&>(*this).begin_source(s.src, false, true)) return;
       visit(s);
       ++pushed;
     });
+    if (changed) reentry_changed_.fetch_add(changed, std::memory_order_relaxed);
     if (pushed) reentry_pushes_.fetch_add(pushed, std::memory_order_relaxed);
   }
 

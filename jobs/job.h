@@ -94,6 +94,9 @@ class Job {
   virtual bool may_push(VertexId /*first*/, VertexId /*end*/, bool /*reentry*/) const { return true; }
   // Sources that pushed in runs handed again, since init(); a sweep that adds none changed nothing.
   uint64_t reentry_pushes() const { return reentry_pushes_.load(std::memory_order_relaxed); }
+  // Sources changed since they pushed that runs handed again held, since init(): what a sweep
+  // looked for, beside what it could push (reentry_pushes).
+  uint64_t reentry_changed() const { return reentry_changed_.load(std::memory_order_relaxed); }
   // Late join (middleware/late_join.h): the vertices changed in this pass that still push where
   // their out-edges have not gone by (null: none may, the job is synchronous or uses edges both
   // ways), and whether such a vertex pushes only in a run that holds all its out-edges (delta
@@ -141,6 +144,7 @@ class Job {
   int threads_ = 1;
   bool async_ = false;
   std::atomic<uint64_t> reentry_pushes_{0};
+  std::atomic<uint64_t> reentry_changed_{0};
 
  private:
   std::string name_;

@@ -13,8 +13,8 @@ namespace {
 
 class ChunkMode final : public SharingMode {
  public:
-  ChunkMode(GraphSO& graphso, uint32_t reentry_bound, bool late_join)
-      : SharingMode(reentry_bound), graphso_(graphso), late_join_(late_join) {}
+  ChunkMode(GraphSO& graphso, ReentryPolicy reentry, bool late_join)
+      : SharingMode(reentry), graphso_(graphso), late_join_(late_join) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
@@ -54,8 +54,8 @@ class ChunkMode final : public SharingMode {
 
 }  // namespace
 
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound, bool late_join) {
-  return std::make_unique<ChunkMode>(graphso, reentry_bound, late_join);
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, ReentryPolicy reentry, bool late_join) {
+  return std::make_unique<ChunkMode>(graphso, reentry, late_join);
 }
 
 }  // namespace graphso

@@ -17,30 +17,50 @@ std::pair<VertexId, VertexId> source_range(const EdgeRun& run) {
 
 }  // namespace
 
+// Pushed for fewer than 1 in `cutoff` of the changed sources found, which were dense.
+bool Reentry::wasteful(uint64_t pushed, uint64_t changed, uint64_t handed) const {
+  return policy_.cutoff != 0 && pushed * policy_.cutoff < changed && changed * kDenseChangedPerEdges > handed;
+}
+
 void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<const EdgeRun> runs) {
-  if (bound_ == 0) return;
+  if (policy_.bound == 0) return;
   bool any_async = false;
   for (const EdgeRun& run : runs)
     for (uint32_t j : run.jobs) any_async |= jobs[j]->async();
   if (!any_async) return;
-  if (counts_.job_sweeps.size() < jobs.size()) counts_.job_sweeps.resize(jobs.size(), 0);
+  counts_.job_sweeps.resize(std::max(counts_.job_sweeps.size(), jobs.size()), 0);
+  counts_.job_loads_sat_out.resize(std::max(counts_.job_loads_sat_out.size(), jobs.size()), 0);
+  sit_out_.resize(std::max(sit_out_.size(), jobs.size()));
+
+  // Per batch job: whether this load is done for it, and whether its first sweep was judged.
+  std::vector<uint8_t> done(jobs.size(), 0), judged(jobs.size(), 0);
+  for (const EdgeRun& run : runs)
+    for (uint32_t j : run.jobs) {
+      if (judged[j]) continue;
+      judged[j] = 1;  // counted once per load
+      if (sit_out_[j].left > 0) {
+        --sit_out_[j].left;
+        ++counts_.job_loads_sat_out[j];
+        done[j] = 1;
+      }
+    }
+  std::fill(judged.begin(), judged.end(), 0);
 
   std::vector<std::vector<uint32_t>> wanting(runs.size());  // per run: its jobs with work in it
   std::vector<EdgeRun> again;
   std::vector<uint32_t> taking;  // the sweep's jobs
-  std::vector<uint32_t> done;    // jobs whose last sweep pushed nothing: this load is done for them
-  std::vector<uint64_t> pushes_before;
-  for (uint32_t sweep = 0; sweep < bound_; ++sweep) {
+  std::vector<uint64_t> handed(jobs.size()), pushes_before(jobs.size()), changed_before(jobs.size());
+  for (uint32_t sweep = 0; sweep < policy_.bound; ++sweep) {
     again.clear();
     taking.clear();
+    std::fill(handed.begin(), handed.end(), 0);
     for (size_t k = 0; k < runs.size(); ++k) {
       const EdgeRun& run = runs[k];
       wanting[k].clear();
       if (run.count == 0) continue;
       const auto [first, last] = source_range(run);
       for (uint32_t j : run.jobs)
-        if (std::find(done.begin(), done.end(), j) == done.end() && jobs[j]->wants_reentry(first, last + 1))
-          wanting[k].push_back(j);
+        if (!done[j] && jobs[j]->wants_reentry(first, last + 1)) wanting[k].push_back(j);
       if (wanting[k].empty()) continue;
       EdgeRun r = run;
       r.jobs = wanting[k];
@@ -51,17 +71,29 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
       r.reentry = true;
       again.push_back(r);
       counts_.edges += run.count;
-      for (uint32_t j : wanting[k])
-        if (std::find(taking.begin(), taking.end(), j) == taking.end()) taking.push_back(j);
+      for (uint32_t j : wanting[k]) {
+        if (handed[j] == 0) taking.push_back(j);
+        handed[j] += run.count;
+      }
     }
     if (again.empty()) return;
-    pushes_before.clear();
-    for (uint32_t j : taking) pushes_before.push_back(jobs[j]->reentry_pushes());
+    for (uint32_t j : taking) {
+      pushes_before[j] = jobs[j]->reentry_pushes();
+      changed_before[j] = jobs[j]->reentry_changed();
+    }
     engine.process(again);
     ++counts_.sweeps;
-    for (size_t t = 0; t < taking.size(); ++t) {
-      ++counts_.job_sweeps[taking[t]];
-      if (jobs[taking[t]]->reentry_pushes() == pushes_before[t]) done.push_back(taking[t]);
+    for (uint32_t j : taking) {
+      ++counts_.job_sweeps[j];
+      const uint64_t pushed = jobs[j]->reentry_pushes() - pushes_before[j];
+      const bool waste = wasteful(pushed, jobs[j]->reentry_changed() - changed_before[j], handed[j]);
+      if (!judged[j]) {  // its first sweep of this load says how many loads it sits out next
+        judged[j] = 1;
+        SitOut& s = sit_out_[j];
+        s.loads = waste ? std::min(2 * s.loads + 1, kMostLoadsSatOut) : 0;
+        s.left = s.loads;
+      }
+      if (pushed == 0 || waste) done[j] = 1;
     }
   }
 }

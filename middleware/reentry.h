@@ -6,7 +6,14 @@
 // a source changed since it pushed within the run's source range (Job::wants_reentry); in such a
 // run only those sources whose out-edges all lie in it push (EdgeJob). A job leaves the load's
 // sweeps once one of them pushes nothing for it (nothing of its changed, so the next would find
-// the same); sweeps stop when no job is left, or after `bound` of them.
+// the same), or once one finds its changed sources dense but pushes for almost none of them: their
+// out-edges lie in other runs (R-MAT in a grid), and the next sweep would decode the load again
+// for as little. Sweeps stop when no job is left, or after `bound` of them.
+//
+// A job whose first sweep of a load was that wasteful sits out the next 1, 3, 7, 15 loads (while
+// each such first sweep is again wasteful; at most kMostLoadsSatOut), so a graph where sweeps
+// never pay costs about one sweep in that many loads, and a wave that comes into reach is found
+// again within that many loads.
 #pragma once
 
 #include <cstdint>
@@ -22,24 +29,46 @@ namespace graphso {
 // The default bound on sweeps per load: the simulation in issue 14 gained nothing beyond it, and
 // a sweep of a load with little work left costs a scan of its runs' edges.
 inline constexpr uint32_t kDefaultReentryBound = 16;
+// The default cutoff: a sweep that pushed for fewer than 1 in 64 of the changed sources it found
+// is wasteful (when they were dense). Waves on road networks push for most of them (1 in 2 or
+// better in 86% of their sweeps); BFS on R-MAT 22 mostly for 1 in 500 to 1 in 4,000 (docs/jobs.md).
+inline constexpr uint32_t kDefaultReentryCutoff = 64;
+// Changed sources are dense when at least 1 in this many of the edges handed: then nearly every
+// packed page of the load holds one, and a sweep decodes all of it.
+inline constexpr uint64_t kDenseChangedPerEdges = 16;
+// The longest run of loads a job sits out: a wave that comes into reach waits at most this many.
+inline constexpr uint64_t kMostLoadsSatOut = 15;
+
+struct ReentryPolicy {
+  uint32_t bound = kDefaultReentryBound;    // sweeps per load at most (`run --reentry`; 0: none)
+  uint32_t cutoff = kDefaultReentryCutoff;  // `run --reentry-cutoff`; 0: leave only on nothing pushed
+};
 
 struct ReentryCounts {
   uint64_t sweeps = 0;  // loads handed again, each counted once per sweep
   uint64_t edges = 0;   // edges handed again, once per run whatever its jobs
   std::vector<uint64_t> job_sweeps;  // per batch job index: sweeps it took part in
+  std::vector<uint64_t> job_loads_sat_out;  // per batch job index: loads it sat out (wasteful before)
 };
 
 class Reentry {
  public:
-  explicit Reentry(uint32_t bound) : bound_(bound) {}
+  explicit Reentry(ReentryPolicy policy) : policy_(policy) {}
 
   // After engine.process(runs), while the runs' memory is still the load's.
   void after_load(Engine& engine, std::span<Job* const> jobs, std::span<const EdgeRun> runs);
   const ReentryCounts& counts() const { return counts_; }
 
  private:
-  uint32_t bound_;
+  // Per batch job: the loads it sits out after a wasteful first sweep, and how many are left.
+  struct SitOut {
+    uint64_t loads = 0, left = 0;
+  };
+  bool wasteful(uint64_t pushed, uint64_t changed, uint64_t handed) const;
+
+  ReentryPolicy policy_;
   ReentryCounts counts_;
+  std::vector<SitOut> sit_out_;
 };
 
 }  // namespace graphso

@@ -39,7 +39,7 @@ struct RoundStats {
 
 class SharingMode {
  public:
-  explicit SharingMode(uint32_t reentry_bound) : reentry_(reentry_bound) {}
+  explicit SharingMode(ReentryPolicy reentry) : reentry_(reentry) {}
   virtual ~SharingMode() = default;
   // One round of the running jobs (indexes into jobs): loads what they need, hands it to
   // engine.process(), and ends with engine.finish_round(). accounting: the running jobs'
@@ -57,11 +57,11 @@ class SharingMode {
 };
 
 // independent or partition over the layout, with two read buffers of buffer_bytes each, for an
-// engine running on `threads` threads. reentry_bound: sweeps per load (middleware/reentry.h), 0 none.
+// engine running on `threads` threads. reentry: when loads are swept again (middleware/reentry.h).
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes, int threads, uint32_t reentry_bound);
+                                             uint64_t buffer_bytes, int threads, ReentryPolicy reentry);
 // chunk: the middleware, already Init-ed over the engine's layout. late_join: chunks that
 // asynchronous jobs reach during a pass join it (GraphSO::Follow).
-std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, uint32_t reentry_bound, bool late_join = false);
+std::unique_ptr<SharingMode> make_chunk_mode(GraphSO& graphso, ReentryPolicy reentry, bool late_join = false);
 
 }  // namespace graphso

@@ -10,8 +10,8 @@ namespace {
 class IndependentMode final : public SharingMode {
  public:
   IndependentMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order,
-                  uint32_t reentry_bound)
-      : SharingMode(reentry_bound), stream_(layout, readers, buffer_bytes, dense_order) {}
+                  ReentryPolicy reentry)
+      : SharingMode(reentry), stream_(layout, readers, buffer_bytes, dense_order) {}
 
   // The jobs' loads are read back to back (job k's first load while job j's last is processed),
   // but no load holds two jobs' partitions, and the engine finishes each job's round after its
@@ -43,8 +43,8 @@ class IndependentMode final : public SharingMode {
 class PartitionMode final : public SharingMode {
  public:
   PartitionMode(const EngineLayout& layout, ReaderFactory& readers, uint64_t buffer_bytes, bool dense_order,
-                uint32_t reentry_bound)
-      : SharingMode(reentry_bound), stream_(layout, readers, buffer_bytes, dense_order),
+                ReentryPolicy reentry)
+      : SharingMode(reentry), stream_(layout, readers, buffer_bytes, dense_order),
         partitions_(layout.partitions.size()) {}
 
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
@@ -73,13 +73,13 @@ class PartitionMode final : public SharingMode {
 }  // namespace
 
 std::unique_ptr<SharingMode> make_stock_mode(Sharing sharing, const EngineLayout& layout, ReaderFactory& readers,
-                                             uint64_t buffer_bytes, int threads, uint32_t reentry_bound) {
+                                             uint64_t buffer_bytes, int threads, ReentryPolicy reentry) {
   // The layout's dense order (GridGraph's column order) keeps one destination range in the cache
   // while its blocks go by, which pays on one thread; on several, a load in row order spans
   // destination ranges the threads can own without atomics, and that pays more (docs/formats.md, "Why two files").
   const bool dense_order = threads == 1;
-  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order, reentry_bound);
-  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order, reentry_bound);
+  if (sharing == Sharing::Independent) return std::make_unique<IndependentMode>(layout, readers, buffer_bytes, dense_order, reentry);
+  return std::make_unique<PartitionMode>(layout, readers, buffer_bytes, dense_order, reentry);
 }
 
 }  // namespace graphso

@@ -108,7 +108,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.show_progress = false;
   config.chunk_bytes = options.chunk_bytes;
   config.granularity = options.granularity;
-  config.reentry_bound = options.reentry;
+  config.reentry.bound = options.reentry;
   config.late_join = options.late_join;
   config.pass_order = options.pass_order;
   config.cache_ratio = options.cache_ratio;

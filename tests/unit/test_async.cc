@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "jobs/job_file.h"
 #include "jobs/registry.h"
+#include "middleware/reentry.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;
@@ -69,6 +70,37 @@ std::unique_ptr<Job> made(const std::string& arg, const EdgeSet& set, const Runs
   std::unique_ptr<Job> job = make_job(spec, set.vertices, nullptr, async);
   job->init(GraphInfo{set.vertices, true, false, &runs.degrees}, 1);
   return job;
+}
+
+// An engine that hands each run to its jobs on the calling thread: what Reentry drives, without
+// files or threads.
+class RunsEngine final : public Engine {
+ public:
+  explicit RunsEngine(std::span<Job* const> jobs) : jobs_(jobs) {}
+  const EngineLayout& layout() const override { return layout_; }
+  void start(std::span<Job* const>, uint64_t, int) override {}
+  void process(std::span<const EdgeRun> runs) override {
+    for (const EdgeRun& run : runs)
+      for (uint32_t j : run.jobs) jobs_[j]->process(run);
+  }
+  void finish_round(std::span<const uint32_t>) override {}
+  std::vector<std::pair<uint32_t, std::string>> failures() const override { return {}; }
+  EngineCounters counters() const override { return {}; }
+
+ private:
+  std::span<Job* const> jobs_;
+  EngineLayout layout_;
+};
+
+// A run of records for job 0, as a load hands it.
+EdgeRun run_of(const std::vector<WeightedEdge>& part) {
+  static const uint32_t kJobZero[] = {0};
+  EdgeRun run;
+  run.data = reinterpret_cast<const std::byte*>(part.data());
+  run.count = part.size();
+  run.weighted = true;
+  run.jobs = kJobZero;
+  return run;
 }
 
 }  // namespace
@@ -275,6 +307,74 @@ TEST_CASE("re-entry: a run handed again pushes only the sources changed since, w
   graphso::testing::check_against_reference(parse_job_argument("bfs:source=499", 0), *sync, backward);
 }
 
+TEST_CASE("re-entry: a job leaves a load whose changed sources seldom have all their edges in it") {
+  // One load: sources [0, 512) with their edges to [0, 512). The hub 511 reaches every other
+  // source after its edges went by; each of those also has an edge to [512, 1024), in another run
+  // (a grid's other column), except every 128th, so a sweep finds 511 changed sources and can push
+  // for 4 of them: fewer than 1 in 64, and dense.
+  const uint32_t n = 1024, hub = 511;
+  EdgeSet set;
+  set.vertices = n;
+  set.weighted = true;
+  std::vector<WeightedEdge> here;
+  for (uint32_t v = 0; v < hub; ++v) {
+    here.push_back({v, v + 1, 1});
+    if (v % 128 != 0) set.edges.push_back({v, v + 512, 1});
+  }
+  for (uint32_t v = 0; v < hub; ++v) here.push_back({hub, v, 1});
+  std::sort(here.begin(), here.end(), [](const WeightedEdge& a, const WeightedEdge& b) {
+    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+  });
+  set.edges.insert(set.edges.end(), here.begin(), here.end());
+  std::vector<uint32_t> degrees(n, 0);
+  for (const WeightedEdge& e : set.edges) ++degrees[e.src];
+  const EdgeRun load[] = {run_of(here)};
+
+  for (uint32_t cutoff : {0u, kDefaultReentryCutoff}) {
+    INFO("cutoff " << cutoff);
+    std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=511", 0), n, nullptr, true);
+    job->init(GraphInfo{n, true, false, &degrees}, 1);
+    Job* const jobs[] = {job.get()};
+    RunsEngine engine(jobs);
+    Reentry reentry(ReentryPolicy{.bound = 16, .cutoff = cutoff});
+    for (int pass = 0; pass < 3; ++pass) {  // the same load handed in three passes, as a round would
+      engine.process(load);
+      reentry.after_load(engine, jobs, load);
+    }
+    const ReentryCounts& counts = reentry.counts();
+    if (cutoff == 0) {
+      // The first sweep pushes for the four; the second finds only the split sources and pushes
+      // nothing, which ends it. Later loads: one sweep each, pushing nothing.
+      REQUIRE(counts.job_sweeps[0] == 2 + 1 + 1);
+      REQUIRE(counts.job_loads_sat_out[0] == 0);
+    } else {
+      // The first sweep is wasteful: the job leaves at once, sits the next load out, and the third
+      // load's first sweep (wasteful again: nothing whole left to push) makes it sit out three more.
+      REQUIRE(counts.job_sweeps[0] == 1 + 0 + 1);
+      REQUIRE(counts.job_loads_sat_out[0] == 1);
+    }
+    REQUIRE(job->reentry_changed() >= 511);
+  }
+}
+
+TEST_CASE("re-entry: the cutoff leaves a wave alone: each sweep pushes for its one changed source") {
+  const uint32_t n = 64;
+  const EdgeSet backward = chain(n, false);
+  const Runs up = one_run(backward);
+  std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=63", 0), n, nullptr, true);
+  job->init(GraphInfo{n, true, false, &up.degrees}, 1);
+  Job* const jobs[] = {job.get()};
+  RunsEngine engine(jobs);
+  Reentry reentry(ReentryPolicy{});
+  const EdgeRun load[] = {run_of(up.parts[0])};
+  engine.process(load);
+  reentry.after_load(engine, jobs, load);
+  // Against the order, the wave moves one vertex a sweep: all 16 sweeps push.
+  REQUIRE(reentry.counts().job_sweeps[0] == kDefaultReentryBound);
+  REQUIRE(job->reentry_pushes() == kDefaultReentryBound);
+  REQUIRE(reentry.counts().job_loads_sat_out[0] == 0);
+}
+
 TEST_CASE("re-entry: delta jobs still push every unit once, whatever the cut into runs") {
   graphso::testing::TempDir dir;
   const EdgeSet set = graphso::testing::rmat_edges(11, 8, true, 7, dir);
@@ -326,6 +426,9 @@ TEST_CASE("re-entry in every engine and sharing mode: fewer passes, no more byte
     for (const JobOutcome& job : p.jobs) REQUIRE(job.reentries == 0);
     REQUIRE(s.jobs[0].reentries > 0);
     REQUIRE(s.jobs[0].reentries <= per_round);
+    // The wave's sweeps push for most of what they find: none is cut off as wasteful.
+    REQUIRE(s.jobs[0].reentry_loads_sat_out == 0);
+    REQUIRE(s.jobs[1].reentry_loads_sat_out == 0);
     REQUIRE(s.jobs[3].reentries == 0);  // fixed-iteration PageRank is synchronous
     REQUIRE(s.jobs[3].rounds == 4);
     // BFS and SSSP: far fewer passes; the loads counted are the reads, not the sweeps.

@@ -841,8 +841,9 @@ REENTRY_SIMULATED = {("road-FLA-u", "natural"): 0.46, ("road-FLA-u", "bfs@source
 ASYNC_TARGETS = {("road-FLA-u", "bfs@source"): 0.5, ("osm-rome", "bfs@source"): 0.3,
                  ("soc-slashdot0902-d", "natural"): 0.7}
 # run settings: synchronous rounds; asynchronous passes alone; with re-entry (the default); with
-# re-entry and the late join; the same in source order within a pass.
+# re-entry without the cutoff on wasteful sweeps; with re-entry and the late join; the same in source order within a pass.
 ASYNC_SETTINGS = {"off": ("--async", "off"), "passes": ("--async", "on", "--reentry", "0"), "on": ("--async", "on"),
+                  "uncut": ("--async", "on", "--reentry-cutoff", "0"),
                   "late": ("--async", "on", "--late-join", "on"),
                   "source": ("--async", "on", "--late-join", "on", "--pass-order", "source")}
 
@@ -889,9 +890,9 @@ def exp_async(ctx):
             rows.append([g.name, order, engine, passes(off), passes(runs["passes"]), passes(runs["on"]), passes(runs["late"]),
                          fmt_bytes(off["bytes_read"]),
                          f"{ratio['bytes passes']:.3f}", cell(ASYNC_SIMULATED.get(key)),
-                         f"**{ratio['bytes on']:.3f}**", cell(REENTRY_SIMULATED.get(key)),
+                         f"**{ratio['bytes on']:.3f}**", cell(REENTRY_SIMULATED.get(key)), f"{ratio['bytes uncut']:.3f}",
                          f"{ratio['bytes late']:.3f}", f"{ratio['bytes source']:.3f}", cell(ASYNC_TARGETS.get(key)),
-                         f"{off['wall_seconds']:.2f}", f"{ratio['seconds passes']:.3f}", f"**{ratio['seconds on']:.3f}**",
+                         f"{off['wall_seconds']:.2f}", f"{ratio['seconds passes']:.3f}", f"**{ratio['seconds on']:.3f}**", f"{ratio['seconds uncut']:.3f}",
                          f"{ratio['seconds late']:.3f}", f"{ratio['seconds source']:.3f}",
                          str(runs["on"]["reentries"]), str(runs["late"]["late_chunks"])])
             short = g.name.replace("soc-slashdot0902-d", "slashdot").replace("-u", "")
@@ -903,12 +904,13 @@ def exp_async(ctx):
     workloads, workload_rows, workload_plot = async_workloads(ctx, cases, raw)
     md = table(["graph", "order", "engine", "rounds off (pr/wcc/sssp/bfs)", "passes (--reentry 0)", "passes on",
                 "passes + late join", "bytes off", "bytes passes / off", "simulated", "bytes on / off", "simulated",
-                "+ late join / off", "+ late join, source order", "target", "seconds off", "time passes / off",
-                "time on / off", "+ late join / off", "+ late join, source order", "re-entry sweeps", "late chunks"], rows)
+                "no cutoff / off", "+ late join / off", "+ late join, source order", "target", "seconds off", "time passes / off",
+                "time on / off", "no cutoff / off", "+ late join / off", "+ late join, source order", "re-entry sweeps", "late chunks"], rows)
     md += ("\n\nW1 = delta-PageRank 0.01, union-find WCC, SSSP and BFS from vertex 0; chunk mode, budget 1/4 of the edge "
            "bytes. `off` is synchronous rounds (`--async off`); `passes` runs BFS, SSSP and delta-PageRank in "
            "asynchronous passes alone (`--reentry 0`); `on` is the default, passes and re-entry (each loaded logical "
-           "partition swept again in memory, at most 16 times, while a job has work wholly inside it); `+ late join` "
+           "partition swept again in memory, at most 16 times, while a job has work wholly inside it, and left by a job "
+           "whose sweep is wasteful; `no cutoff` is `--reentry-cutoff 0`); `+ late join` "
            "adds `--late-join on` (chunks an asynchronous job reaches during a pass join that pass), in priority "
            "order and with `--pass-order source`. Union-find WCC is one pass either way. The simulated columns are issue 14's (no cache; 64 KiB chunks in source order, one thread).")
     md += ("\n\nEvery workload of paper Table 3 (W1 as above; W2-W8 from sources s1 = 0 and s2 = the middle vertex, "
@@ -997,6 +999,25 @@ def exp_cpu(ctx):
            f"{GRIDGRAPH_R22['pagerank x20'][0]} / {GRIDGRAPH_R22['pagerank x20'][1]} s, "
            f"{GRIDGRAPH_R22['ns_per_edge_pr_1_thread']} ns per edge on one thread (quoted, not run here; compare "
            f"at --scale 22).")
+    # Re-entry's cutoff on wasteful sweeps, on vs off, BFS on 2 threads: on R-MAT few changed sources
+    # have all their out-edges in one block, so uncut sweeps decode loads again for little.
+    cut_rows = []
+    for mode in ["independent", "partition", "chunk"]:
+        on = raw[f"bfs / {mode} / 2"]
+        runs = [ctx.bench.run(g.path, batches[0][1], mode, budget, f"{g.name} bfs 2 threads, no re-entry cutoff",
+                              extra=("--reentry-cutoff", "0"), threads=2) for _ in range(ctx.repeats)]
+        for r in runs:
+            if "failed" in r:
+                raise SystemExit(f"bench: cpu bfs {mode} --reentry-cutoff 0 failed: {r['failed']}")
+        off = median_run(runs)
+        raw[f"bfs / {mode} / 2 / no cutoff"] = off
+        cut_rows.append([mode, f"{on['wall_seconds']:.2f}", f"{off['wall_seconds']:.2f}",
+                         f"**{on['wall_seconds'] / off['wall_seconds']:.2f}**",
+                         f"{on['edges_decoded'] / max(1, off['edges_decoded']):.2f}", str(on["reentries"]),
+                         str(off["reentries"])])
+    md += "\n\nBFS on 2 threads, re-entry's cutoff on wasteful sweeps on (the default) vs `--reentry-cutoff 0`:\n\n"
+    md += table(["mode", "wall s, cutoff", "wall s, no cutoff", "wall cutoff / none", "edges decoded cutoff / none",
+                 "sweeps, cutoff", "sweeps, none"], cut_rows)
     return raw, md, None
 
 

@@ -110,9 +110,13 @@ int cmd_run(const Args& args) {
       ("async", po::value(&async)->default_value("on"),
        "on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
        "in the same pass (off: every job in synchronous rounds, for comparison; a job file's async = false holds one job back)")
-      ("reentry", number(&config.reentry_bound)->default_value(kDefaultReentryBound),
+      ("reentry", number(&config.reentry.bound)->default_value(kDefaultReentryBound),
        "most times a load still in memory is processed again for asynchronous jobs with work wholly inside it, "
        "before its buffer is reused (0: never)")
+      ("reentry-cutoff", number(&config.reentry.cutoff)->default_value(kDefaultReentryCutoff),
+       "a job leaves a load's sweeps once one finds its changed sources dense but could push for fewer than 1 in "
+       "this many (their edges lie in other runs), and sits out the next 1, 3, 7, 15 loads while that repeats "
+       "(0: it leaves only when a sweep pushes nothing)")
       ("pass-over-pages", po::value(&pass_over_pages)->default_value("on"),
        "packed graphs, on|off: pages of a load whose sources no job may push this pass are not decoded (off: every "
        "page is, to measure what it saves)")
