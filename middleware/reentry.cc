@@ -17,9 +17,10 @@ std::pair<VertexId, VertexId> source_range(const EdgeRun& run) {
 
 }  // namespace
 
-// Pushed for fewer than 1 in `cutoff` of the changed sources found, which were dense.
-bool Reentry::wasteful(uint64_t pushed, uint64_t changed, uint64_t handed) const {
-  return policy_.cutoff != 0 && pushed * policy_.cutoff < changed && changed * kDenseChangedPerEdges > handed;
+// Pushed for fewer than 1 in `cutoff` of the changed sources found, which were at least 1 in
+// `edges_per_changed` of the edges handed.
+bool Reentry::wasteful(uint64_t pushed, uint64_t changed, uint64_t handed, uint64_t edges_per_changed) const {
+  return policy_.cutoff != 0 && pushed * policy_.cutoff < changed && changed * edges_per_changed > handed;
 }
 
 void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<const EdgeRun> runs) {
@@ -86,14 +87,14 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
     for (uint32_t j : taking) {
       ++counts_.job_sweeps[j];
       const uint64_t pushed = jobs[j]->reentry_pushes() - pushes_before[j];
-      const bool waste = wasteful(pushed, jobs[j]->reentry_changed() - changed_before[j], handed[j]);
+      const uint64_t changed = jobs[j]->reentry_changed() - changed_before[j];
       if (!judged[j]) {  // its first sweep of this load says how many loads it sits out next
         judged[j] = 1;
         SitOut& s = sit_out_[j];
-        s.loads = waste ? std::min(2 * s.loads + 1, kMostLoadsSatOut) : 0;
+        s.loads = wasteful(pushed, changed, handed[j], kSpreadChangedPerEdges) ? std::min(2 * s.loads + 1, kMostLoadsSatOut) : 0;
         s.left = s.loads;
       }
-      if (pushed == 0 || waste) done[j] = 1;
+      if (pushed == 0 || wasteful(pushed, changed, handed[j], kDenseChangedPerEdges)) done[j] = 1;
     }
   }
 }
