@@ -10,7 +10,7 @@
 // out-edges lie in other runs (R-MAT in a grid), and the next sweep would decode the load again
 // for as little. Sweeps stop when no job is left, or after `bound` of them.
 //
-// A job whose first sweep of a load pushed for almost none of changed sources spread over the
+// A job whose first sweep of a load pushed for almost none of the changed sources, spread over the
 // whole load sits out the next 1, 3, 7, 15 loads (while each such first sweep is again wasteful;
 // at most kMostLoadsSatOut), so a graph where sweeps never pay costs about one sweep in that many
 // loads, and a wave that comes into reach is found again within that many loads.
@@ -41,7 +41,7 @@ inline constexpr uint64_t kDenseChangedPerEdges = 16;
 // A load's first sweep that pushes for few sends the job out of the next loads once its changed
 // sources were spread over about every packed page, at least 1 in this many edges (a page holds
 // 1,000-2,000 packed edges): each such sweep decodes the whole load. R-MAT 22's W1 at 1/8 of the
-// edge bytes: 0.62 of the edges decoded at 1 in 16, with the same bytes (docs/jobs.md).
+// edge bytes decodes 0.62 of the edges it did with 1 in 16 here, for the same bytes (docs/jobs.md).
 inline constexpr uint64_t kSpreadChangedPerEdges = 1024;
 // The longest run of loads a job sits out: a wave that comes into reach waits at most this many.
 inline constexpr uint64_t kMostLoadsSatOut = 15;
