@@ -33,19 +33,19 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
   counts_.job_loads_sat_out.resize(std::max(counts_.job_loads_sat_out.size(), jobs.size()), 0);
   sit_out_.resize(std::max(sit_out_.size(), jobs.size()));
 
-  // Per batch job: whether this load is done for it, and whether its first sweep was judged.
-  std::vector<uint8_t> done(jobs.size(), 0), judged(jobs.size(), 0);
+  // Per batch job: whether it is in this load (counted once), whether the load is done for it
+  // (sat out, or left), and whether its first sweep of the load was judged.
+  std::vector<uint8_t> in_load(jobs.size(), 0), done(jobs.size(), 0), judged(jobs.size(), 0);
   for (const EdgeRun& run : runs)
     for (uint32_t j : run.jobs) {
-      if (judged[j]) continue;
-      judged[j] = 1;  // counted once per load
+      if (in_load[j]) continue;
+      in_load[j] = 1;
       if (sit_out_[j].left > 0) {
         --sit_out_[j].left;
         ++counts_.job_loads_sat_out[j];
         done[j] = 1;
       }
     }
-  std::fill(judged.begin(), judged.end(), 0);
 
   std::vector<std::vector<uint32_t>> wanting(runs.size());  // per run: its jobs with work in it
   std::vector<EdgeRun> again;

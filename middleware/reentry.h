@@ -30,7 +30,7 @@ namespace graphso {
 // a sweep of a load with little work left costs a scan of its runs' edges.
 inline constexpr uint32_t kDefaultReentryBound = 16;
 // The default cutoff: a sweep that pushed for fewer than 1 in 64 of the changed sources it found
-// is wasteful (when they were dense). Waves on road networks push for most of them (1 in 2 or
+// is wasteful (when they were dense, or spread for a load's first sweep: below). Waves on road networks push for most of them (1 in 2 or
 // better in 86% of their sweeps); BFS on R-MAT 22 mostly for 1 in 500 to 1 in 4,000 (docs/jobs.md).
 inline constexpr uint32_t kDefaultReentryCutoff = 64;
 // Within a load a job leaves a sweep that pushes for few only if its changed sources were dense,

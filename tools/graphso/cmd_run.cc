@@ -115,8 +115,8 @@ int cmd_run(const Args& args) {
        "before its buffer is reused (0: never)")
       ("reentry-cutoff", number(&config.reentry.cutoff)->default_value(kDefaultReentryCutoff),
        "a job leaves a load's sweeps once one finds its changed sources dense but could push for fewer than 1 in "
-       "this many (their edges lie in other runs), and sits out the next 1, 3, 7, 15 loads while that repeats "
-       "(0: it leaves only when a sweep pushes nothing)")
+       "this many (their edges lie in other runs), and sits out the next 1, 3, 7, 15 loads while a load's first "
+       "sweep finds them spread over the load and pushes for as few (0: it leaves only when a sweep pushes nothing)")
       ("pass-over-pages", po::value(&pass_over_pages)->default_value("on"),
        "packed graphs, on|off: pages of a load whose sources no job may push this pass are not decoded (off: every "
        "page is, to measure what it saves)")
