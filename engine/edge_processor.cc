@@ -189,10 +189,6 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
   for (const EdgeRun& run : runs) total += run.count;
   // A whole run: its edges, or its pages when packed.
   auto whole = [&](size_t k) { return Piece{k, 0, runs[k].packed ? pages_of(runs[k]) : runs[k].count, 0}; };
-  if (threads_ == 1) {
-    for (size_t k = 0; k < runs.size(); ++k) items.push_back({{whole(k)}, true});
-    return items;
-  }
   std::vector<size_t> order(runs.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   auto range = [&](size_t k) {
@@ -200,6 +196,10 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
     return std::pair(p.dst_begin, p.dst_end);
   };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return range(a) < range(b); });
+  if (threads_ == 1) {  // one destination range after another, so its values stay in the cache
+    for (size_t k : order) items.push_back({{whole(k)}, true});
+    return items;
+  }
   uint64_t largest = 0;
   bool disjoint = true;  // ranges that overlap without being equal cannot be owned apart
   VertexId covered = 0;

@@ -101,6 +101,39 @@ TEST_CASE("EdgeProcessor range-checks every run not marked checked, and counts a
   }
 }
 
+TEST_CASE("EdgeProcessor on one thread hands a load's runs one destination range after another") {
+  // A 2 x 2 grid read in row order: blocks (0,0), (0,1), (1,0), (1,1), destination ranges [0, 32)
+  // and [32, 64). One thread walks column 0's blocks, then column 1's, as GridGraph's column order
+  // does, so one range's values stay in the cache while its blocks go by.
+  EngineLayout layout;
+  layout.name = "test";
+  layout.files = {"none"};
+  layout.vertices = 64;
+  std::vector<std::vector<Edge>> blocks(4);
+  for (uint32_t b = 0; b < 4; ++b) {
+    const VertexId src = b / 2 * 32, dst = b % 2 * 32;
+    layout.partitions.push_back(StaticPartition{0, 0, 2, src, src + 32, dst, dst + 32});
+    blocks[b] = {{src, dst}, {src + 1, dst + 1}};
+  }
+  const uint32_t job = 0;
+  std::vector<EdgeRun> runs(4);
+  for (uint32_t b = 0; b < 4; ++b) {
+    runs[b].data = reinterpret_cast<const std::byte*>(blocks[b].data());
+    runs[b].count = blocks[b].size();
+    runs[b].partition = b;
+    runs[b].jobs = std::span(&job, 1);
+  }
+  std::vector<uint32_t> order;
+  bool owned = true;
+  EdgeProcessor processor(layout, 1, [&](uint32_t, const EdgeRun& r) {
+    order.push_back(r.partition);
+    owned = owned && r.owns_destinations;
+  }, [](const EdgeRun&) { return std::string("run"); });
+  processor.process(runs);
+  REQUIRE(order == std::vector<uint32_t>{0, 2, 1, 3});
+  REQUIRE(owned);
+}
+
 namespace {  // packed runs
 
 struct Received {
