@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 // The stock modes' load per thread (README, memory budget; docs/middleware.md, chunk-synchronous
 // processing): enough blocks for every thread to own a destination range, small enough that
 // reading the next load overlaps processing this one.
-constexpr uint64_t kStockLoadBytesPerThread = 8 << 20;
+constexpr uint64_t kStockLoadBytesPerThread = 32 << 20;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
