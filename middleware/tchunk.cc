@@ -278,6 +278,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
   // A frontier that covers none or all of the source range is answered from the record.
   constexpr size_t kMostPartial = 64;
   size_t partial[kMostPartial];
+  const uint64_t* words[kMostPartial];  // each partial frontier's bits, looked up once, not per source
   size_t partials = 0;
   for (size_t k = 0; k < frontiers.size(); ++k) {
     const uint64_t in_range = frontiers[k].count_in(c.first_src, uint64_t{c.last_src} + 1);
@@ -287,13 +288,14 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
         active_in(id, frontiers.subspan(k), out.subspan(k));
         break;
       }
+      words[partials] = frontiers[k].bitmap().words();
       partial[partials++] = k;
     }
   }
   if (partials == 0) return;
   for_each_source(id, [&](VertexId source, uint64_t edges) {
     for (size_t p = 0; p < partials; ++p)
-      if (frontiers[partial[p]].bitmap().test(source)) {
+      if ((words[p][source >> 6] >> (source & 63)) & 1u) {
         ++out[partial[p]].sources;
         out[partial[p]].edges += edges;
       }
