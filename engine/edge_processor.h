@@ -9,7 +9,8 @@
 //     (the paper's Formula (1) budgets one chunk per core in the LLC). An item is every run of
 //     one destination range when a load has enough even ranges (the thread then owns those
 //     destinations, EdgeRun::owns_destinations, and jobs update them without atomics), otherwise
-//     a piece of a run, so that a load of few runs still keeps every thread busy;
+//     a piece of a run, so that a load of few runs still keeps every thread busy. On one thread
+//     every run is its own item, owned, taken one destination range after another;
 //   large runs (blocks): all threads work on one run, shared among its jobs in proportion to
 //     the estimated load theta_j x active edges, theta_j the job's measured seconds per edge.
 // What "give a run to a job" means is the engine's EdgeAction: GridGraph applies the edges
