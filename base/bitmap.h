@@ -21,7 +21,9 @@ class Bitmap {
   // Bit i is bit i % 64 of word i / 64 (for loops that test bits without a branch).
   const uint64_t* words() const { return words_.data(); }
 
-  bool test(uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1u; }
+  bool test(uint64_t i) const { return test(words_.data(), i); }
+  // Bit i of a bitmap's words(): a loop over several bitmaps keeps their words at hand.
+  static bool test(const uint64_t* words, uint64_t i) { return (words[i >> 6] >> (i & 63)) & 1u; }
   void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
   void set_atomic(uint64_t i) {
     std::atomic_ref<uint64_t> word(words_[i >> 6]);

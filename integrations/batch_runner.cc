@@ -331,13 +331,14 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   report.io_backend = sharing->backend();
   report.reads_verified = readers.options().verify_reads;
+  const ReentryCounts& reentries = sharing->reentries();
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
-    const std::vector<uint64_t>& job_sweeps = sharing->reentries().job_sweeps;
-    outcome.reentries = j < job_sweeps.size() ? job_sweeps[j] : 0;
-    const std::vector<uint64_t>& sat_out = sharing->reentries().job_loads_sat_out;
-    outcome.reentry_loads_sat_out = j < sat_out.size() ? sat_out[j] : 0;
+    // Empty when no load was considered for re-entry (`--reentry 0`, or no load at all).
+    auto of_job = [j](const std::vector<uint64_t>& counts) { return j < counts.size() ? counts[j] : 0; };
+    outcome.reentries = of_job(reentries.job_sweeps);
+    outcome.reentry_loads_sat_out = of_job(reentries.job_loads_sat_out);
     outcome.converged = !failed[j] && jobs[j]->converged();
     if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
   }

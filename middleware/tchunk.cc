@@ -295,7 +295,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
   if (partials == 0) return;
   for_each_source(id, [&](VertexId source, uint64_t edges) {
     for (size_t p = 0; p < partials; ++p)
-      if ((words[p][source >> 6] >> (source & 63)) & 1u) {
+      if (Bitmap::test(words[p], source)) {
         ++out[partial[p]].sources;
         out[partial[p]].edges += edges;
       }

@@ -282,14 +282,15 @@ class Context:
             self._graphs[key] = graph
         return self._graphs[key]
 
-    def batch(self, graph, jobs, sharing, budget, label, extra=(), job_file=None, repeats=None):
+    def batch(self, graph, jobs, sharing, budget, label, extra=(), job_file=None, repeats=None, threads=None):
         """Runs a batch `repeats` times and keeps the run of median wall time (bytes vary only where
-        asynchronous passes meet thread timing)."""
+        asynchronous passes meet thread timing). threads: its --threads instead of the bench's."""
         runs = []
         for _ in range(max(repeats or 0, self.repeats)):
-            r = self.bench.run(graph.path, jobs, sharing, budget, f"{graph.name} {label}", extra, job_file)
+            r = self.bench.run(graph.path, jobs, sharing, budget, f"{graph.name} {label}", extra, job_file, threads)
             if "failed" in r:
-                raise SystemExit(f"bench: {graph.name} {label} failed: {r['failed']}")
+                raise SystemExit(f"bench: {graph.name} {label} ({sharing} {' '.join(map(str, extra))}) failed: "
+                                 f"{r['failed']}")
             runs.append(r)
         return median_run(runs)
 
@@ -976,20 +977,11 @@ def exp_cpu(ctx):
     iterations = 3 if ctx.args.quick else 20
     batches = [("bfs", [f"bfs:source={g.source}"]), (f"pagerank x{iterations}", [f"pagerank:iterations={iterations}"])]
     budget = 2 * g.info["edge_bytes"]
-    def measured(name, jobs, mode, threads, extra=()):
-        """The median of the bench's repeats of one run; a failed run ends the bench."""
-        runs = [ctx.bench.run(g.path, jobs, mode, budget, f"{g.name} {name} {threads} threads", extra, threads=threads)
-                for _ in range(ctx.repeats)]
-        for r in runs:
-            if "failed" in r:
-                raise SystemExit(f"bench: cpu {name} {mode} {' '.join(extra)} failed: {r['failed']}")
-        return median_run(runs)
-
     rows, cut_rows, raw = [], [], {}
     for name, jobs in batches:
         for mode in ["independent", "partition", "chunk"]:
             for threads in [2, 1]:
-                r = measured(name, jobs, mode, threads)
+                r = ctx.batch(g, jobs, mode, budget, f"{name} {threads} threads", threads=threads)
                 cores = r["user_cpu_seconds"] / r["process_seconds"]
                 ns = r["user_cpu_seconds"] * 1e9 / max(1, r["edges_processed"])
                 raw[f"{name} / {mode} / {threads}"] = dict(r, cores_used=cores, ns_per_edge=ns, threads=threads)
@@ -999,7 +991,8 @@ def exp_cpu(ctx):
                     # Re-entry's cutoff on wasteful sweeps, right after the same run with it: on R-MAT
                     # few changed sources have all their out-edges in one block, so uncut sweeps
                     # decode loads again for little.
-                    off = measured(name, jobs, mode, threads, ("--reentry-cutoff", "0"))
+                    off = ctx.batch(g, jobs, mode, budget, f"{name} {threads} threads", ("--reentry-cutoff", "0"),
+                                    threads=threads)
                     raw[f"bfs / {mode} / 2 / no cutoff"] = off
                     cut_rows.append([mode, f"{r['wall_seconds']:.2f}", f"{off['wall_seconds']:.2f}",
                                      f"**{r['wall_seconds'] / off['wall_seconds']:.2f}**",
