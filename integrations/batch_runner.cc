@@ -155,6 +155,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     gc.threads = threads;
     gc.granularity = config.granularity;
     gc.pass_order = config.pass_order;
+    gc.extent_bytes = config.extent_bytes;
     middleware = GraphSO::Init(layout, gc, readers);
     if (middleware->device()) report.device = *middleware->device();
     buffer = middleware->partition_bytes();
@@ -325,6 +326,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.chunk_stats = s;
     report.granularity = granularity_name(middleware->granularity());
     report.pass_order = pass_order_name(middleware->pass_order());
+    report.extent_bytes = middleware->extent_bytes();
     report.late_join = config.late_join;
   } else {
     report.io = sharing->io_stats();
@@ -389,6 +391,7 @@ std::string report_json(const BatchReport& r) {
   w.field("logical_partitions", r.chunk_stats.logical_partitions);
   w.field("granularity", r.granularity);
   w.field("pass_order", r.pass_order);
+  w.field("extent_bytes", r.extent_bytes);
   w.field("late_join", r.late_join);
   w.field("chunks_by_pages", r.chunk_stats.chunks_by_pages);
   w.field("whole_chunk_bytes", r.chunk_stats.whole_bytes);

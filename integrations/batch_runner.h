@@ -54,6 +54,7 @@ struct BatchConfig {
   // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.
   bool late_join = false;
   PassOrder pass_order = PassOrder::Priority;
+  uint64_t extent_bytes = kExtentBytes;  // chunk mode: adjacent chunks planned together (middleware/scheduler.h)
   // Packed graphs: pages whose sources no job may push are not decoded (DecodeOptions).
   bool pass_over_pages = true;
   // Called once the budgets are settled and the engine started, before the first round: what a
@@ -127,6 +128,7 @@ struct BatchReport {
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;
   std::string pass_order;      // chunk mode: the chunks' order within a pass (PassOrder)
+  uint64_t extent_bytes = 0;   // chunk mode: the most an extent of adjacent chunks holds
   bool late_join = false;      // chunk mode: chunks reached during a pass joined it
   DeviceProfile device;        // measured at start-up for granularity page/auto
   GraphSOStats chunk_stats;    // chunk mode: the middleware's counts (all zero in the other modes)

@@ -54,6 +54,7 @@ struct GraphSOConfig {
   int threads = 1;
   Granularity granularity = Granularity::Chunk;
   PassOrder pass_order = PassOrder::Priority;  // the device chunks' order within a pass
+  uint64_t extent_bytes = kExtentBytes;        // adjacent chunks planned together (scheduler.h)
 };
 
 // A logical partition in memory: one run per whole chunk, or per page run of a chunk read by
@@ -103,6 +104,7 @@ class GraphSO {
   uint64_t cache_capacity() const { return cache_.capacity(); }
   bool cached(uint32_t chunk) const { return cache_.contains(chunk); }
   PassOrder pass_order() const { return pass_order_; }
+  uint64_t extent_bytes() const { return extent_bytes_; }
   Granularity granularity() const { return granularity_; }
   // The device as measured at Init (granularity page or auto); null otherwise.
   const DeviceProfile* device() const { return device_ ? &*device_ : nullptr; }
@@ -138,6 +140,7 @@ class GraphSO {
   DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers
 
   PassOrder pass_order_ = PassOrder::Priority;
+  uint64_t extent_bytes_ = kExtentBytes;
   std::unique_ptr<LateJoin> late_;  // made by the first Follow()
 
   // The round being served.

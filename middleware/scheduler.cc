@@ -16,56 +16,84 @@ PassOrder parse_pass_order(const std::string& name) {
 const char* pass_order_name(PassOrder order) { return order == PassOrder::Priority ? "priority" : "source"; }
 
 std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, const TChunkTable& table,
-                                                      const ChunkCache& cache, uint64_t partition_bytes, PassOrder order) {
+                                                      const ChunkCache& cache, uint64_t partition_bytes, PassOrder order,
+                                                      uint64_t extent_bytes) {
   std::vector<uint32_t> all(active.chunks.size());
   for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-  return plan_logical_partitions(active, std::move(all), table, cache, partition_bytes, order);
+  return plan_logical_partitions(active, std::move(all), table, cache, partition_bytes, order, extent_bytes);
 }
 
-std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, std::vector<uint32_t> order,
+std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, std::vector<uint32_t> demands,
                                                       const TChunkTable& table, const ChunkCache& cache,
-                                                      uint64_t partition_bytes, PassOrder pass_order) {
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const ChunkDemand &x = active.chunks[a], &y = active.chunks[b];
-    if (pass_order == PassOrder::Source || x.priority == y.priority) return x.chunk < y.chunk;
-    return x.priority > y.priority;
-  });
+                                                      uint64_t partition_bytes, PassOrder pass_order, uint64_t extent_bytes) {
+  auto by_id = [&](std::vector<uint32_t>& ds) {
+    std::sort(ds.begin(), ds.end(), [&](uint32_t a, uint32_t b) { return active.chunks[a].chunk < active.chunks[b].chunk; });
+  };
+  LogicalPartition cached{true, {}};
+  std::vector<uint32_t> device;
+  for (uint32_t d : demands) (cache.contains(active.chunks[d].chunk) ? cached.demands : device).push_back(d);
+  by_id(cached.demands);
+  by_id(device);
+
+  // What a demand takes of a logical partition's buffer.
+  auto span_of = [&](uint32_t d) {
+    const ChunkDemand& demand = active.chunks[d];
+    const ChunkInfo& c = table.chunk(demand.chunk);
+    return demand.page_runs.empty() ? aligned_span({c.file, c.offset, c.bytes}) : demand.page_bytes;
+  };
+  // Extents: device chunks read whole that follow each other in their file, up to extent_bytes
+  // together and never over an eighth of a partition (so that loads still follow priority),
+  // each taking the highest priority of its chunks.
+  const uint64_t extent_limit = std::min(extent_bytes, partition_bytes / 8);
+  struct Extent {
+    size_t first, end;  // into device
+    double priority;
+  };
+  std::vector<Extent> extents;
+  uint64_t in_extent = 0;  // bytes of the last extent
+  for (size_t k = 0; k < device.size(); ++k) {
+    const ChunkDemand& demand = active.chunks[device[k]];
+    const uint64_t span = span_of(device[k]);
+    bool joins = false;
+    if (k > 0 && demand.page_runs.empty()) {
+      const ChunkDemand& before = active.chunks[device[k - 1]];
+      const ChunkInfo &a = table.chunk(before.chunk), &b = table.chunk(demand.chunk);
+      joins = before.page_runs.empty() && a.file == b.file && a.offset + a.bytes == b.offset &&
+              in_extent + span <= extent_limit;
+    }
+    if (joins) {
+      extents.back().end = k + 1;
+      extents.back().priority = std::max(extents.back().priority, demand.priority);
+      in_extent += span;
+    } else {
+      extents.push_back({k, k + 1, demand.priority});
+      in_extent = span;
+    }
+  }
+  if (pass_order == PassOrder::Priority)
+    std::stable_sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) { return a.priority > b.priority; });
 
   std::vector<LogicalPartition> plan;
-  LogicalPartition cached{true, {}};
+  if (!cached.demands.empty()) plan.push_back(std::move(cached));
   LogicalPartition current;
   uint64_t used = 0;
-  auto by_id = [&](LogicalPartition& lp) {
-    std::sort(lp.demands.begin(), lp.demands.end(),
-              [&](uint32_t a, uint32_t b) { return active.chunks[a].chunk < active.chunks[b].chunk; });
-  };
-  for (uint32_t d : order) {
-    uint32_t id = active.chunks[d].chunk;
-    if (cache.contains(id)) {
-      cached.demands.push_back(d);
-      continue;
-    }
-    const ChunkInfo& c = table.chunk(id);
-    const ChunkDemand& demand = active.chunks[d];
-    uint64_t span = demand.page_runs.empty() ? aligned_span({c.file, c.offset, c.bytes}) : demand.page_bytes;
-    if (span > partition_bytes) fail("chunk {} ({} bytes) does not fit a logical partition of {} bytes", id, span, partition_bytes);
-    if (used + span > partition_bytes) {
-      by_id(current);
-      plan.push_back(std::move(current));
-      current = LogicalPartition{};
-      used = 0;
-    }
-    current.demands.push_back(d);
-    used += span;
-  }
-  if (!current.demands.empty()) {
-    by_id(current);
+  auto close = [&]() {
+    by_id(current.demands);
     plan.push_back(std::move(current));
-  }
-  if (!cached.demands.empty()) {
-    by_id(cached);
-    plan.insert(plan.begin(), std::move(cached));
-  }
+    current = LogicalPartition{};
+    used = 0;
+  };
+  for (const Extent& extent : extents)
+    for (size_t k = extent.first; k < extent.end; ++k) {
+      const uint32_t d = device[k];
+      const uint64_t span = span_of(d);
+      if (span > partition_bytes)
+        fail("chunk {} ({} bytes) does not fit a logical partition of {} bytes", active.chunks[d].chunk, span, partition_bytes);
+      if (used + span > partition_bytes) close();
+      current.demands.push_back(d);
+      used += span;
+    }
+  if (!current.demands.empty()) close();
   return plan;
 }
 

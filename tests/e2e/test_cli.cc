@@ -185,6 +185,10 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
                       "--late-join 'yes' (expected on or off)");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--pass-order", "id"}),
                       "unknown pass order 'id' (expected priority or source)");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--extent-size", "64K"}),
+                      "--extent-size applies to --sharing chunk only");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--extent-size", "big"}),
+                      "--extent-size: 'big' is not a size");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc:method=fast"}), "method = 'fast' (expected union-find or label)");
   REQUIRE(!path_exists(p->dir.file("x") + "/meta"));
 }
@@ -208,7 +212,7 @@ TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures"
   std::string json = read_small_file(report);
   for (const char* key : {"\"mode\": \"chunk\"", "\"chunk_bytes\": 4096", "\"chunks_loaded\"", "\"cache_hits\"",
                           "\"cache_misses\"", "\"active_chunks\"", "\"arrive_after\": 2", "\"tchunk_bytes\"",
-                          "\"chunk_size_basis\": \"--chunk-size\""})
+                          "\"chunk_size_basis\": \"--chunk-size\"", "\"extent_bytes\": 1048576"})
     REQUIRE_THAT(json, Catch::Contains(key));
   REQUIRE_THAT(read_small_file(p->graph + "/tchunk.4096").substr(0, 7), Catch::Equals("GSOTCHK"));
 

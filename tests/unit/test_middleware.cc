@@ -256,6 +256,65 @@ TEST_CASE("Formula 2 priority and the scheduler: cache first, then by priority, 
   REQUIRE(served == active.chunks.size());
 }
 
+TEST_CASE("the scheduler reads file-adjacent chunks together, in extents placed by their highest priority") {
+  Prepared g(14, false, 31);
+  TChunkTable table = TChunkTable::build(g.layout, 4096);
+  Bitmap frontier(g.set.vertices);
+  for (uint64_t v = 0; v < g.set.vertices; v += 7) frontier.set(v);
+  std::vector<JobFrontier> jobs = {{&frontier, false}};
+  ActiveChunks active = get_active_chunks(table, jobs, 2);
+  REQUIRE(active.chunks.size() > 200);
+  const ChunkCache cache(0);
+  const uint64_t partition = 32 * 8192;  // extents of at most 4 chunks (an eighth)
+  auto follows = [&](uint32_t a, uint32_t b) {
+    const ChunkInfo &x = table.chunk(active.chunks[a].chunk), &y = table.chunk(active.chunks[b].chunk);
+    return x.file == y.file && x.offset + x.bytes == y.offset;
+  };
+  for (PassOrder order : {PassOrder::Priority, PassOrder::Source}) {
+    auto plan = plan_logical_partitions(active, table, cache, partition, order);
+    REQUIRE(plan.size() >= 4);
+    std::vector<uint32_t> all;
+    uint64_t reads = 0;
+    std::vector<double> highest;
+    for (const LogicalPartition& lp : plan) {
+      REQUIRE_FALSE(lp.from_cache);
+      uint64_t used = 0;
+      double top = 0;
+      for (size_t k = 0; k < lp.demands.size(); ++k) {
+        const ChunkInfo& info = table.chunk(active.chunks[lp.demands[k]].chunk);
+        used += align_up(info.offset + info.bytes, 4096) - align_down(info.offset, 4096);
+        if (k) REQUIRE(active.chunks[lp.demands[k - 1]].chunk < active.chunks[lp.demands[k]].chunk);
+        reads += k == 0 || !follows(lp.demands[k - 1], lp.demands[k]);
+        top = std::max(top, active.chunks[lp.demands[k]].priority);
+      }
+      REQUIRE(used <= partition);
+      highest.push_back(top);
+      all.insert(all.end(), lp.demands.begin(), lp.demands.end());
+    }
+    REQUIRE(all.size() == active.chunks.size());
+    // One read per extent at most (taken by priority one chunk at a time, nearly one per chunk).
+    REQUIRE(reads * 3 <= active.chunks.size());
+    if (order == PassOrder::Source) {
+      REQUIRE(std::is_sorted(all.begin(), all.end()));
+    } else {
+      double most = 0;
+      for (const ChunkDemand& d : active.chunks) most = std::max(most, d.priority);
+      REQUIRE(highest[0] == most);
+      REQUIRE(std::is_sorted(highest.rbegin(), highest.rend()));
+      REQUIRE_FALSE(std::is_sorted(all.begin(), all.end()));
+    }
+  }
+  // Extents of 0 bytes: every chunk placed alone, each partition's chunks at least as high as
+  // every later one's.
+  auto plan = plan_logical_partitions(active, table, cache, partition, PassOrder::Priority, 0);
+  for (size_t p = 1; p < plan.size(); ++p) {
+    double lowest = 1e300, highest = 0;
+    for (uint32_t d : plan[p - 1].demands) lowest = std::min(lowest, active.chunks[d].priority);
+    for (uint32_t d : plan[p].demands) highest = std::max(highest, active.chunks[d].priority);
+    REQUIRE(highest <= lowest);
+  }
+}
+
 TEST_CASE("chunk cache: inserts while room, then evicts lowest priority first, never for a colder chunk") {
   ChunkCache cache(3000);
   std::vector<std::byte> kb(1000, std::byte{7});

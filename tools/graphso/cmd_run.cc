@@ -83,7 +83,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages;
+  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -136,7 +136,10 @@ int cmd_run(const Args& args) {
        "chunk mode, on|off: chunks that asynchronous jobs reach during a pass join that pass (fewer passes, but more "
        "bytes on road graphs: docs/middleware.md, \"Late join\"); off: they wait for the next pass")
       ("pass-order", po::value(&pass_order)->default_value("priority"),
-       "chunk mode: the order a pass reads its chunks in: priority (Formula 2) or source (chunk id)");
+       "chunk mode: the order a pass reads its chunks in: priority (Formula 2) or source (chunk id)")
+      ("extent-size", po::value(&extent_size)->default_value("1M"),
+       "chunk mode: chunks that follow each other in the file are taken together, up to this size and an eighth of "
+       "a logical partition, placed by their highest priority, so reads stay large (0: chunk by chunk)");
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map vm;
@@ -177,7 +180,8 @@ int cmd_run(const Args& args) {
       fail("run: --pass-over-pages '{}' (expected on or off)", pass_over_pages);
     config.pass_over_pages = pass_over_pages == "on";
     config.pass_order = parse_pass_order(pass_order);
-    for (const char* chunk_only : {"late-join", "pass-order"})
+    config.extent_bytes = parse_size(extent_size, "--extent-size");
+    for (const char* chunk_only : {"late-join", "pass-order", "extent-size"})
       if (config.sharing != Sharing::Chunk && !vm[chunk_only].defaulted())
         fail("run: --{} applies to --sharing chunk only", chunk_only);
     reader_options.backend = parse_io_backend(io);
