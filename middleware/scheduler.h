@@ -28,9 +28,9 @@ enum class PassOrder { Priority, Source };
 // Chunks read whole that follow each other in their file are planned together, in extents of up
 // to this many bytes by default (the readers' largest request, io/chunk_reader.h; `run
 // --extent-size`) and at most an eighth of a logical partition, each placed by its highest
-// priority. Small chunks taken one by one by
-// priority are scattered reads, which this machine's device serves at a fraction of its
-// sequential rate while the cores are busy (docs/middleware.md, "Extents").
+// priority. Small chunks taken one by one by priority are scattered reads, which this machine's
+// device serves at a fraction of its sequential rate while the cores are busy
+// (docs/middleware.md, "Extents").
 inline constexpr uint64_t kExtentBytes = uint64_t{1} << 20;
 
 PassOrder parse_pass_order(const std::string& name);

@@ -137,7 +137,8 @@ int cmd_run(const Args& args) {
        "bytes on road graphs: docs/middleware.md, \"Late join\"); off: they wait for the next pass")
       ("pass-order", po::value(&pass_order)->default_value("priority"),
        "chunk mode: the order a pass reads its chunks in: priority (Formula 2) or source (chunk id)")
-      ("extent-size", po::value(&extent_size)->default_value("1M"),
+      ("extent-size",
+       po::value(&extent_size)->default_value(std::to_string(kExtentBytes), human_bytes(static_cast<double>(kExtentBytes))),
        "chunk mode: chunks that follow each other in the file are taken together, up to this size and an eighth of "
        "a logical partition, placed by their highest priority, so reads stay large (0: chunk by chunk)");
   po::positional_options_description positional;
