@@ -244,7 +244,7 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
     round_ = &active;
     plan_.clear();
     lp_of_.assign(active.chunks.size(), 0);
-    append_plan(plan_logical_partitions(active, table_, cache_, partition_bytes_, pass_order_, extent_bytes_));
+    append_plan(plan_logical_partitions(active, table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
     next_ = 0;
     if (late_) late_->begin_pass(active);
   }
@@ -269,7 +269,7 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
       loaded.runs.push_back(whole_chunk(active.chunks[d], cache_.lookup(active.chunks[d].chunk)));
       loaded.runs.back().checked = true;  // range-checked when it was read, before the cache took it
     }
-    if (!evicted.empty()) append_plan(plan_logical_partitions(active, std::move(evicted), table_, cache_, partition_bytes_, pass_order_, extent_bytes_));
+    if (!evicted.empty()) append_plan(plan_logical_partitions(active, std::move(evicted), table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
     // Start reading the next device partition now, so it overlaps the cached chunks' processing.
     if (!in_flight_) start_next(active);
     loaded.from_cache = true;
@@ -310,7 +310,7 @@ uint64_t GraphSO::Follow(ActiveChunks& active, std::span<const JobChanges> chang
   for (uint32_t d : joined.grown)
     if (d >= lp_of_.size()) rest.push_back(d);
   plan_.resize(started);
-  append_plan(plan_logical_partitions(active, std::move(rest), table_, cache_, partition_bytes_, pass_order_, extent_bytes_));
+  append_plan(plan_logical_partitions(active, std::move(rest), table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
   // The partition being read made its runs from its demands' job lists before they grew.
   if (in_flight_)
     for_each_whole_chunk(plan_[in_flight_->lp], active, in_flight_->runs, [](const ChunkDemand& demand, EdgeRun& run) {

@@ -10,22 +10,33 @@ namespace graphso {
 PassOrder parse_pass_order(const std::string& name) {
   if (name == "priority") return PassOrder::Priority;
   if (name == "source") return PassOrder::Source;
-  fail("unknown pass order '{}' (expected priority or source)", name);
+  if (name == "destination") return PassOrder::Destination;
+  fail("unknown pass order '{}' (expected priority, source or destination)", name);
 }
 
-const char* pass_order_name(PassOrder order) { return order == PassOrder::Priority ? "priority" : "source"; }
+const char* pass_order_name(PassOrder order) {
+  switch (order) {
+    case PassOrder::Priority: return "priority";
+    case PassOrder::Source: return "source";
+    case PassOrder::Destination: return "destination";
+  }
+  return "?";
+}
 
 std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, const TChunkTable& table,
                                                       const ChunkCache& cache, uint64_t partition_bytes, PassOrder order,
-                                                      uint64_t extent_bytes) {
+                                                      uint64_t extent_bytes, std::span<const StaticPartition> partitions,
+                                                      int threads) {
   std::vector<uint32_t> all(active.chunks.size());
   for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
-  return plan_logical_partitions(active, std::move(all), table, cache, partition_bytes, order, extent_bytes);
+  return plan_logical_partitions(active, std::move(all), table, cache, partition_bytes, order, extent_bytes, partitions,
+                                 threads);
 }
 
 std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, std::vector<uint32_t> demands,
                                                       const TChunkTable& table, const ChunkCache& cache,
-                                                      uint64_t partition_bytes, PassOrder pass_order, uint64_t extent_bytes) {
+                                                      uint64_t partition_bytes, PassOrder pass_order, uint64_t extent_bytes,
+                                                      std::span<const StaticPartition> partitions, int threads) {
   auto by_id = [&](std::vector<uint32_t>& ds) {
     std::sort(ds.begin(), ds.end(), [&](uint32_t a, uint32_t b) { return active.chunks[a].chunk < active.chunks[b].chunk; });
   };
@@ -34,6 +45,24 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
   for (uint32_t d : demands) (cache.contains(active.chunks[d].chunk) ? cached.demands : device).push_back(d);
   by_id(cached.demands);
   by_id(device);
+  // Destination order: the chunks of `threads` x 2 destination ranges together, in id order (row
+  // by row in a grid), then the next ranges': a load holds blocks of as few ranges as still
+  // give every thread ranges of its own (engine/edge_processor.h), so each range's state serves
+  // as many of them as a load can hold. (A load of one range would have the threads updating
+  // the same vertices at once.)
+  const bool by_destination = pass_order == PassOrder::Destination;
+  if (by_destination && partitions.empty()) fail("destination order needs the layout's partitions");
+  std::vector<VertexId> firsts;  // every destination range's first vertex, in order
+  for (const StaticPartition& p : partitions) firsts.push_back(p.dst_begin);
+  std::sort(firsts.begin(), firsts.end());
+  firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
+  const uint64_t together = 2 * static_cast<uint64_t>(std::max(threads, 1));
+  auto group_of = [&](uint32_t d) {
+    const VertexId first = partitions[table.chunk(active.chunks[d].chunk).partition].dst_begin;
+    return static_cast<uint64_t>(std::lower_bound(firsts.begin(), firsts.end(), first) - firsts.begin()) / together;
+  };
+  if (by_destination)
+    std::stable_sort(device.begin(), device.end(), [&](uint32_t a, uint32_t b) { return group_of(a) < group_of(b); });
 
   // What a demand takes of a logical partition's buffer.
   auto span_of = [&](uint32_t d) {
@@ -43,7 +72,7 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
   };
   // Extents: device chunks read whole that follow each other in their file, up to extent_bytes
   // together and never over an eighth of a partition (so that loads still follow priority),
-  // each taking the highest priority of its chunks.
+  // each taking the highest priority of its chunks; in destination order, within one group.
   const uint64_t extent_limit = std::min(extent_bytes, partition_bytes / 8);
   struct Extent {
     size_t first, end;  // into device
@@ -59,7 +88,7 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
       const ChunkDemand& before = active.chunks[device[k - 1]];
       const ChunkInfo &a = table.chunk(before.chunk), &b = table.chunk(demand.chunk);
       joins = before.page_runs.empty() && a.file == b.file && a.offset + a.bytes == b.offset &&
-              in_extent + span <= extent_limit;
+              in_extent + span <= extent_limit && (!by_destination || group_of(device[k - 1]) == group_of(device[k]));
     }
     if (joins) {
       extents.back().end = k + 1;

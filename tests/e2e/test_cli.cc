@@ -184,7 +184,7 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--late-join", "yes"}),
                       "--late-join 'yes' (expected on or off)");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--pass-order", "id"}),
-                      "unknown pass order 'id' (expected priority or source)");
+                      "unknown pass order 'id' (expected priority, source or destination)");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--extent-size", "64K"}),
                       "--extent-size applies to --sharing chunk only");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--extent-size", "big"}),

@@ -54,7 +54,7 @@ TEST_CASE("late join: a wave runs the length of a chain in one pass, through chu
   const std::string g = graphso::testing::prepare_graph(dir, set, {.partitions = 2, .encoding = EdgeEncoding::Raw}, "g");
   const std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=0"};
   const uint64_t mem = graphso::testing::budget_for(g, jobs, 0.5);
-  const PassOrder order = GENERATE(PassOrder::Priority, PassOrder::Source);
+  const PassOrder order = GENERATE(PassOrder::Priority, PassOrder::Source, PassOrder::Destination);
   INFO(pass_order_name(order));
   const WithAndWithout both =
       run_both(g, jobs, mem, {.chunk_bytes = 4096, .engine = EngineKind::GridGraph, .pass_order = order, .threads = 1}, set);
@@ -92,7 +92,7 @@ TEST_CASE("late join in both engines and pass orders: the same answers, fewer pa
                                          "wcc:method=label", "pagerank:iterations=3"};
   const uint64_t mem = graphso::testing::budget_for(g, jobs, 0.5);
   const EngineKind engine = GENERATE(from_range(graphso::testing::kEngines));
-  for (PassOrder order : {PassOrder::Priority, PassOrder::Source}) {
+  for (PassOrder order : {PassOrder::Priority, PassOrder::Source, PassOrder::Destination}) {
     for (int threads : {1, 2}) {
       INFO(engine_name(engine) << ", " << pass_order_name(order) << ", " << threads << " threads");
       const WithAndWithout both =

@@ -270,8 +270,10 @@ TEST_CASE("the scheduler reads file-adjacent chunks together, in extents placed 
     const ChunkInfo &x = table.chunk(active.chunks[a].chunk), &y = table.chunk(active.chunks[b].chunk);
     return x.file == y.file && x.offset + x.bytes == y.offset;
   };
-  for (PassOrder order : {PassOrder::Priority, PassOrder::Source}) {
-    auto plan = plan_logical_partitions(active, table, cache, partition, order);
+  auto range_of = [&](uint32_t d) { return g.layout.partitions[table.chunk(active.chunks[d].chunk).partition].dst_begin; };
+  for (PassOrder order : {PassOrder::Priority, PassOrder::Source, PassOrder::Destination}) {
+    INFO(pass_order_name(order));
+    auto plan = plan_logical_partitions(active, table, cache, partition, order, kExtentBytes, g.layout.partitions);
     REQUIRE(plan.size() >= 4);
     std::vector<uint32_t> all;
     uint64_t reads = 0;
@@ -294,8 +296,28 @@ TEST_CASE("the scheduler reads file-adjacent chunks together, in extents placed 
     REQUIRE(all.size() == active.chunks.size());
     // One read per extent at most (taken by priority one chunk at a time, nearly one per chunk).
     REQUIRE(reads * 3 <= active.chunks.size());
+    // Logical partitions by the groups of two destination ranges they hold (one thread: two
+    // ranges together), in plan order.
+    const uint64_t range_size = g.graph.meta().range_size;
+    std::vector<std::vector<VertexId>> groups;
+    for (const LogicalPartition& lp : plan) {
+      std::vector<VertexId> r;
+      for (uint32_t d : lp.demands) r.push_back(range_of(d) / range_size / 2);
+      std::sort(r.begin(), r.end());
+      r.erase(std::unique(r.begin(), r.end()), r.end());
+      groups.push_back(r);
+    }
     if (order == PassOrder::Source) {
       REQUIRE(std::is_sorted(all.begin(), all.end()));
+    } else if (order == PassOrder::Destination) {
+      // Group after group: a partition's groups all come after the last one's, and only a group
+      // cut where a partition ends is in two of them.
+      uint64_t pairs = 0;
+      for (size_t p = 0; p < groups.size(); ++p) {
+        pairs += groups[p].size();
+        if (p) REQUIRE(groups[p - 1].back() <= groups[p].front());
+      }
+      REQUIRE(pairs <= g.graph.meta().partitions / 2 + plan.size() - 1);
     } else {
       double most = 0;
       for (const ChunkDemand& d : active.chunks) most = std::max(most, d.priority);

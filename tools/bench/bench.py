@@ -507,18 +507,26 @@ def exp_budgets(ctx):
                          f"{r['wall_seconds']:.2f}", fmt_bytes(r["bytes_read"]), fmt_bytes(r["peak_rss_bytes"])])
         series.append({"series": mode, "points": points})
     md = table(["mode", "budget (of the edge bytes)", "budget", "seconds", "bytes read", "peak RSS"], rows)
-    # Issue 18's line: chunk mode within partition mode's time at 1/8; and what reading adjacent
-    # chunks together (extents, middleware/scheduler.h) gives there, against chunk by chunk.
+    # Issue 18's line: chunk mode within partition mode's time at 1/8; what reading adjacent
+    # chunks together (extents, middleware/scheduler.h) gives there, against chunk by chunk; and
+    # destination order (`--pass-order destination`) against the default priority order.
     eighth = g.info["edge_bytes"] // 8
     off = ctx.batch(g, w1(g.source), "chunk", eighth, "budget 1/8 chunk, extents off", ("--extent-size", "0"))
     raw["chunk 1/8 extents off"] = off
+    dest = ctx.batch(g, w1(g.source), "chunk", eighth, "budget 1/8 chunk, destination order",
+                     ("--pass-order", "destination"))
+    raw["chunk 1/8 destination order"] = dest
     on, part = raw["chunk 1/8"], raw["partition 1/8"]
-    md += "\n\nAt 1/8: chunk mode against partition mode, and extents on (the default) against `--extent-size 0`:\n\n"
+    md += ("\n\nAt 1/8: chunk mode against partition mode, extents on (the default) against `--extent-size 0`, "
+           "and `--pass-order destination` against partition mode and the default priority order:\n\n")
     md += table(["chunk / partition, time", "chunk / partition, bytes", "extents on / off, time",
-                 "extents on / off, bytes", "read requests on / off"],
+                 "extents on / off, bytes", "read requests on / off", "destination / partition, time",
+                 "destination / priority, time", "destination / partition, bytes"],
                 [[f"**{on['wall_seconds'] / part['wall_seconds']:.3f}**", f"{on['bytes_read'] / part['bytes_read']:.3f}",
                   f"**{on['wall_seconds'] / off['wall_seconds']:.3f}**", f"{on['bytes_read'] / off['bytes_read']:.3f}",
-                  f"{on['io_requests']} / {off['io_requests']}"]])
+                  f"{on['io_requests']} / {off['io_requests']}",
+                  f"**{dest['wall_seconds'] / part['wall_seconds']:.3f}**", f"{dest['wall_seconds'] / on['wall_seconds']:.3f}",
+                  f"{dest['bytes_read'] / part['bytes_read']:.3f}"]])
     setting = ctx.setting(g, "varied", "64 KiB capped by the budget")
     return raw, md, lambda path: plots.sweep(series, "fraction", "graph-data budget (fraction of the edge bytes)",
                                              setting, path, "Memory budgets from 1/16 to 1/2 of the graph (paper Fig. 16)",
