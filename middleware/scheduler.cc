@@ -53,7 +53,8 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
   const bool by_destination = pass_order == PassOrder::Destination;
   if (by_destination && partitions.empty()) fail("destination order needs the layout's partitions");
   std::vector<VertexId> firsts;  // every destination range's first vertex, in order
-  for (const StaticPartition& p : partitions) firsts.push_back(p.dst_begin);
+  if (by_destination)
+    for (const StaticPartition& p : partitions) firsts.push_back(p.dst_begin);
   std::sort(firsts.begin(), firsts.end());
   firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
   const uint64_t together = 2 * static_cast<uint64_t>(std::max(threads, 1));
