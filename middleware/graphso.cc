@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <numeric>
 
 #include "base/error.h"
 #include "base/file.h"
@@ -229,6 +230,11 @@ void GraphSO::start_next(const ActiveChunks& active) {
   if (next_ < plan_.size() && !plan_[next_].from_cache) start(next_, active);
 }
 
+std::vector<LogicalPartition> GraphSO::plan_demands(const ActiveChunks& active, std::vector<uint32_t> demands) const {
+  return plan_logical_partitions(active, std::move(demands), table_, cache_, partition_bytes_, pass_order_, extent_bytes_,
+                                 layout_.partitions, threads_);
+}
+
 void GraphSO::append_plan(std::vector<LogicalPartition> plan) {
   for (LogicalPartition& lp : plan) {
     for (uint32_t d : lp.demands) {
@@ -244,7 +250,9 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
     round_ = &active;
     plan_.clear();
     lp_of_.assign(active.chunks.size(), 0);
-    append_plan(plan_logical_partitions(active, table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
+    std::vector<uint32_t> every(active.chunks.size());
+    std::iota(every.begin(), every.end(), 0u);
+    append_plan(plan_demands(active, std::move(every)));
     next_ = 0;
     if (late_) late_->begin_pass(active);
   }
@@ -269,7 +277,7 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
       loaded.runs.push_back(whole_chunk(active.chunks[d], cache_.lookup(active.chunks[d].chunk)));
       loaded.runs.back().checked = true;  // range-checked when it was read, before the cache took it
     }
-    if (!evicted.empty()) append_plan(plan_logical_partitions(active, std::move(evicted), table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
+    if (!evicted.empty()) append_plan(plan_demands(active, std::move(evicted)));
     // Start reading the next device partition now, so it overlaps the cached chunks' processing.
     if (!in_flight_) start_next(active);
     loaded.from_cache = true;
@@ -310,7 +318,7 @@ uint64_t GraphSO::Follow(ActiveChunks& active, std::span<const JobChanges> chang
   for (uint32_t d : joined.grown)
     if (d >= lp_of_.size()) rest.push_back(d);
   plan_.resize(started);
-  append_plan(plan_logical_partitions(active, std::move(rest), table_, cache_, partition_bytes_, pass_order_, extent_bytes_, layout_.partitions, threads_));
+  append_plan(plan_demands(active, std::move(rest)));
   // The partition being read made its runs from its demands' job lists before they grew.
   if (in_flight_)
     for_each_whole_chunk(plan_[in_flight_->lp], active, in_flight_->runs, [](const ChunkDemand& demand, EdgeRun& run) {

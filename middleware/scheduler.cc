@@ -2,26 +2,20 @@
 
 #include <algorithm>
 
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "io/read_plan.h"
 
 namespace graphso {
 
-PassOrder parse_pass_order(const std::string& name) {
-  if (name == "priority") return PassOrder::Priority;
-  if (name == "source") return PassOrder::Source;
-  if (name == "destination") return PassOrder::Destination;
-  fail("unknown pass order '{}' (expected priority, source or destination)", name);
-}
+namespace {
+constexpr EnumName<PassOrder> kPassOrderNames[] = {
+    {PassOrder::Priority, "priority"}, {PassOrder::Source, "source"}, {PassOrder::Destination, "destination"}};
+}  // namespace
 
-const char* pass_order_name(PassOrder order) {
-  switch (order) {
-    case PassOrder::Priority: return "priority";
-    case PassOrder::Source: return "source";
-    case PassOrder::Destination: return "destination";
-  }
-  return "?";
-}
+PassOrder parse_pass_order(const std::string& name) { return parse_enum<PassOrder>(kPassOrderNames, name, "pass order"); }
+
+const char* pass_order_name(PassOrder order) { return enum_name<PassOrder>(kPassOrderNames, order); }
 
 std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active, const TChunkTable& table,
                                                       const ChunkCache& cache, uint64_t partition_bytes, PassOrder order,
@@ -52,16 +46,18 @@ std::vector<LogicalPartition> plan_logical_partitions(const ActiveChunks& active
   // the same vertices at once.)
   const bool by_destination = pass_order == PassOrder::Destination;
   if (by_destination && partitions.empty()) fail("destination order needs the layout's partitions");
-  std::vector<VertexId> firsts;  // every destination range's first vertex, in order
-  if (by_destination)
+  std::vector<uint64_t> partition_group;  // per static partition: its range's group
+  if (by_destination) {
+    std::vector<VertexId> firsts;  // every destination range's first vertex, in order
     for (const StaticPartition& p : partitions) firsts.push_back(p.dst_begin);
-  std::sort(firsts.begin(), firsts.end());
-  firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
-  const uint64_t together = 2 * static_cast<uint64_t>(std::max(threads, 1));
-  auto group_of = [&](uint32_t d) {
-    const VertexId first = partitions[table.chunk(active.chunks[d].chunk).partition].dst_begin;
-    return static_cast<uint64_t>(std::lower_bound(firsts.begin(), firsts.end(), first) - firsts.begin()) / together;
-  };
+    std::sort(firsts.begin(), firsts.end());
+    firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
+    const uint64_t together = 2 * static_cast<uint64_t>(std::max(threads, 1));
+    for (const StaticPartition& p : partitions)
+      partition_group.push_back(static_cast<uint64_t>(std::lower_bound(firsts.begin(), firsts.end(), p.dst_begin) - firsts.begin()) /
+                                together);
+  }
+  auto group_of = [&](uint32_t d) { return partition_group[table.chunk(active.chunks[d].chunk).partition]; };
   if (by_destination)
     std::stable_sort(device.begin(), device.end(), [&](uint32_t a, uint32_t b) { return group_of(a) < group_of(b); });
 
