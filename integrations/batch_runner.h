@@ -53,7 +53,7 @@ struct BatchConfig {
   // Chunk mode: whether chunks asynchronous jobs reach during a pass join it (GraphSO::Follow; off
   // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.
   bool late_join = false;
-  PassOrder pass_order = PassOrder::Priority;
+  PassOrder pass_order = PassOrder::Destination;
   uint64_t extent_bytes = kExtentBytes;  // chunk mode: adjacent chunks planned together (middleware/scheduler.h)
   // Packed graphs: pages whose sources no job may push are not decoded (DecodeOptions).
   bool pass_over_pages = true;

@@ -53,7 +53,7 @@ struct GraphSOConfig {
   double cache_ratio = 0.25;         // of the graph budget, for the chunk cache
   int threads = 1;
   Granularity granularity = Granularity::Chunk;
-  PassOrder pass_order = PassOrder::Priority;  // the device chunks' order within a pass
+  PassOrder pass_order = PassOrder::Destination;  // the device chunks' order within a pass
   uint64_t extent_bytes = kExtentBytes;        // adjacent chunks planned together (scheduler.h)
 };
 
@@ -141,7 +141,7 @@ class GraphSO {
   std::string chunk_size_basis_;
   DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers
 
-  PassOrder pass_order_ = PassOrder::Priority;
+  PassOrder pass_order_ = PassOrder::Destination;
   uint64_t extent_bytes_ = kExtentBytes;
   std::unique_ptr<LateJoin> late_;  // made by the first Follow()
 

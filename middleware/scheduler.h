@@ -1,6 +1,6 @@
 // Schedule's planning half (GraphSO Algorithm 2, GenerateLogicalPartition): the round's active
-// chunks by priority (ties by chunk id, so runs are deterministic), by chunk id, or by groups of
-// destination ranges (PassOrder). Chunks in the cache form the first logical partition, served
+// chunks by groups of destination ranges and by priority within a group (the default), by
+// priority (ties by chunk id, so runs are deterministic) or by chunk id (PassOrder). Chunks in the cache form the first logical partition, served
 // without I/O. The others are taken greedily in that order, an extent of file-adjacent chunks at
 // a time (kExtentBytes), while they fit the partition size;
 // each logical partition is then re-sorted by chunk id, so its reads go forward through the file
@@ -24,10 +24,12 @@ struct LogicalPartition {
 
 // The order a pass takes its device chunks in: by priority (Formula 2, the paper's); by chunk
 // id, which is source order within each partition and partitions in the layout's order (so an
-// asynchronous wave moving up the ids meets its chunks in the order it reaches them); or by
-// destination range, then chunk id (GridGraph: column by column, GridGraph's own order for dense
-// rounds), so that a load's chunks fall in few destination ranges and each range's vertex state
-// serves many of them while it is in the cache.
+// asynchronous wave moving up the ids meets its chunks in the order it reaches them); or, the
+// default, by groups of 2 x threads destination ranges (GridGraph: that many columns) and by
+// priority within a group, so that a load's chunks fall in few destination ranges and each
+// range's vertex state serves many of them while it is in the cache. Where one group holds every
+// range (X-Stream, whose partitions all reach every destination; a grid of P <= 2 x threads),
+// destination order is priority order (docs/middleware.md, "Destination order").
 enum class PassOrder { Priority, Source, Destination };
 
 // Chunks read whole that follow each other in their file are planned together, in extents of up

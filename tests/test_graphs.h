@@ -71,7 +71,7 @@ struct RunOptions {
   bool async = true;  // `run --async`: jobs that allow it run in asynchronous passes
   uint32_t reentry = kDefaultReentryBound;  // `run --reentry`
   bool late_join = false;                    // `run --late-join`
-  PassOrder pass_order = PassOrder::Priority;  // `run --pass-order`
+  PassOrder pass_order = PassOrder::Destination;  // `run --pass-order`
   int threads = 2;
   double cache_ratio = 0.25;                 // `run --cache-ratio`
 };

@@ -318,6 +318,21 @@ TEST_CASE("the scheduler reads file-adjacent chunks together, in extents placed 
         if (p) REQUIRE(groups[p - 1].back() <= groups[p].front());
       }
       REQUIRE(pairs <= g.graph.meta().partitions / 2 + plan.size() - 1);
+      // Inside a group, extents by priority: of two partitions wholly in one group, the later one
+      // starts no higher.
+      uint64_t within = 0;
+      for (size_t p = 1; p < groups.size(); ++p)
+        if (groups[p].size() == 1 && groups[p - 1] == groups[p]) {
+          REQUIRE(highest[p] <= highest[p - 1]);
+          ++within;
+        }
+      REQUIRE(within > 0);
+      // With one group (threads enough for every range), destination order is priority order.
+      const int every = static_cast<int>(g.graph.meta().partitions);
+      auto one_group = plan_logical_partitions(active, table, cache, partition, order, kExtentBytes, g.layout.partitions, every);
+      auto by_priority = plan_logical_partitions(active, table, cache, partition, PassOrder::Priority, kExtentBytes);
+      REQUIRE(one_group.size() == by_priority.size());
+      for (size_t p = 0; p < one_group.size(); ++p) REQUIRE(one_group[p].demands == by_priority[p].demands);
     } else {
       double most = 0;
       for (const ChunkDemand& d : active.chunks) most = std::max(most, d.priority);

@@ -135,9 +135,9 @@ int cmd_run(const Args& args) {
       ("late-join", po::value(&late_join)->default_value("off"),
        "chunk mode, on|off: chunks that asynchronous jobs reach during a pass join that pass (fewer passes, but more "
        "bytes on road graphs: docs/middleware.md, \"Late join\"); off: they wait for the next pass")
-      ("pass-order", po::value(&pass_order)->default_value("priority"),
-       "chunk mode: the order a pass reads its chunks in: priority (Formula 2), source (chunk id) or destination "
-       "(by destination range, then chunk id)")
+      ("pass-order", po::value(&pass_order)->default_value("destination"),
+       "chunk mode: the order a pass reads its chunks in: destination (groups of 2 x threads destination ranges, "
+       "by priority within a group), priority (Formula 2) or source (chunk id)")
       ("extent-size",
        po::value(&extent_size)->default_value(std::to_string(kExtentBytes), human_bytes(static_cast<double>(kExtentBytes))),
        "chunk mode: chunks that follow each other in the file are taken together, up to this size and an eighth of "
