@@ -7,10 +7,12 @@
 //                                   and edges, priority (Formula 2), and whether to read it whole
 //                                   or by pages (read_granularity.h); refreshes cache priorities
 //   Schedule(active)                the next logical partition of the round, loaded: from the
-//                                   cache first, then top-priority chunks read through io_uring
-//                                   (or libpmem) with O_DIRECT; the next partition is read while
-//                                   this one is processed. nullopt once every active chunk has
-//                                   been served this round.
+//                                   cache first, then chunks in the pass order (scheduler.h:
+//                                   a few destination ranges at a time, top priority first
+//                                   within them) read through io_uring (or libpmem) with
+//                                   O_DIRECT; the next partition is read while this one is
+//                                   processed. nullopt once every active chunk has been served
+//                                   this round.
 //   Follow(active, changes)         after a logical partition is processed: chunks that gained
 //                                   work from asynchronous jobs' changes join the round's pass
 //                                   (late_join.h), and what it has not started is re-planned

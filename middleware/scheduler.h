@@ -1,8 +1,9 @@
 // Schedule's planning half (GraphSO Algorithm 2, GenerateLogicalPartition): the round's active
 // chunks by groups of destination ranges and by priority within a group (the default), by
-// priority (ties by chunk id, so runs are deterministic) or by chunk id (PassOrder). Chunks in the cache form the first logical partition, served
-// without I/O. The others are taken greedily in that order, an extent of file-adjacent chunks at
-// a time (kExtentBytes), while they fit the partition size;
+// priority (ties by chunk id, so runs are deterministic) or by chunk id (PassOrder). Chunks in
+// the cache form the first logical partition, served without I/O. The others are taken greedily
+// in that order, an extent of file-adjacent chunks at a time (kExtentBytes), while they fit the
+// partition size;
 // each logical partition is then re-sorted by chunk id, so its reads go forward through the file
 // and adjacent chunks merge into one read.
 #pragma once
