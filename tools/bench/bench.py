@@ -874,9 +874,10 @@ ASYNC_SETTINGS = {"off": ("--async", "off"), "passes": ("--async", "on", "--reen
 def exp_async(ctx):
     """Asynchronous passes and re-entry (run --async on, the default) against synchronous rounds
     (--async off), with passes alone (--reentry 0) between them, and the late join on top
-    (--late-join on), in the default (destination) and in source order (--pass-order source): W1 from vertex 0 in
-    chunk mode, budget 1/4 of the edge bytes, both engines, the real graphs in natural and BFS
-    order (rooted at the source) and R-MAT; in --quick, the generated road grid and R-MAT 14."""
+    (--late-join on), in the default (destination) and in source order (--pass-order source): W1
+    from vertex 0 in chunk mode, budget 1/4 of the edge bytes, both engines, the real graphs in
+    natural and BFS order (rooted at the source) and R-MAT; in --quick, the generated road grid
+    and R-MAT 14."""
     if ctx.args.quick:
         side = QUICK_ROAD_SIDE
         road = lambda order, root: ctx.ordered(f"road grid {side}x{side}", f"road{side}", lambda: ctx.bench.road_edges(side),
