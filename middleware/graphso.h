@@ -127,9 +127,9 @@ class GraphSO {
   void start_next(const ActiveChunks& active);
   // Offers the device partition handed out last (processed by now) to the cache.
   void offer_served(const ActiveChunks& active);
-  // Appends `plan` to the round's plan, noting where each demand went.
   // Logical partitions for these of the round's demands, with this run's planning settings.
   std::vector<LogicalPartition> plan_demands(const ActiveChunks& active, std::vector<uint32_t> demands) const;
+  // Appends `plan` to the round's plan, noting where each demand went.
   void append_plan(std::vector<LogicalPartition> plan);
   EdgeRun whole_chunk(const ChunkDemand& demand, const std::byte* data) const;
 
