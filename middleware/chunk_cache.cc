@@ -17,13 +17,19 @@ const std::byte* ChunkCache::lookup(uint32_t chunk) {
 }
 
 bool ChunkCache::offer(uint32_t chunk, std::span<const std::byte> bytes, double priority) {
-  if (entries_.count(chunk) || bytes.size() > capacity_) return false;
-  if (used_ + bytes.size() > capacity_) {
+  std::byte* entry = admit(chunk, bytes.size(), priority);
+  if (entry) std::memcpy(entry, bytes.data(), bytes.size());
+  return entry != nullptr;
+}
+
+std::byte* ChunkCache::admit(uint32_t chunk, uint64_t bytes, double priority) {
+  if (entries_.count(chunk) || bytes > capacity_) return nullptr;
+  if (used_ + bytes > capacity_) {
     // Victims: the coldest first, each colder than the newcomer.
     uint64_t freed = 0;
     auto last = by_priority_.begin();
-    while (used_ - freed + bytes.size() > capacity_) {
-      if (last == by_priority_.end() || last->first >= priority) return false;
+    while (used_ - freed + bytes > capacity_) {
+      if (last == by_priority_.end() || last->first >= priority) return nullptr;
       freed += entries_.at(last->second).bytes;
       ++last;
     }
@@ -35,15 +41,15 @@ bool ChunkCache::offer(uint32_t chunk, std::span<const std::byte> bytes, double 
     }
   }
   Entry e;
-  e.data = std::make_unique_for_overwrite<std::byte[]>(bytes.size());
-  std::memcpy(e.data.get(), bytes.data(), bytes.size());
-  e.bytes = bytes.size();
+  e.data = std::make_unique_for_overwrite<std::byte[]>(bytes);
+  e.bytes = bytes;
   e.priority = priority;
+  std::byte* memory = e.data.get();
   used_ += e.bytes;
   entries_.emplace(chunk, std::move(e));
   by_priority_.emplace(priority, chunk);
   ++stats_.insertions;
-  return true;
+  return memory;
 }
 
 void ChunkCache::refresh(const std::vector<std::pair<uint32_t, double>>& priorities) {

@@ -37,6 +37,11 @@ class ChunkCache {
   void count_misses(uint64_t chunks) { stats_.misses += chunks; }
   // Offers a chunk just read from the device; returns whether it is now cached.
   bool offer(uint32_t chunk, std::span<const std::byte> bytes, double priority);
+  // offer() without the copy: the entry's memory for the chunk's `bytes` bytes, which the caller
+  // fills before the next lookup, or nullptr when it is not taken. A later admit() may evict it
+  // (contains() tells). Lets a load's chunks be copied in on every thread (filling fresh memory
+  // costs its page faults as well as the copy).
+  std::byte* admit(uint32_t chunk, uint64_t bytes, double priority);
   // Sets every cached chunk's priority: those in `priorities` get theirs, the rest 0.
   void refresh(const std::vector<std::pair<uint32_t, double>>& priorities);
   double priority(uint32_t chunk) const { return entries_.at(chunk).priority; }
