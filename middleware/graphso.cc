@@ -229,6 +229,7 @@ void GraphSO::offer_served(const ActiveChunks& active) {
     uint64_t bytes;
   };
   std::vector<Copy> admitted;
+  admitted.reserve(plan_[last_served_->lp].demands.size());  // no allocation between an admission and its copy
   for_each_whole_chunk(plan_[last_served_->lp], active, last_served_->runs, [&](const ChunkDemand& demand, EdgeRun& run) {
     const uint64_t bytes = table_.chunk(demand.chunk).bytes;
     if (std::byte* entry = cache_.admit(demand.chunk, bytes, demand.priority))
@@ -236,12 +237,10 @@ void GraphSO::offer_served(const ActiveChunks& active) {
   });
   // A later admission may have evicted an earlier one (freeing its memory): only the chunks still
   // cached are copied. A load holds a chunk once, so a cached one's entry is the one admitted here.
-  std::vector<Copy> copies;
-  for (const Copy& c : admitted)
-    if (cache_.contains(c.chunk)) copies.push_back(c);
-  const int64_t count = static_cast<int64_t>(copies.size());
+  std::erase_if(admitted, [&](const Copy& c) { return !cache_.contains(c.chunk); });
+  const int64_t count = static_cast<int64_t>(admitted.size());
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (count > 1)
-  for (int64_t k = 0; k < count; ++k) std::memcpy(copies[k].to, copies[k].from, copies[k].bytes);
+  for (int64_t k = 0; k < count; ++k) std::memcpy(admitted[k].to, admitted[k].from, admitted[k].bytes);
   last_served_.reset();
 }
 
