@@ -397,9 +397,11 @@ TEST_CASE("chunk cache: admit() takes an entry to fill, which a later, hotter ad
 
 TEST_CASE("the cache takes a load's chunks on every thread: each cached chunk holds its own bytes, after evictions") {
   // A cache of a third of the graph, partitions of several 4 KiB chunks and two threads: round 1
-  // reads every chunk and the cache evicts while it fills (within a load too: a partition's file-
-  // adjacent chunks go by in file order, not by priority); round 2 serves what stayed from the
-  // cache, each run checked against the chunk's edges on file.
+  // reads every chunk and the cache evicts while it fills, within a load too (a logical
+  // partition's chunks go by in file order, not by priority, so a later one may evict one admitted
+  // just before, which must then not be copied into); round 2 serves what stayed from the cache,
+  // each run checked against the chunk's edges on file. Copying into an evicted entry corrupted
+  // the heap here (and is a use after free under `make asan`).
   Prepared g(13, true, 21);
   ReaderFactory readers{ReaderOptions{}};
   const TChunkTable full = TChunkTable::build(g.layout, 4096);
