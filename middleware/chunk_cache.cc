@@ -1,7 +1,6 @@
 #include "middleware/chunk_cache.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace graphso {
 
@@ -14,12 +13,6 @@ const std::byte* ChunkCache::lookup(uint32_t chunk) {
   ++stats_.hits;
   stats_.bytes_hit += it->second.bytes;
   return it->second.data.get();
-}
-
-bool ChunkCache::offer(uint32_t chunk, std::span<const std::byte> bytes, double priority) {
-  std::byte* entry = admit(chunk, bytes.size(), priority);
-  if (entry) std::memcpy(entry, bytes.data(), bytes.size());
-  return entry != nullptr;
 }
 
 std::byte* ChunkCache::admit(uint32_t chunk, uint64_t bytes, double priority) {

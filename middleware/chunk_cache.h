@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <span>
 #include <utility>
 #include <vector>
 
@@ -35,12 +34,10 @@ class ChunkCache {
   const std::byte* lookup(uint32_t chunk);
   // Active chunks that had to be read from the device (the scheduler skips lookups for them).
   void count_misses(uint64_t chunks) { stats_.misses += chunks; }
-  // Offers a chunk just read from the device; returns whether it is now cached.
-  bool offer(uint32_t chunk, std::span<const std::byte> bytes, double priority);
-  // offer() without the copy: the entry's memory for the chunk's `bytes` bytes, which the caller
-  // fills before the next lookup, or nullptr when it is not taken. A later admit() may evict it
-  // (contains() tells). Lets a load's chunks be copied in on every thread (filling fresh memory
-  // costs its page faults as well as the copy).
+  // Offers a chunk of `bytes` bytes just read from the device: the entry's memory, which the
+  // caller fills with the chunk before the next lookup, or nullptr when it is not taken. A later
+  // admit() may evict it (contains() tells). The caller copies, so that a load's chunks can be
+  // copied in on every thread (filling fresh memory costs its page faults as well as the copy).
   std::byte* admit(uint32_t chunk, uint64_t bytes, double priority);
   // Sets every cached chunk's priority: those in `priorities` get theirs, the rest 0.
   void refresh(const std::vector<std::pair<uint32_t, double>>& priorities);

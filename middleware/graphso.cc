@@ -219,9 +219,9 @@ void for_each_whole_chunk(const LogicalPartition& lp, const ActiveChunks& active
 
 void GraphSO::offer_served(const ActiveChunks& active) {
   if (!last_served_) return;
-  // A chunk read by pages is not offered: only part of it was read. The cache decides in order,
-  // as offers would; the copies, into memory the kernel has not faulted in yet, then go on every
-  // thread: on one they were a quarter of a cold BFS round, with the other thread idle.
+  // A chunk read by pages is not offered: only part of it was read. The cache decides in load
+  // order (each admission may evict); the copies, into memory the kernel has not faulted in yet,
+  // then go on every thread: on one they were a quarter of a cold BFS round, the other thread idle.
   struct Copy {
     uint32_t chunk;
     std::byte* to;

@@ -161,6 +161,17 @@ std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInf
   return edges;
 }
 
+uint32_t check_served_chunk(const EngineLayout& layout, const TChunkTable& table, const EdgeRun& run) {
+  uint32_t id = UINT32_MAX;
+  for (uint32_t m = 0; m < table.chunks().size(); ++m)
+    if (table.chunk(m).partition == run.partition && table.chunk(m).first_edge == run.first_edge) id = m;
+  REQUIRE(id != UINT32_MAX);
+  const std::vector<WeightedEdge> want = chunk_edges(layout, table.chunk(id));
+  REQUIRE(run.count == want.size());
+  REQUIRE(std::memcmp(run.data, want.data(), want.size() * sizeof(WeightedEdge)) == 0);
+  return id;
+}
+
 void flip_bit(const std::string& path, uint64_t byte, int bit) {
   File file(path, File::Mode::ReadWrite);
   std::byte b;

@@ -93,6 +93,10 @@ EdgeSet street_lattice(uint32_t width, uint32_t height);
 // The edges of a TChunk chunk, read straight from the graph file (weight 1 when unweighted).
 std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& chunk);
 
+// REQUIREs that a run GraphSO served is one whole chunk of the table, holding that chunk's edges
+// as the graph file has them (raw records); returns the chunk's id.
+uint32_t check_served_chunk(const EngineLayout& layout, const TChunkTable& table, const EdgeRun& run);
+
 // Flips one bit of a file in place (a second call puts it back).
 void flip_bit(const std::string& path, uint64_t byte, int bit);
 

@@ -2,7 +2,6 @@
 // a pass join that pass, in either pass order, through the cache too, with the same answers.
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <set>
 
 #include "engine/gridgraph/grid_engine.h"
@@ -137,16 +136,7 @@ TEST_CASE("Follow: a cached chunk that joins behind the partition being read is 
 
   std::vector<uint32_t> served;
   auto serve = [&](const LoadedPartition& lp) {
-    for (const EdgeRun& run : lp.runs) {
-      uint32_t id = UINT32_MAX;
-      for (uint32_t m = 0; m < table.chunks().size(); ++m)
-        if (table.chunk(m).partition == run.partition && table.chunk(m).first_edge == run.first_edge) id = m;
-      REQUIRE(id != UINT32_MAX);
-      const std::vector<WeightedEdge> want = graphso::testing::chunk_edges(layout, table.chunk(id));
-      REQUIRE(run.count == want.size());
-      REQUIRE(std::memcmp(run.data, want.data(), want.size() * sizeof(WeightedEdge)) == 0);
-      served.push_back(id);
-    }
+    for (const EdgeRun& run : lp.runs) served.push_back(graphso::testing::check_served_chunk(layout, table, run));
   };
   Bitmap all(layout.vertices);
   all.set_all();

@@ -39,6 +39,13 @@ struct Prepared {
   EngineLayout layout;
 };
 
+// A chunk's bytes into the cache, as GraphSO puts them: admitted, then copied in.
+bool offer(ChunkCache& cache, uint32_t chunk, std::span<const std::byte> bytes, double priority) {
+  std::byte* entry = cache.admit(chunk, bytes.size(), priority);
+  if (entry) std::memcpy(entry, bytes.data(), bytes.size());
+  return entry != nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("TChunk table: chunks cover every partition exactly, fields and source index are exact") {
@@ -225,8 +232,8 @@ TEST_CASE("Formula 2 priority and the scheduler: cache first, then by priority, 
   REQUIRE(active.chunks.size() > 20);
   ChunkCache cache(64 * 1024);
   std::vector<std::byte> bytes(4096);
-  REQUIRE(cache.offer(active.chunks[3].chunk, bytes, 1.0));
-  REQUIRE(cache.offer(active.chunks[9].chunk, bytes, 1.0));
+  REQUIRE(offer(cache, active.chunks[3].chunk, bytes, 1.0));
+  REQUIRE(offer(cache, active.chunks[9].chunk, bytes, 1.0));
   const uint64_t partition = 5 * 8192;
   auto plan = plan_logical_partitions(active, table, cache, partition);
   REQUIRE(plan[0].from_cache);
@@ -355,24 +362,24 @@ TEST_CASE("the scheduler reads file-adjacent chunks together, in extents placed 
 TEST_CASE("chunk cache: inserts while room, then evicts lowest priority first, never for a colder chunk") {
   ChunkCache cache(3000);
   std::vector<std::byte> kb(1000, std::byte{7});
-  REQUIRE(cache.offer(1, kb, 5.0));
-  REQUIRE(cache.offer(2, kb, 1.0));
-  REQUIRE(cache.offer(3, kb, 3.0));
+  REQUIRE(offer(cache, 1, kb, 5.0));
+  REQUIRE(offer(cache, 2, kb, 1.0));
+  REQUIRE(offer(cache, 3, kb, 3.0));
   REQUIRE(cache.used() == 3000);
-  REQUIRE_FALSE(cache.offer(4, kb, 0.5));  // colder than everything cached
-  REQUIRE(cache.offer(5, kb, 4.0));        // evicts 2 (priority 1)
+  REQUIRE_FALSE(offer(cache, 4, kb, 0.5));  // colder than everything cached
+  REQUIRE(offer(cache, 5, kb, 4.0));        // evicts 2 (priority 1)
   REQUIRE(cache.cached_chunks() == std::vector<uint32_t>{1, 3, 5});
   cache.refresh({{1, 9.0}, {5, 2.0}});     // 3 is no longer wanted: priority 0
   REQUIRE(cache.priority(3) == 0);
   std::vector<std::byte> two_kb(2000, std::byte{9});
-  REQUIRE(cache.offer(6, two_kb, 2.5));    // needs 2000 bytes: evicts 3 (0) then 5 (2.0)
+  REQUIRE(offer(cache, 6, two_kb, 2.5));    // needs 2000 bytes: evicts 3 (0) then 5 (2.0)
   REQUIRE(cache.cached_chunks() == std::vector<uint32_t>{1, 6});
   REQUIRE(cache.stats().evictions == 3);
   REQUIRE(cache.lookup(6)[1999] == std::byte{9});
   REQUIRE(cache.lookup(2) == nullptr);
   REQUIRE(cache.stats().hits == 1);
   REQUIRE(cache.stats().misses == 1);
-  REQUIRE_FALSE(cache.offer(7, std::vector<std::byte>(4000), 100.0));  // larger than the cache
+  REQUIRE_FALSE(offer(cache, 7, std::vector<std::byte>(4000), 100.0));  // larger than the cache
 }
 
 TEST_CASE("chunk cache: admit() takes an entry to fill, which a later, hotter admission may evict") {
@@ -419,13 +426,7 @@ TEST_CASE("the cache takes a load's chunks on every thread: each cached chunk ho
   uint64_t served_from_cache = 0;
   auto serve = [&](const LoadedPartition& lp) {
     for (const EdgeRun& run : lp.runs) {
-      uint32_t id = UINT32_MAX;
-      for (uint32_t m = 0; m < table.chunks().size(); ++m)
-        if (table.chunk(m).partition == run.partition && table.chunk(m).first_edge == run.first_edge) id = m;
-      REQUIRE(id != UINT32_MAX);
-      const std::vector<WeightedEdge> want = graphso::testing::chunk_edges(g.layout, table.chunk(id));
-      REQUIRE(run.count == want.size());
-      REQUIRE(std::memcmp(run.data, want.data(), want.size() * sizeof(WeightedEdge)) == 0);
+      graphso::testing::check_served_chunk(g.layout, table, run);
       served_from_cache += lp.from_cache;
     }
   };
