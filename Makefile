@@ -16,7 +16,7 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz -lstreamvbyte
 
 # Debian 12 packages the build, tests and tools use (see README "Dependencies"). The Python
 # scripts run on Debian's /usr/bin/python3, which is where python3-matplotlib installs.
-PACKAGES := g++ make pkg-config liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
+PACKAGES := g++ make pkg-config git liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
             catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev python3 python3-matplotlib python3-venv openjdk-17-jre-headless
 # tools/spark's Python packages (pinned in its requirements.txt), in a virtual environment of the
 # checkout's own: Spark, and pyarrow for `export --format parquet`.

@@ -33,10 +33,17 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
+std::string repository_root() {
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  INFO("the test binary's path: " << (error ? error.message() : exe.string()));
+  REQUIRE(!error);
+  return exe.parent_path().parent_path().parent_path().string();
+}
+
 std::string datasets_dir() {
-  const char* env = std::getenv("GRAPHSO_DATASETS");
-  std::string dir = env ? env : "../shared/datasets";
-  INFO("datasets directory " << dir << " (set GRAPHSO_DATASETS)");
+  const std::string dir = repository_root() + "/datasets/data";
+  INFO("datasets directory " << dir);
   REQUIRE(std::filesystem::is_directory(dir));
   return dir;
 }

@@ -34,7 +34,11 @@ class TempDir {
   std::string path_;
 };
 
-// ../shared/datasets (or $GRAPHSO_DATASETS); fails the test when it is missing.
+// The checkout the running test binary was built in (BUILD/tests/<binary> -> the directory above
+// BUILD), so a copy of a binary placed in another clone reads that clone's files.
+std::string repository_root();
+
+// The real graphs shipped in the repository (datasets/data); fails the test when it is missing.
 std::string datasets_dir();
 
 // A real graph under the datasets' reference conventions: self-loops and duplicate arcs

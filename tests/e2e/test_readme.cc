@@ -4,7 +4,6 @@
 // the PATH, as a user following the README from the top directory would.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -19,10 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path source_root() {
-  const char* env = std::getenv("GRAPHSO_SOURCE");
-  return fs::absolute(env ? fs::path(env) : fs::current_path());
-}
+fs::path source_root() { return graphso::testing::repository_root(); }
 
 // The first ``` block after the heading.
 std::string code_block_after(const std::string& text, const std::string& heading) {

@@ -1,16 +1,17 @@
 // The layers the folders show, bottom to top, and the rule that keeps them layers: a file may
 // include its own folder's headers and those of layers below it, never one above or beside it
 // (except the engine handing runs to jobs). Reads every source file's #include lines from the
-// source tree (the working directory, or $GRAPHSO_SOURCE).
+// checkout the test binary was built in.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
+
+#include "tests/test_graphs.h"
 
 namespace {
 
@@ -34,10 +35,7 @@ bool may_include(const std::string& layer, const std::string& target) {
   return target == layer || kRank.at(target) < kRank.at(layer) || kAllowed.count({layer, target});
 }
 
-fs::path source_root() {
-  const char* env = std::getenv("GRAPHSO_SOURCE");
-  return env ? fs::path(env) : fs::current_path();
-}
+fs::path source_root() { return graphso::testing::repository_root(); }
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// The real graphs of ../shared/datasets under their reference conventions: every job equals the
+// The real graphs shipped in datasets/data under their reference conventions: every job equals the
 // reference in every sharing mode of both engines, with a budget far below the graph and one
 // above it.
 #include <catch2/catch.hpp>
@@ -59,4 +59,27 @@ TEST_CASE("email-enron (undirected, 1065 components): BFS, WCC, PageRank") {
 TEST_CASE("osm-rome (weighted road network): SSSP, BFS, WCC") {
   check_dataset("osm-rome.wel.gz", {"sssp:source=0", "bfs:source=0", "wcc"}, false,
                 {{Sharing::Partition, 0.1}, {Sharing::Chunk, 0.25}});
+}
+
+// What datasets/data/README.md states of each shipped file: its vertices (largest id + 1) and its
+// edge lines, as `convert` reads them. The clone test (tests/e2e/test_repository.cc) runs this case
+// in a fresh clone of the repository.
+TEST_CASE("the shipped graphs read with the counts their README states", "[shipped]") {
+  struct Shipped {
+    const char* file;
+    uint64_t vertices;
+    uint64_t lines;
+    bool weighted;
+  };
+  for (const Shipped& s : {Shipped{"soc-slashdot0902-d.el.gz", 82168, 948464, false},
+                           Shipped{"ego-twitter-u.el.gz", 81306, 1342310, false},
+                           Shipped{"email-enron-u.el.gz", 36692, 183831, false},
+                           Shipped{"road-FLA-u.el.gz", 1070376, 1343951, false},
+                           Shipped{"osm-rome.wel.gz", 234496, 516412, true}}) {
+    INFO(s.file);
+    const EdgeSet set = read_edge_input(graphso::testing::datasets_dir() + "/" + s.file, {});
+    REQUIRE(set.vertices == s.vertices);
+    REQUIRE(set.edges.size() == s.lines);
+    REQUIRE(set.weighted == s.weighted);
+  }
 }
