@@ -28,7 +28,7 @@ TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 # The fuzz targets, run by the test suite over their corpus and generated inputs (fuzz_replay).
-FUZZ_TARGETS := job_file edge_list graph_dir store
+FUZZ_TARGETS := job_file edge_list graph_dir store dimacs gapbs metis graphalytics
 FUZZ_SRCS := $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.cc) tests/fuzz/fuzz_scratch.cc
 FUZZ_TEST_SRCS := $(FUZZ_SRCS) tests/fuzz/fuzz_replay.cc tests/catch_main.cc
 
@@ -109,7 +109,7 @@ bench-quick: deps
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
 # libFuzzer (clang, from Debian) on every fuzz target (job file, edge lists, graph directory,
-# store), FUZZ_SECONDS each (default 300), from the checked-in corpus and what earlier runs found
+# store, the field's graph formats), FUZZ_SECONDS each (default 300), from the checked-in corpus and what earlier runs found
 # (build-fuzz/corpus/<target>). The library is built again with clang, instrumented; a crash, a
 # sanitizer report or a rejection of more than one line fails the target.
 FUZZ_SECONDS ?= 300

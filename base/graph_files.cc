@@ -12,6 +12,7 @@ GraphFiles::GraphFiles(std::string dir) : dir_(normal_path(dir)) {}
 std::string GraphFiles::meta() const { return dir_ + "/meta"; }
 std::string GraphFiles::degrees() const { return dir_ + "/degrees"; }
 std::string GraphFiles::order() const { return dir_ + "/order"; }
+std::string GraphFiles::dataset_ids() const { return dir_ + "/dataset_ids"; }
 std::string GraphFiles::grid_row() const { return dir_ + "/grid.row"; }
 std::string GraphFiles::grid_col() const { return dir_ + "/grid.col"; }
 std::string GraphFiles::xstream_meta() const { return dir_ + "/xstream.meta"; }

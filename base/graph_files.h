@@ -18,6 +18,7 @@ class GraphFiles {
   std::string meta() const;      // header, block sizes and block checksums
   std::string degrees() const;   // out-degree per vertex
   std::string order() const;     // new id per original id; only for a relabelled graph
+  std::string dataset_ids() const;  // the dataset's own id per original id; only when it has them
   std::string grid_row() const;  // blocks in row order
   std::string grid_col() const;  // the same blocks in column order
 

@@ -39,6 +39,12 @@ VertexOrder VertexOrder::from_new_ids(OrderKind kind, std::vector<VertexId> new_
   return order;
 }
 
+std::optional<VertexId> VertexOrder::original_of_user_id(uint64_t id) const {
+  if (dataset_ids_) return dataset_ids_->vertex_of(id);
+  if (id >= vertices_) return std::nullopt;
+  return static_cast<VertexId>(id);
+}
+
 uint32_t VertexOrder::save(const std::string& path) const {
   if (is_natural()) return 0;
   auto bytes = std::as_bytes(std::span<const VertexId>(new_of_old_));

@@ -10,6 +10,9 @@
 #include <memory>
 
 #include "datasets/edge_list.h"
+#include "datasets/format_readers.h"
+#include "datasets/text_input.h"
+#include "base/dataset_ids.h"
 #include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
@@ -20,153 +23,6 @@ namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// Reads a text file (gzip or plain, zlib tells them apart) line by line.
-class LineReader {
- public:
-  explicit LineReader(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb")) {
-    if (!file_) fail("{}: cannot open: {}", path, errno_text(errno));
-    gzbuffer(file_.get(), 1 << 20);
-  }
-  // Returns false at end of input. line excludes the newline.
-  bool next(std::string_view& line) {
-    while (true) {
-      const char* begin = buffer_.data() + pos_;
-      const char* end = buffer_.data() + filled_;
-      const char* newline = static_cast<const char*>(std::memchr(begin, '\n', end - begin));
-      if (newline) {
-        line = std::string_view(begin, newline - begin);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        pos_ = newline - buffer_.data() + 1;
-        ++line_number_;
-        return true;
-      }
-      if (eof_) {
-        if (begin == end) return false;
-        line = std::string_view(begin, end - begin);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        pos_ = filled_;
-        ++line_number_;
-        return true;
-      }
-      refill();
-    }
-  }
-  uint64_t line_number() const { return line_number_; }
-  // The line the decompressed input has reached (lines handed out plus those already buffered).
-  uint64_t lines_reached() const {
-    return line_number_ + 1 + static_cast<uint64_t>(std::count(buffer_.data() + pos_, buffer_.data() + filled_, '\n'));
-  }
-  uint64_t compressed_offset() const { return gzoffset(file_.get()); }
-
- private:
-  void refill() {
-    // Move the unfinished line to the front, grow if one line fills the buffer.
-    size_t keep = filled_ - pos_;
-    std::memmove(buffer_.data(), buffer_.data() + pos_, keep);
-    pos_ = 0;
-    filled_ = keep;
-    if (buffer_.size() - filled_ < (1u << 20)) buffer_.resize(buffer_.size() * 2);
-    int n = gzread(file_.get(), buffer_.data() + filled_,
-                   static_cast<unsigned>(buffer_.size() - filled_));
-    if (n > 0) filled_ += static_cast<size_t>(n);
-    int code = Z_OK;
-    const char* message = gzerror(file_.get(), &code);
-    // zlib hands out what it decompressed before a damaged or truncated stream and reports the
-    // damage (Z_DATA_ERROR; Z_BUF_ERROR: the stream ends early) only through gzerror.
-    if (n < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-      if (code == Z_BUF_ERROR)
-        fail("{}: the compressed input ends early (truncated?) around line {}", path_, lines_reached());
-      fail("{}: read error around line {}: {}", path_, lines_reached(), n < 0 && code == Z_ERRNO ? errno_text(errno) : message);
-    }
-    if (n == 0) eof_ = true;
-  }
-
-  struct GzClose {
-    void operator()(gzFile f) const { gzclose(f); }
-  };
-  std::string path_;
-  std::unique_ptr<gzFile_s, GzClose> file_;
-  std::vector<char> buffer_ = std::vector<char>(4u << 20);
-  size_t pos_ = 0;
-  size_t filled_ = 0;
-  bool eof_ = false;
-  uint64_t line_number_ = 0;
-};
-
-// Tokens split on spaces and tabs.
-class Tokens {
- public:
-  explicit Tokens(std::string_view line) : rest_(line) {}
-  bool next(std::string_view& token) {
-    size_t start = rest_.find_first_not_of(" \t");
-    if (start == std::string_view::npos) return false;
-    size_t stop = rest_.find_first_of(" \t", start);
-    token = rest_.substr(start, stop == std::string_view::npos ? rest_.size() - start : stop - start);
-    rest_ = stop == std::string_view::npos ? std::string_view() : rest_.substr(stop);
-    return true;
-  }
-
- private:
-  std::string_view rest_;
-};
-
-struct Located {
-  const std::string& path;
-  uint64_t line;
-};
-
-uint64_t parse_id(std::string_view token, const Located& at, const char* what) {
-  if (!token.empty() && token[0] == '-')
-    fail("{}:{}: negative {} '{}'", at.path, at.line, what, printable(token));
-  uint64_t value = 0;
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec == std::errc::result_out_of_range)
-    fail("{}:{}: {} '{}' is out of range (largest allowed id is {})", at.path, at.line, what, printable(token),
-         kMaxVertexId);
-  if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: {} '{}' is not a non-negative integer", at.path, at.line, what, printable(token));
-  return value;
-}
-
-VertexId checked_id(uint64_t id, const Located& at) {
-  if (id > kMaxVertexId)
-    fail("{}:{}: vertex id {} is out of range (largest allowed id is {})", at.path, at.line, id,
-         kMaxVertexId);
-  return static_cast<VertexId>(id);
-}
-
-Weight parse_weight(std::string_view token, const Located& at) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: weight '{}' is not a number", at.path, at.line, printable(token));
-  if (value < 0 || value != std::floor(value) || value > 4294967295.0)
-    fail("{}:{}: weight '{}' is not an integer in [0, 2^32-1] (graphso stores integer weights)",
-         at.path, at.line, printable(token));
-  return static_cast<Weight>(value);
-}
-
-// A value column that is not used as a weight must still be a finite number.
-void check_value(std::string_view token, const Located& at) {
-  double value = 0;
-  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value))
-    fail("{}:{}: value '{}' is not a finite number", at.path, at.line, printable(token));
-}
-
-bool is_comment_or_blank(std::string_view line) {
-  size_t start = line.find_first_not_of(" \t");
-  return start == std::string_view::npos || line[start] == '#' || line[start] == '%';
-}
-
-// Reading progress over the file's bytes on disk (compressed bytes for .gz, which is where
-// LineReader::compressed_offset counts), so every input shows a percentage and an ETA.
-Progress reading_progress(const std::string& path) {
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  return Progress("reading " + path, error ? 0 : static_cast<uint64_t>(size), "bytes");
 }
 
 EdgeSet read_text(const std::string& path, bool weighted) {
@@ -328,6 +184,8 @@ EdgeSet read_graphso(const std::string& path) {
     set.edges.insert(set.edges.end(), batch.begin(), batch.end());
     progress.update(set.edges.size());
   }
+  // The dataset's own ids travel with the edge list (base/dataset_ids.h).
+  if (path_exists(dataset_ids_path(path))) set.dataset_ids = DatasetIds::load(dataset_ids_path(path), set.vertices).ids();
   return set;
 }
 
@@ -338,13 +196,19 @@ InputFormat format_from_name(const std::string& path) {
   if (ends_with(name, ".mtx")) return InputFormat::Mtx;
   if (ends_with(name, ".raw")) return InputFormat::Raw;
   if (ends_with(name, ".bin")) return InputFormat::Graphso;
+  if (ends_with(name, ".gr") || ends_with(name, ".co")) return InputFormat::Dimacs;
+  if (ends_with(name, ".sg") || ends_with(name, ".wsg")) return InputFormat::Gapbs;
+  if (ends_with(name, ".graph") || ends_with(name, ".metis")) return InputFormat::Metis;
+  if (ends_with(name, ".v") || ends_with(name, ".e") || ends_with(name, ".properties")) return InputFormat::Graphalytics;
   return InputFormat::Text;  // .el .wel .txt .snap .tsv and anything else
 }
 
 namespace {
 constexpr EnumName<InputFormat> kInputFormatNames[] = {{InputFormat::Auto, "auto"}, {InputFormat::Text, "text"},
                                                        {InputFormat::Mtx, "mtx"},   {InputFormat::Raw, "raw"},
-                                                       {InputFormat::Graphso, "bin"}};
+                                                       {InputFormat::Graphso, "bin"}, {InputFormat::Dimacs, "gr"},
+                                                       {InputFormat::Gapbs, "sg"},  {InputFormat::Metis, "metis"},
+                                                       {InputFormat::Graphalytics, "graphalytics"}};
 }  // namespace
 
 InputFormat parse_input_format(const std::string& name) {
@@ -361,6 +225,10 @@ EdgeSet read_edge_input(const std::string& path, const EdgeInputOptions& options
     case InputFormat::Mtx: return read_mtx(path, weighted);
     case InputFormat::Raw: return read_raw(path, weighted);
     case InputFormat::Graphso: return read_graphso(path);
+    case InputFormat::Dimacs: return read_dimacs(path);
+    case InputFormat::Gapbs: return read_gapbs(path, options.weighted || ends_with(name, ".wsg"));
+    case InputFormat::Metis: return read_metis(path);
+    case InputFormat::Graphalytics: return read_graphalytics(path, weighted);
     case InputFormat::Auto: break;
   }
   fail("{}: cannot tell the input format", path);

@@ -1,6 +1,8 @@
 // Reading foreign edge lists: SNAP-style text (.el, .txt, .snap, .tsv), weighted text (.wel),
-// Matrix Market (.mtx), raw binary (.raw: u32 src, u32 dst[, u32 weight]) and graphso's own .bin.
-// A ".gz" suffix is decompressed on the fly. Malformed input throws "file:line: what is wrong".
+// Matrix Market (.mtx), raw binary (.raw: u32 src, u32 dst[, u32 weight]), graphso's own .bin, and
+// the field's graph formats: DIMACS .gr, GAPBS .sg/.wsg, METIS (.graph, .metis) and LDBC
+// Graphalytics .v/.e (format_readers.h; docs/formats.md, "Input formats"). A ".gz" suffix is
+// decompressed on the fly (text formats). Malformed input throws "file:line: what is wrong".
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,7 @@
 
 namespace graphso {
 
-enum class InputFormat { Auto, Text, Mtx, Raw, Graphso };
+enum class InputFormat { Auto, Text, Mtx, Raw, Graphso, Dimacs, Gapbs, Metis, Graphalytics };
 
 struct EdgeInputOptions {
   InputFormat format = InputFormat::Auto;
@@ -21,8 +23,11 @@ struct EdgeInputOptions {
 
 struct EdgeSet {
   std::vector<WeightedEdge> edges;  // weight 1 when unweighted
-  uint64_t vertices = 0;            // largest id + 1 (or the .mtx dimension)
+  uint64_t vertices = 0;            // largest id + 1 (or the format's declared count)
   bool weighted = false;
+  // The dataset's own vertex ids, ascending, when they are not 0..n-1 (Graphalytics): vertex v of
+  // `edges` is dataset_ids[v] (base/dataset_ids.h). Empty otherwise.
+  std::vector<uint64_t> dataset_ids;
 };
 
 // A text edge list's comment line "# vertices: N" declares N vertices even when the largest id

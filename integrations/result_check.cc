@@ -36,9 +36,14 @@ std::string param(const JobSpec& spec, const std::string& key) {
   fail("{}: no parameter '{}'", spec.algo, key);
 }
 
-std::vector<VertexId> vertex_list(const std::string& text) {
+// The sources a spec names (user ids: the dataset's own, when it has them), as original ids.
+std::vector<VertexId> vertex_list(const std::string& text, const VertexOrder& order) {
   std::vector<VertexId> ids;
-  for (const std::string& item : split_vertex_list(text)) ids.push_back(static_cast<VertexId>(std::stoul(item)));
+  for (const std::string& item : split_vertex_list(text)) {
+    const std::optional<VertexId> original = order.original_of_user_id(std::stoull(item));
+    if (!original) fail("source {} is not a vertex of the graph", item);
+    ids.push_back(*original);
+  }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
@@ -110,16 +115,16 @@ ResultCheck check_result(const JobSpec& spec, const Job& job, const ReferenceGra
   if (!job.converged()) return {false, "the job did not converge"};
   const std::string& algo = spec.algo;
   if (algo == "bfs")
-    return equal(results_of<uint32_t>(job, order), reference::bfs(g.csr, vertex_list(param(spec, "source"))[0]), "BFS levels");
+    return equal(results_of<uint32_t>(job, order), reference::bfs(g.csr, vertex_list(param(spec, "source"), order)[0]), "BFS levels");
   if (algo == "sssp")
-    return equal(results_of<uint64_t>(job, order), reference::sssp(g.csr, vertex_list(param(spec, "source"))[0]),
+    return equal(results_of<uint64_t>(job, order), reference::sssp(g.csr, vertex_list(param(spec, "source"), order)[0]),
                  "SSSP distances");
   if (algo == "wcc") return equal(results_of<uint32_t>(job, order), reference::wcc(g.vertices, g.edges), "WCC labels");
   if (algo == "kcore")
     return equal(results_of<uint32_t>(job, order), reference::core_numbers(g.vertices, g.edges), "core numbers");
   if (algo == "pagerank") {
     const uint32_t iterations = static_cast<uint32_t>(std::stoul(param(spec, "iterations")));
-    const std::vector<double> want = reference::pagerank(g.csr, iterations);
+    const std::vector<double> want = reference::pagerank(g.csr, iterations, param(spec, "variant") == "graphalytics");
     const std::vector<double> got = results_of<double>(job, order);
     double worst = 0;
     for (size_t v = 0; v < want.size(); ++v) worst = std::max(worst, std::fabs(got[v] - want[v]) / (want[v] + 1e-300));
@@ -129,7 +134,7 @@ ResultCheck check_result(const JobSpec& spec, const Job& job, const ReferenceGra
   }
   if (algo == "pagerank-delta") return delta_ranks(job, order, reference::pagerank_fixed_point(g.csr));
   if (algo == "ppr")
-    return delta_ranks(job, order, reference::personalized_pagerank_fixed_point(g.csr, vertex_list(param(spec, "source"))));
+    return delta_ranks(job, order, reference::personalized_pagerank_fixed_point(g.csr, vertex_list(param(spec, "source"), order)));
   return {false, fmt::format("no reference for {}", algo)};
 }
 

@@ -20,8 +20,9 @@ void BfsJob::end_round() {
 }
 
 void BfsJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
-  write_vertex_values(level_, format, order, sink, [](fmt::memory_buffer& out, uint32_t level) {
-    if (level == kUnreached) out.append(std::string_view("-1"));
+  const std::string_view unreached = format == OutFormat::Graphalytics ? "9223372036854775807" : "-1";
+  write_vertex_values(level_, format, order, sink, [unreached](fmt::memory_buffer& out, uint32_t level) {
+    if (level == kUnreached) out.append(unreached);
     else fmt::format_to(std::back_inserter(out), "{}", level);
   });
 }

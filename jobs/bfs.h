@@ -1,5 +1,6 @@
 // Breadth-first search: hop level from the source; unreachable vertices are -1 in text output
-// and 0xFFFFFFFF in binary output. Levels only decrease, so any edge order reaches the answer.
+// (9223372036854775807 in Graphalytics output) and 0xFFFFFFFF in binary output. Levels only
+// decrease, so any edge order reaches the answer.
 #pragma once
 
 #include <limits>

@@ -40,7 +40,10 @@ enum class EdgeUse {
   BothWays,  // edge u->v is used in both directions (WCC on a graph that is not symmetric)
 };
 
-enum class OutFormat { Text, Binary };
+// Text: "vertex value" lines, unreached vertices as -1 (BFS) and inf (SSSP). Graphalytics: the same
+// lines with LDBC Graphalytics' values for unreached vertices, 9223372036854775807 (BFS) and
+// Infinity (SSSP). Binary: the raw value array.
+enum class OutFormat { Text, Graphalytics, Binary };
 
 struct GraphInfo {
   uint64_t vertices = 0;

@@ -54,10 +54,10 @@ std::vector<std::string> pick_random_sources(std::vector<JobSpec>& specs, const 
         VertexId v = 0;
         do v = static_cast<VertexId>(draw(generator));
         while (out_degrees[order.to_new(v)] == 0);
-        item = std::to_string(v);
+        item = std::to_string(order.user_id(v));
         changed = true;
         picks.push_back(fmt::format("{} ({}): {}={} picked vertex {} (out-degree {})", label(spec), spec.algo, key,
-                                    kRandomSource, v, out_degrees[order.to_new(v)]));
+                                    kRandomSource, item, out_degrees[order.to_new(v)]));
       }
       if (changed) spec.params[key] = join_list(items);
     });
@@ -73,8 +73,10 @@ std::vector<std::string> sources_without_out_edges(const std::vector<JobSpec>& s
       for (const std::string& item : items) {
         uint64_t v = 0;
         auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-        if (ec != std::errc() || end != item.data() + item.size() || v >= out_degrees.size()) continue;
-        if (out_degrees[order.to_new(static_cast<VertexId>(v))] == 0)
+        if (ec != std::errc() || end != item.data() + item.size()) continue;
+        const std::optional<VertexId> original = order.original_of_user_id(v);
+        if (!original || *original >= out_degrees.size()) continue;
+        if (out_degrees[order.to_new(*original)] == 0)
           warnings.push_back(fmt::format("{} ({}): {} {} has no out-edges, so nothing is reached from it "
                                          "({}={} picks a vertex with out-edges)", label(spec), spec.algo, key, v, key,
                                          kRandomSource));

@@ -27,7 +27,13 @@ void PageRankJob::init(const GraphInfo& graph, int threads) {
 void PageRankJob::end_round() {
   ++rounds_;
   const int64_t n = static_cast<int64_t>(rank_.size());
-  const double base = (1 - kDamping) / static_cast<double>(n);
+  double dangling = 0;  // the rank of vertices without out-edges, before this round's update
+  if (spread_dangling_) {
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : dangling)
+    for (int64_t v = 0; v < n; ++v)
+      if ((*degrees_)[v] == 0) dangling += rank_[v];
+  }
+  const double base = (1 - kDamping) / static_cast<double>(n) + kDamping * dangling / static_cast<double>(n);
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t v = 0; v < n; ++v) {
     rank_[v] = base + kDamping * sum_[v];

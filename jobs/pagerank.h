@@ -2,7 +2,9 @@
 // of dangling mass (the GAP / networkx-without-dangling convention).
 //
 // PageRankJob: a fixed number of synchronous iterations from PR = 1/N; every vertex pushes every
-// round.
+// round. Its Graphalytics variant (LDBC Graphalytics' rule) also spreads the rank that dangling
+// vertices (no out-edges) held over every vertex each iteration: d/N x their sum is added to
+// each vertex's rank, so the ranks keep summing to 1.
 //
 // PageRankDeltaJob: delta-PageRank to a tolerance. rank starts at (1-d)/N and so does each
 // vertex's pending delta; an active vertex pushes d * pending / outdeg along its out-edges and
@@ -38,8 +40,8 @@ inline constexpr double kDamping = 0.85;
 
 class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
  public:
-  PageRankJob(std::string name, uint32_t iterations)
-      : EdgeJob(std::move(name), "pagerank"), iterations_(iterations) {}
+  PageRankJob(std::string name, uint32_t iterations, bool spread_dangling = false)
+      : EdgeJob(std::move(name), "pagerank"), iterations_(iterations), spread_dangling_(spread_dangling) {}
 
   // Fixed iterations are synchronous by definition.
   bool async_capable() const override { return false; }
@@ -61,6 +63,7 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
 
  private:
   uint32_t iterations_;
+  bool spread_dangling_;
   std::vector<double> rank_;
   std::vector<double> sum_;
 };

@@ -51,9 +51,13 @@ std::vector<Algorithm> make_table() {
        },
        kAsynchronous},
       {"pagerank", "PageRank, a fixed number of synchronous iterations (d = 0.85)",
-       {{"iterations", ParamType::Integer, "20", "iterations to run"}},
+       {{"iterations", ParamType::Integer, "20", "iterations to run"},
+        {"variant", ParamType::Text, "gap",
+         "gap: dangling vertices' rank is not redistributed (GAP, networkx without dangling weights); graphalytics: "
+         "LDBC Graphalytics' rule, their rank is spread over every vertex each iteration"}},
        [](const JobParams& p) {
-         return std::make_unique<PageRankJob>(p.name(), static_cast<uint32_t>(p.integer("iterations", 1, 1000000)));
+         return std::make_unique<PageRankJob>(p.name(), static_cast<uint32_t>(p.integer("iterations", 1, 1000000)),
+                                              p.text("variant", {"gap", "graphalytics"}) == "graphalytics");
        }},
       {"pagerank-delta", "delta-PageRank to a tolerance (d = 0.85): only vertices with rank left to push are active",
        {tolerance, max_iterations},
@@ -136,6 +140,11 @@ const std::string& JobParams::text(const std::string& key, const std::vector<std
 
 VertexId JobParams::checked_vertex(const std::string& key, const std::string& text) const {
   uint64_t v = parse_integer(spec_.where(key), key, text);
+  if (order_ && order_->has_dataset_ids()) {  // the dataset's own ids
+    const std::optional<VertexId> original = order_->original_of_user_id(v);
+    if (!original) fail("{}: {} = {} is not a vertex of the graph (its ids are the dataset's own)", spec_.where(key), key, v);
+    return order_->to_new(*original);
+  }
   if (v >= vertices_)
     fail("{}: {} = {} is out of range (the graph has vertices 0..{})", spec_.where(key), key, v, vertices_ - 1);
   return order_ ? order_->to_new(static_cast<VertexId>(v)) : static_cast<VertexId>(v);

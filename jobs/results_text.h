@@ -1,5 +1,5 @@
-// Writing a job's per-vertex values as "vertex value" lines or as a raw array, in original ids, in
-// bounded pieces.
+// Writing a job's per-vertex values as "vertex value" lines or as a raw array, in original ids (the
+// dataset's own ids in the lines, when it has them), in bounded pieces.
 #pragma once
 
 #include <fmt/format.h>
@@ -30,7 +30,7 @@ void write_vertex_values(uint64_t n, OutFormat format, const VertexOrder& order,
     if (format == OutFormat::Binary) {
       out.append(reinterpret_cast<const char*>(&value), reinterpret_cast<const char*>(&value) + sizeof(T));
     } else {
-      fmt::format_to(std::back_inserter(out), "{} ", v);
+      fmt::format_to(std::back_inserter(out), "{} ", order.user_id(static_cast<VertexId>(v)));
       text_of(out, value);
       out.push_back('\n');
     }

@@ -23,8 +23,9 @@ void SsspJob::end_round() {
 }
 
 void SsspJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
-  write_vertex_values(dist_, format, order, sink, [](fmt::memory_buffer& out, uint64_t dist) {
-    if (dist == kInfinity) out.append(std::string_view("inf"));
+  const std::string_view unreached = format == OutFormat::Graphalytics ? "Infinity" : "inf";
+  write_vertex_values(dist_, format, order, sink, [unreached](fmt::memory_buffer& out, uint64_t dist) {
+    if (dist == kInfinity) out.append(unreached);
     else fmt::format_to(std::back_inserter(out), "{}", dist);
   });
 }

@@ -7,7 +7,7 @@
 // Asynchronous passes (the default, Job::set_async): gathers lower dist_ itself, and a distance
 // lowered in a pass travels on in the same pass through the edges still to come; distances only
 // fall, so the answer is the same (docs/jobs.md).
-// Unreachable: "inf" in text output, UINT64_MAX in binary output.
+// Unreachable: "inf" in text output ("Infinity" in Graphalytics output), UINT64_MAX in binary output.
 #pragma once
 
 #include <limits>

@@ -10,7 +10,8 @@ namespace graphso {
 
 void write_component_labels(const std::vector<uint32_t>& labels, OutFormat format, const VertexOrder& order,
                             const Job::ResultSink& sink) {
-  auto text = [](fmt::memory_buffer& out, uint32_t label) { fmt::format_to(std::back_inserter(out), "{}", label); };
+  // Labels are vertices: in lines, the user's ids (the dataset's own, when it has them).
+  auto text = [&order](fmt::memory_buffer& out, uint32_t label) { fmt::format_to(std::back_inserter(out), "{}", order.user_id(label)); };
   if (order.is_natural()) return write_vertex_values(labels, format, order, sink, text);
   // A label is the smallest NEW id of its component; the answer in original ids is the smallest
   // original id of the component, so relabel each component by its members' original ids.

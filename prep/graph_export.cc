@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/dataset_ids.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
@@ -18,43 +19,100 @@ namespace {
 
 constexpr uint64_t kBatchEdges = 1 << 16;
 
-// Where exported edges go: text lines or graphso edge-list records, in batches.
+// Where exported edges go: text lines, graphso edge-list records, DIMACS arcs or a Graphalytics
+// dataset's files, in batches. ids: the dataset's own ids, if it has them (null otherwise).
 class ExportSink {
  public:
-  ExportSink(const std::string& input, const std::string& output, ExportFormat format, const EdgeListInfo& info)
-      : info_(info) {
-    if (format == ExportFormat::Binary) {
-      binary_.emplace(output, info.weighted);
-      return;
+  ExportSink(const std::string& input, const std::string& output, ExportFormat format, const EdgeListInfo& info,
+             const DatasetIds* ids)
+      : info_(info), format_(format), ids_(ids) {
+    switch (format) {
+      case ExportFormat::Binary:
+        binary_.emplace(output, info.weighted);
+        if (ids) ids_path_ = dataset_ids_path(output);
+        return;
+      case ExportFormat::EdgeList:
+        text_.emplace(output);
+        text_->append(fmt::format("# graphso export of {}: {} edges{}\n{}{}\n", input, info.edges,
+                                  info.weighted ? ", src dst weight" : ", src dst", kVertexCountComment, info.vertices));
+        return;
+      case ExportFormat::Dimacs:
+        text_.emplace(output);
+        text_->append(fmt::format("c graphso export of {}: {} arcs, ids from 1{}\np sp {} {}\n", input, info.edges,
+                                  info.weighted ? "" : ", every length 1 (the graph is unweighted)", info.vertices, info.edges));
+        return;
+      case ExportFormat::Graphalytics: {
+        const std::string base = output.ends_with(".e") ? output.substr(0, output.size() - 2) : output;
+        const std::string name = base.substr(base.find_last_of('/') + 1);
+        text_.emplace(base + ".e");
+        vertices_.emplace(base + ".v");
+        properties_.emplace(base + ".properties");
+        properties_->append(fmt::format(
+            "# graphso export of {}\ngraph.{}.vertex-file = {}.v\ngraph.{}.edge-file = {}.e\ngraph.{}.meta.vertices = {}\n"
+            "graph.{}.meta.edges = {}\ngraph.{}.directed = true\n{}",
+            input, name, name, name, name, name, info.vertices, name, info.edges, name,
+            info.weighted ? fmt::format("graph.{}.edge-properties.names = weight\ngraph.{}.edge-properties.types = int\n", name, name)
+                          : ""));
+        fmt::memory_buffer lines;
+        for (uint64_t v = 0; v < info.vertices; ++v) {
+          fmt::format_to(std::back_inserter(lines), "{}\n", id(static_cast<VertexId>(v)));
+          if (lines.size() >= (1 << 20)) flush(*vertices_, lines);
+        }
+        flush(*vertices_, lines);
+        return;
+      }
     }
-    text_.emplace(output);
-    text_->append(fmt::format("# graphso export of {}: {} edges{}\n{}{}\n", input, info.edges,
-                              info.weighted ? ", src dst weight" : ", src dst", kVertexCountComment, info.vertices));
   }
 
   void append(std::span<const WeightedEdge> edges) {
     edges_ += edges.size();
     if (binary_) return binary_->append(edges);
     line_buffer_.clear();
+    auto out = std::back_inserter(line_buffer_);
     for (const WeightedEdge& e : edges) {
-      if (info_.weighted) fmt::format_to(std::back_inserter(line_buffer_), "{} {} {}\n", e.src, e.dst, e.weight);
-      else fmt::format_to(std::back_inserter(line_buffer_), "{} {}\n", e.src, e.dst);
+      switch (format_) {
+        case ExportFormat::Dimacs: fmt::format_to(out, "a {} {} {}\n", uint64_t{e.src} + 1, uint64_t{e.dst} + 1, e.weight); break;
+        case ExportFormat::Graphalytics:
+          if (info_.weighted) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), e.weight);
+          else fmt::format_to(out, "{} {}\n", id(e.src), id(e.dst));
+          break;
+        default:
+          if (info_.weighted) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, e.weight);
+          else fmt::format_to(out, "{} {}\n", e.src, e.dst);
+      }
     }
-    text_->append(std::as_bytes(std::span<const char>(line_buffer_.data(), line_buffer_.size())));
+    flush(*text_, line_buffer_);
   }
 
   uint64_t edges() const { return edges_; }
 
   void commit() {
     if (edges_ != info_.edges) fail("export: read {} edges where {} were declared", edges_, info_.edges);
-    if (binary_) binary_->finish(info_.vertices);
-    else text_->commit();
+    if (binary_) {
+      binary_->finish(info_.vertices);
+      if (!ids_path_.empty()) ids_->save(ids_path_);
+      return;
+    }
+    for (auto* file : {&vertices_, &properties_})
+      if (*file) (*file)->commit();
+    text_->commit();
   }
 
  private:
+  uint64_t id(VertexId v) const { return ids_ ? ids_->id_of(v) : v; }
+  static void flush(AtomicOutputFile& file, fmt::memory_buffer& lines) {
+    file.append(std::as_bytes(std::span<const char>(lines.data(), lines.size())));
+    lines.clear();
+  }
+
   EdgeListInfo info_;
+  ExportFormat format_;
+  const DatasetIds* ids_;
+  std::string ids_path_;
   std::optional<EdgeListWriter> binary_;
   std::optional<AtomicOutputFile> text_;
+  std::optional<AtomicOutputFile> vertices_;     // graphalytics: OUT.v
+  std::optional<AtomicOutputFile> properties_;   // graphalytics: OUT.properties
   fmt::memory_buffer line_buffer_;
   uint64_t edges_ = 0;
 };
@@ -63,20 +121,23 @@ ExportSummary export_grid(const std::string& dir, const std::string& output, Exp
   const GridGraph graph = GridGraph::open(dir);
   const GridMeta& m = graph.meta();
   const EdgeListInfo info{m.vertices, m.edges, m.weighted};
-  ExportSink sink(dir, output, format, info);
+  ExportSink sink(dir, output, format, info, graph.order().dataset_ids());
   Progress progress("exporting " + dir, m.edges, "edges");
   graph.read_original_edges([&](std::span<const WeightedEdge> edges) {
     sink.append(edges);
     progress.update(sink.edges());
   });
   sink.commit();
-  return ExportSummary{info.vertices, info.edges, info.weighted, m.symmetric};
+  return ExportSummary{info.vertices, info.edges, info.weighted, m.symmetric, graph.order().has_dataset_ids()};
 }
 
 ExportSummary export_edge_list(const std::string& path, const std::string& output, ExportFormat format) {
   EdgeListReader reader(path);
   const EdgeListInfo info = reader.info();
-  ExportSink sink(path, output, format, info);
+  const std::optional<DatasetIds> ids = path_exists(dataset_ids_path(path))
+                                            ? std::optional(DatasetIds::load(dataset_ids_path(path), info.vertices))
+                                            : std::nullopt;
+  ExportSink sink(path, output, format, info, ids ? &*ids : nullptr);
   Progress progress("exporting " + path, info.edges, "edges");
   std::vector<WeightedEdge> batch;
   while (reader.next_batch(batch, kBatchEdges)) {
@@ -84,7 +145,7 @@ ExportSummary export_edge_list(const std::string& path, const std::string& outpu
     progress.update(sink.edges());
   }
   sink.commit();
-  return ExportSummary{info.vertices, info.edges, info.weighted};
+  return ExportSummary{info.vertices, info.edges, info.weighted, false, ids.has_value()};
 }
 
 }  // namespace
@@ -92,7 +153,9 @@ ExportSummary export_edge_list(const std::string& path, const std::string& outpu
 ExportFormat parse_export_format(const std::string& name) {
   if (name == "edgelist") return ExportFormat::EdgeList;
   if (name == "bin") return ExportFormat::Binary;
-  fail("unknown export format '{}' (expected edgelist, bin or parquet)", name);
+  if (name == "gr") return ExportFormat::Dimacs;
+  if (name == "graphalytics") return ExportFormat::Graphalytics;
+  fail("unknown export format '{}' (expected edgelist, bin, gr, graphalytics or parquet)", name);
 }
 
 ExportSummary export_graph(const std::string& input, const std::string& output, ExportFormat format) {

@@ -1,7 +1,7 @@
-// The way back out: a prepared graph directory (or a graphso edge list) as a text edge list or a
-// graphso edge list again, in original ids (a relabelled graph's ids are mapped back). Streams
-// block by block, so it never holds the graph; every block's checksum is checked as it is read,
-// and the output appears whole or not at all.
+// The way back out: a prepared graph directory (or a graphso edge list) as a text edge list, a
+// graphso edge list again, a DIMACS .gr or an LDBC Graphalytics dataset, in original ids (a
+// relabelled graph's ids are mapped back). Streams block by block, so it never holds the graph;
+// every block's checksum is checked as it is read, and the output appears whole or not at all.
 #pragma once
 
 #include <cstdint>
@@ -12,15 +12,22 @@ namespace graphso {
 // edgelist: one "src dst" line per edge ("src dst weight" when weighted), after a '#' line
 // naming the vertex count, which `graphso convert` reads back (ids are the vertices' only
 // names, so a vertex without edges past the largest id is known only from it).
-// bin: a graphso edge list (.bin), for `ingest`, `prep` or `convert`.
-enum class ExportFormat { EdgeList, Binary };
-ExportFormat parse_export_format(const std::string& name);  // edgelist|bin
+// bin: a graphso edge list (.bin), for `ingest`, `prep` or `convert`, with the dataset's own ids
+// beside it (OUT.bin.ids) when the graph has them.
+// gr: DIMACS 9th challenge: "p sp N M", then "a U V W" per edge, ids from 1 (weight 1 when
+// unweighted).
+// graphalytics: OUT.v (every vertex), OUT.e ("src dst[ weight]") and OUT.properties (directed: the
+// edges as stored), in the dataset's own ids when the graph has them; OUT may end in .e.
+// edgelist and gr write dense ids 0..n-1 (1..n), which a dataset's ids map to in ascending order.
+enum class ExportFormat { EdgeList, Binary, Dimacs, Graphalytics };
+ExportFormat parse_export_format(const std::string& name);  // edgelist|bin|gr|graphalytics
 
 struct ExportSummary {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;
   bool symmetric = false;  // a prepared graph's flag (an edge list does not say)
+  bool dataset_ids = false;  // the graph has ids of its own (base/dataset_ids.h)
 };
 
 // `input` is a prepared graph directory or a graphso edge list; `output` a file ("-": stdout).

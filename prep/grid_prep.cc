@@ -10,6 +10,7 @@
 
 #include "datasets/edge_list.h"
 #include "base/checksum.h"
+#include "base/dataset_ids.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/graph_files.h"
@@ -61,6 +62,10 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   // Checked before the directory is touched, so a bad option leaves an earlier prep intact.
   if (options.order_root != kNoVertex && options.order_root >= info.vertices)
     fail("--order-root {} is out of range (the graph has vertices 0..{})", options.order_root, info.vertices - 1);
+  // The dataset's own ids, when `convert` left them beside the edge list (base/dataset_ids.h).
+  const std::string ids_path = dataset_ids_path(edge_list_path);
+  const std::optional<DatasetIds> dataset_ids =
+      path_exists(ids_path) ? std::optional(DatasetIds::load(ids_path, info.vertices)) : std::nullopt;
 
   make_directory(dir);
   const GraphFiles files(dir);
@@ -252,6 +257,9 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   meta.order_root = options.order == OrderKind::Bfs ? options.order_root : kNoVertex;
   meta.order_crc = order.save(files.order());
   if (order.is_natural()) ::unlink(files.order().c_str());  // no stale order from an earlier prep
+  meta.dataset_ids = dataset_ids.has_value();
+  if (dataset_ids) meta.dataset_ids_crc = dataset_ids->save(files.dataset_ids());
+  else ::unlink(files.dataset_ids().c_str());
   meta.save(files.meta());
   return order_cost;
 }

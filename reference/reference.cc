@@ -96,9 +96,19 @@ std::vector<double> pagerank_step(const Csr& g, const std::vector<double>& rank)
 
 }  // namespace
 
-std::vector<double> pagerank(const Csr& g, uint32_t iterations) {
-  std::vector<double> rank(g.vertices, 1.0 / static_cast<double>(g.vertices));
-  for (uint32_t i = 0; i < iterations; ++i) rank = pagerank_step(g, rank);
+std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling) {
+  const double n = static_cast<double>(g.vertices);
+  std::vector<double> rank(g.vertices, 1.0 / n);
+  for (uint32_t i = 0; i < iterations; ++i) {
+    std::vector<double> next = pagerank_step(g, rank);
+    if (spread_dangling) {
+      double lost = 0;
+      for (uint64_t u = 0; u < g.vertices; ++u)
+        if (g.out_degree(u) == 0) lost += rank[u];
+      for (double& r : next) r += 0.85 * lost / n;
+    }
+    rank.swap(next);
+  }
   return rank;
 }
 

@@ -27,8 +27,10 @@ std::vector<uint32_t> bfs(const Csr& g, VertexId source);
 std::vector<uint64_t> sssp(const Csr& g, VertexId source);
 // Smallest vertex id of each weakly connected component.
 std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& edges);
-// `iterations` synchronous steps from 1/N, d = 0.85, no dangling redistribution.
-std::vector<double> pagerank(const Csr& g, uint32_t iterations);
+// `iterations` synchronous steps from 1/N, d = 0.85, no dangling redistribution; with
+// spread_dangling, LDBC Graphalytics' rule: each step also gives every vertex d/N of the rank the
+// vertices without out-edges held.
+std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling = false);
 // The fixed point of the same equation, to an L1 step below 1e-14.
 std::vector<double> pagerank_fixed_point(const Csr& g);
 // Personalized PageRank's fixed point: (1-d)/|S| teleported to each source, the rest as above.

@@ -15,7 +15,7 @@ constexpr FileFormat kFormat{"GSOGRID", kGridFormatVersion, "a graphso graph met
 
 struct Header {
   FormatTag tag;
-  uint32_t flags;  // bit 0: weighted; bit 1: symmetric
+  uint32_t flags;  // bit 0: weighted; bit 1: symmetric; bit 2: dataset ids
   uint64_t vertices;
   uint64_t edges;
   uint32_t partitions;
@@ -25,7 +25,9 @@ struct Header {
   uint32_t order_crc;  // of the order file
   uint32_t order_root;
   uint32_t encoding;   // EdgeEncoding
-  uint64_t reserved[2];
+  uint32_t dataset_ids_crc;  // of the dataset_ids file (flag bit 2); was reserved, zero, in version 3's first graphs
+  uint32_t reserved32;
+  uint64_t reserved;
 };
 static_assert(sizeof(Header) == 80);  // the format's, version 3
 
@@ -65,7 +67,8 @@ void GridMeta::finalize() {
 std::string GridMeta::serialize() const {
   Header h{};
   h.tag = kFormat.tag();
-  h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u);
+  h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u) | (dataset_ids ? 4u : 0u);
+  h.dataset_ids_crc = dataset_ids_crc;
   h.vertices = vertices;
   h.edges = edges;
   h.partitions = partitions;
@@ -104,6 +107,9 @@ GridMeta GridMeta::load(const std::string& path) {
   meta.edges = h.edges;
   meta.weighted = (h.flags & 1) != 0;
   meta.symmetric = (h.flags & 2) != 0;
+  meta.dataset_ids = (h.flags & 4) != 0;
+  meta.dataset_ids_crc = h.dataset_ids_crc;
+  if (h.flags > 7) fail("{}: corrupt: unknown flags {:#x}", path, h.flags);
   meta.partitions = h.partitions;
   meta.range_size = h.range_size;
   meta.degrees_crc = h.degrees_crc;

@@ -38,6 +38,8 @@ struct GridMeta {
   OrderKind order = OrderKind::Natural;  // how ids were relabelled before partitioning
   uint32_t order_crc = 0;                // crc32 of the order file (none for natural)
   VertexId order_root = kNoVertex;       // bfs: the root asked for (original id), if any
+  bool dataset_ids = false;              // the graph has ids of its own (base/dataset_ids.h)
+  uint32_t dataset_ids_crc = 0;          // the dataset_ids file's CRC, if so
 
   uint32_t edge_size() const { return edge_bytes(weighted); }
   uint64_t num_blocks() const { return uint64_t{partitions} * partitions; }

@@ -67,7 +67,7 @@ TEST_CASE("export: a relabelled weighted graph comes back in original ids, as te
     edges.push_back({v, (v * v + 3) % 1100, v % 5});
   }
   edges.push_back({1199, 1199, 2});
-  write_edges(dir.file("e.bin"), EdgeSet{edges, 1300, true});
+  write_edges(dir.file("e.bin"), EdgeSet{edges, 1300, true, {}});
   for (const char* order : {"natural", "degree", "bfs"}) {
     INFO("order " << order);
     const std::string g = dir.file(std::string("g-") + order);
@@ -107,12 +107,12 @@ TEST_CASE("export: bad input and damaged blocks are one-line errors that write n
   TempDir dir;
   std::vector<WeightedEdge> edges;
   for (VertexId v = 0; v < 500; ++v) edges.push_back({v, (v * 3 + 1) % 500, 1});
-  write_edges(dir.file("e.bin"), EdgeSet{edges, 500, false});
+  write_edges(dir.file("e.bin"), EdgeSet{edges, 500, false, {}});
   REQUIRE(graphso_cli({"prep", dir.file("e.bin"), "-o", dir.file("g"), "--partitions", "2"}).status == 0);
   REQUIRE(graphso_cli({"export", dir.file("g"), "-o", dir.file("ok.txt")}).status == 0);
 
   require_usage_error(graphso_cli({"export", dir.file("g"), "-o", dir.file("x"), "--format", "parquet2"}),
-                      "unknown export format 'parquet2' (expected edgelist, bin or parquet)");
+                      "unknown export format 'parquet2' (expected edgelist, bin, gr, graphalytics or parquet)");
   require_usage_error(graphso_cli({"export", dir.file("g"), "-o", "-", "--format", "bin"}), "--format bin needs a file");
   require_usage_error(graphso_cli({"export", dir.file("g")}), "the option '--output' is required");
   require_one_line_error(graphso_cli({"export", dir.file("nothing"), "-o", dir.file("x")}),

@@ -18,6 +18,10 @@ int fuzz_job_file(const uint8_t* data, size_t size);
 int fuzz_edge_list(const uint8_t* data, size_t size);
 int fuzz_graph_dir(const uint8_t* data, size_t size);
 int fuzz_store(const uint8_t* data, size_t size);
+int fuzz_dimacs(const uint8_t* data, size_t size);
+int fuzz_gapbs(const uint8_t* data, size_t size);
+int fuzz_metis(const uint8_t* data, size_t size);
+int fuzz_graphalytics(const uint8_t* data, size_t size);
 
 namespace {
 
@@ -107,3 +111,9 @@ TEST_CASE("fuzz targets over their corpus and generated inputs: graph directory"
   replay("graph_dir", fuzz_graph_dir, 3000);
 }
 TEST_CASE("fuzz targets over their corpus and generated inputs: store") { replay("store", fuzz_store, 2000); }
+TEST_CASE("fuzz targets over their corpus and generated inputs: DIMACS .gr") { replay("dimacs", fuzz_dimacs, 3000); }
+TEST_CASE("fuzz targets over their corpus and generated inputs: GAPBS .sg/.wsg") { replay("gapbs", fuzz_gapbs, 3000); }
+TEST_CASE("fuzz targets over their corpus and generated inputs: METIS") { replay("metis", fuzz_metis, 3000); }
+TEST_CASE("fuzz targets over their corpus and generated inputs: Graphalytics .v/.e") {
+  replay("graphalytics", fuzz_graphalytics, 3000);
+}

@@ -1,6 +1,11 @@
 // graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --format F]
-#include <cstdio>
+#include <unistd.h>
 
+#include <cerrno>
+#include <fmt/format.h>
+
+#include "base/dataset_ids.h"
+#include "base/file.h"
 #include "datasets/edge_input.h"
 #include "datasets/edge_list.h"
 #include "tools/graphso/options.h"
@@ -11,9 +16,11 @@ int cmd_convert(const Args& args) {
   po::options_description options("convert options");
   std::string input, output, format;
   options.add_options()
-      ("input", po::value(&input)->required(), "input edge list (.el .wel .txt .mtx .raw .bin, optionally .gz)")
-      ("output,o", po::value(&output)->required(), "output graphso edge list (.bin)")
-      ("format", po::value(&format)->default_value("auto"), "auto|text|mtx|raw|bin")
+      ("input", po::value(&input)->required(),
+       "input graph: edge lists (.el .wel .txt .mtx .raw .bin), DIMACS .gr, GAPBS .sg/.wsg, METIS .graph/.metis, "
+       "Graphalytics NAME.e (with NAME.v); text formats optionally .gz")
+      ("output,o", po::value(&output)->required(), "output graphso edge list (.bin; a dataset's own ids go to OUT.bin.ids)")
+      ("format", po::value(&format)->default_value("auto"), "auto (from the name)|text|mtx|raw|bin|gr|sg|metis|graphalytics")
       ("weighted", po::bool_switch(), "read a weight column (text), values (mtx) or 12-byte records (raw)")
       ("symmetrize", po::bool_switch(), "add v->u for every u->v")
       ("drop-self-loops", po::bool_switch(), "drop u->u edges")
@@ -35,12 +42,17 @@ int cmd_convert(const Args& args) {
   apply_transforms(set, transforms);
   if (set.edges.empty()) fail("{}: no edges left after dropping self-loops", input);
 
+  // The dataset's own ids go beside the edge list, where prep finds them; an earlier file's are
+  // removed first, so they never pair with edges they do not belong to.
+  const std::string ids_path = dataset_ids_path(output);
+  if (::unlink(ids_path.c_str()) != 0 && errno != ENOENT) fail("{}: cannot remove: {}", ids_path, errno_text(errno));
   EdgeListWriter writer(output, set.weighted);
   writer.append(set.edges);
   writer.finish(set.vertices);
-  std::printf("%s: %llu vertices, %llu edges%s\n", output.c_str(),
-              static_cast<unsigned long long>(set.vertices), static_cast<unsigned long long>(writer.edges()),
-              set.weighted ? ", weighted" : "");
+  const bool with_ids = !set.dataset_ids.empty();
+  if (with_ids) DatasetIds(std::move(set.dataset_ids)).save(ids_path);
+  fmt::print("{}: {} vertices, {} edges{}{}\n", output, set.vertices, writer.edges(), set.weighted ? ", weighted" : "",
+             with_ids ? ", the dataset's own ids in " + ids_path : "");
   return 0;
 }
 

@@ -1,4 +1,4 @@
-// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|parquet]
+// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|parquet]
 #include <cstdio>
 
 #include "prep/graph_export.h"
@@ -14,12 +14,13 @@ int cmd_export(const Args& args) {
       ("input", po::value(&input)->required(), "a prepared graph directory or a graphso edge list (.bin)")
       ("output,o", po::value(&output)->required(), "the file to write (- for standard output, edgelist only)")
       ("format", po::value(&format_name)->default_value("edgelist"),
-       "edgelist: text, one 'src dst[ weight]' line per edge; bin: a graphso edge list; parquet: a directory "
+       "edgelist: text, one 'src dst[ weight]' line per edge; bin: a graphso edge list; gr: DIMACS 9th challenge; "
+       "graphalytics: OUT.v, OUT.e and OUT.properties in the dataset's own ids; parquet: a directory "
        "of Parquet parts (src, dst[, weight]) and graphso.json, for tools/spark");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
-  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|parquet]", args, options, positional, vm))
+  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|parquet]", args, options, positional, vm))
     return 0;
   if (format_name == "parquet") {
     if (output == "-" || output == "/dev/stdout") throw UsageError("export: --format parquet needs a directory, not standard output");
@@ -33,10 +34,16 @@ int cmd_export(const Args& args) {
   // A graphso edge list's header is written last, over its start: it needs a file to seek in.
   if (format == ExportFormat::Binary && (output == "-" || output == "/dev/stdout"))
     throw UsageError("export: --format bin needs a file, not standard output");
+  if (format == ExportFormat::Graphalytics && (output == "-" || output == "/dev/stdout"))
+    throw UsageError("export: --format graphalytics writes three files (OUT.v, OUT.e, OUT.properties), not standard output");
   const ExportSummary done = export_graph(input, output, format);
-  std::fprintf(output == "-" || output == "/dev/stdout" ? stderr : stdout, "%s: %llu vertices, %llu edges%s, original ids\n",
+  const char* ids = !done.dataset_ids                        ? "original ids"
+                   : format == ExportFormat::Graphalytics    ? "the dataset's own ids"
+                   : format == ExportFormat::Binary          ? "dense ids, the dataset's own beside them (OUT.bin.ids)"
+                                                             : "dense ids (the dataset's own in ascending order)";
+  std::fprintf(output == "-" || output == "/dev/stdout" ? stderr : stdout, "%s: %llu vertices, %llu edges%s, %s\n",
                output.c_str(), static_cast<unsigned long long>(done.vertices), static_cast<unsigned long long>(done.edges),
-               done.weighted ? ", weighted" : "");
+               done.weighted ? ", weighted" : "", ids);
   return 0;
 }
 

@@ -101,7 +101,9 @@ int cmd_run(const Args& args) {
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
       ("threads", number(&config.threads)->default_value(0), "worker threads (0: all cores)")
       ("out", po::value(&out_dir), "directory for per-job results (replaced whole at the end; must be new, empty or earlier results)")
-      ("out-format", po::value(&out_format)->default_value("text"), "text|bin")
+      ("out-format", po::value(&out_format)->default_value("text"),
+       "text: 'vertex value' lines (unreached: -1, inf); graphalytics: the same lines with LDBC Graphalytics' unreached "
+       "values (9223372036854775807, Infinity); bin: a raw array and its .bin.meta")
       ("report", po::value(&report_path), "write the JSON report here (- for standard output)")
       ("io", po::value(&io)->default_value("uring"), "I/O backend: uring|pmem|pread")
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
@@ -151,7 +153,8 @@ int cmd_run(const Args& args) {
   command_line([&] {
     if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
     if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
-    if (out_format != "text" && out_format != "bin") fail("run: --out-format '{}' (expected text or bin)", out_format);
+    if (out_format != "text" && out_format != "graphalytics" && out_format != "bin")
+      fail("run: --out-format '{}' (expected text, graphalytics or bin)", out_format);
     if (config.threads < 0) fail("run: --threads must be >= 0");
     if (trials == 0) fail("run: --trials must be at least 1");
     if (async != "on" && async != "off") fail("run: --async '{}' (expected on or off)", async);
@@ -267,7 +270,9 @@ int cmd_run(const Args& args) {
     }
   }
 
-  OutFormat format = out_format == "bin" ? OutFormat::Binary : OutFormat::Text;
+  const OutFormat format = out_format == "bin"            ? OutFormat::Binary
+                           : out_format == "graphalytics" ? OutFormat::Graphalytics
+                                                          : OutFormat::Text;
   int status = 0;
   for (size_t j = 0; j < jobs.size(); ++j) {
     const auto& job = jobs[j];

@@ -34,5 +34,6 @@ int cmd_ingest(const Args& args);
 int cmd_store_stat(const Args& args);
 int cmd_snapshot(const Args& args);
 int cmd_export(const Args& args);
+int cmd_validate(const Args& args);
 
 }  // namespace graphso

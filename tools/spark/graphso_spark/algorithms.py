@@ -118,13 +118,23 @@ def _rank_round(graph: Graph, rank: DataFrame, teleport: DataFrame) -> DataFrame
             .select("id", (F.col("base") + DAMPING * F.coalesce("arrived", F.lit(0.0))).alias("rank")))
 
 
-def pagerank(graph: Graph, iterations: int):
-    """A fixed number of synchronous iterations from 1/N (graphso's pagerank)."""
+def pagerank(graph: Graph, iterations: int, variant: str = "gap"):
+    """A fixed number of synchronous iterations from 1/N (graphso's pagerank). variant
+    "graphalytics" also gives every vertex d/N of the rank the vertices without out-edges held
+    (LDBC Graphalytics' rule; "gap" leaves it unspread)."""
     n = graph.vertices
     teleport = graph.all_vertices().withColumn("base", F.lit((1 - DAMPING) / n)).cache()
+    dangling = None
+    if variant == "graphalytics":
+        dangling = graph.all_vertices().join(graph.shares.select(F.col("src").alias("id")).distinct(), "id",
+                                             "left_anti").cache()
     rank = graph.all_vertices().withColumn("rank", F.lit(1.0 / n))
     for i in range(1, iterations + 1):
-        rank = _kept(graph, _rank_round(graph, rank, teleport))
+        step = teleport
+        if dangling is not None:
+            held = rank.join(dangling, "id").agg(F.sum("rank")).first()[0] or 0.0
+            step = teleport.withColumn("base", F.col("base") + F.lit(DAMPING * held / n))
+        rank = _kept(graph, _rank_round(graph, rank, step))
     return rank.select("id", F.col("rank").alias("value")), iterations, True
 
 
@@ -167,7 +177,7 @@ def run_job(graph: Graph, algo: str, params: dict):
     if algo == "wcc":
         return wcc(graph)
     if algo == "pagerank":
-        return pagerank(graph, int(params["iterations"]))
+        return pagerank(graph, int(params["iterations"]), str(params.get("variant", "gap")))
     if algo == "pagerank-delta":
         return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]))
     if algo == "ppr":

@@ -1,0 +1,128 @@
+// LDBC Graphalytics' rules end to end: a six-vertex graph whose expected outputs were computed by
+// hand (below), run with `--out-format graphalytics` and `pagerank:variant=graphalytics`, and
+// checked with `graphso validate`, which must also reject a result with one changed value.
+#include <catch2/catch.hpp>
+
+#include "base/file.h"
+#include "tests/e2e/cli.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::testing;
+
+namespace {
+
+// 0->1 (3), 0->2 (7), 1->2 (2), 2->0 (1), 3->2 (1), 3->4 (5); vertex 4 has no out-edges and 5 no
+// edges at all: both are dangling. Out-degrees 2, 1, 1, 2, 0, 0.
+constexpr const char* kEdges = "# vertices: 6\n0 1 3\n0 2 7\n1 2 2\n2 0 1\n3 2 1\n3 4 5\n";
+
+// From 0: 1 and 2 one hop away; 3, 4 and 5 unreachable (Graphalytics: 2^63 - 1).
+constexpr const char* kBfs = "0 0\n1 1\n2 1\n3 9223372036854775807\n4 9223372036854775807\n5 9223372036854775807\n";
+// From 0 over the weights: 1 at 3, 2 at min(7, 3 + 2) = 5; the rest unreachable.
+constexpr const char* kSssp = "0 0\n1 3\n2 5\n3 Infinity\n4 Infinity\n5 Infinity\n";
+// {0, 1, 2, 3, 4} and {5}, labelled by anything one-to-one (here 7 and 9).
+constexpr const char* kWcc = "0 7\n1 7\n2 7\n3 7\n4 7\n5 9\n";
+// Two iterations, d = 0.85, n = 6, from 1/6. Each gives every vertex (1 - d)/6 plus d/6 of the rank
+// the dangling vertices 4 and 5 held, plus d x rank/out-degree along each in-edge.
+// Iteration 1: dangling 2/6, base 0.15/6 + 0.85/18 = 13/180;
+//   PR1 = 77/360, 103/720, 16/45, 13/180, 103/720, 13/180.
+// Iteration 2: dangling 103/720 + 13/180 = 155/720, base 0.025 + 0.85 x 155/4320 = 959/17280;
+//   PR2(0) = base + 0.85 x 16/45                     = 30907/86400
+//   PR2(1) = base + 0.85 x 77/720                    = 12649/86400
+//   PR2(2) = base + 0.85 x (77/720 + 103/720 + 13/360) = 25807/86400
+//   PR2(3) = PR2(5) = base                           = 959/17280
+//   PR2(4) = base + 0.85 x 13/360                    = 7447/86400
+// They sum to 1: no rank is lost, which is what the variant is for.
+std::string expected_pagerank() {
+  const double pr[] = {30907.0 / 86400, 12649.0 / 86400, 25807.0 / 86400, 959.0 / 17280, 7447.0 / 86400, 959.0 / 17280};
+  std::string out;
+  for (int v = 0; v < 6; ++v) out += fmt::format("{} {:.17g}\n", v, pr[v]);
+  return out;
+}
+
+struct Prepared {
+  TempDir dir;
+  std::string graph = dir.file("g");
+  Prepared() {
+    write_text(dir.file("g.wel"), kEdges);
+    REQUIRE(graphso_cli({"convert", dir.file("g.wel"), "-o", dir.file("g.bin")}).status == 0);
+    REQUIRE(graphso_cli({"prep", dir.file("g.bin"), "-o", graph}).status == 0);
+  }
+};
+
+CliResult validate(const std::string& results, const std::string& expected, const std::string& algo) {
+  return graphso_cli({"validate", results, expected, "--algo", algo});
+}
+
+}  // namespace
+
+TEST_CASE("graphalytics: hand-computed outputs of BFS, SSSP, WCC and PageRank validate; one changed value does not") {
+  Prepared p;
+  write_text(p.dir.file("bfs"), kBfs);
+  write_text(p.dir.file("sssp"), kSssp);
+  write_text(p.dir.file("wcc"), kWcc);
+  write_text(p.dir.file("pr"), expected_pagerank());
+  const std::string sharing = GENERATE("independent", "partition", "chunk");
+  INFO("--sharing " << sharing);
+  const std::string out = p.dir.file("out-" + sharing);
+  CliResult run = graphso_cli({"run", p.graph, "--job", "bfs:source=0", "--job", "sssp:source=0", "--job", "wcc", "--job",
+                               "pagerank:iterations=2:variant=graphalytics", "--sharing", sharing, "--out-format", "graphalytics",
+                               "--out", out});
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  REQUIRE(read_small_file(out + "/0-bfs.txt") == kBfs);  // the unreachable value, written as Graphalytics does
+  REQUIRE(read_small_file(out + "/1-sssp.txt") == kSssp);
+  for (auto [file, expected, algo] : {std::tuple{"0-bfs.txt", "bfs", "bfs"}, std::tuple{"1-sssp.txt", "sssp", "sssp"},
+                                      std::tuple{"2-wcc.txt", "wcc", "wcc"}, std::tuple{"3-pagerank.txt", "pr", "pagerank"}}) {
+    INFO(file);
+    CliResult ok = validate(out + "/" + file, p.dir.file(expected), algo);
+    INFO(ok.err);
+    REQUIRE(ok.status == 0);
+    REQUIRE_THAT(ok.out, Catch::Contains("at all 6 vertices"));
+  }
+
+  // One changed value, for each rule: an exit 1 and one line naming the vertex.
+  write_text(p.dir.file("bfs-bad"), std::string(kBfs).replace(std::string(kBfs).find("2 1"), 3, "2 2"));
+  require_one_line_error(validate(p.dir.file("bfs-bad"), p.dir.file("bfs"), "bfs"),
+                         "1 of 6 vertices differ from " + p.dir.file("bfs") + " (exact rule); the first is vertex 2: 2, expected 1");
+  write_text(p.dir.file("wcc-bad"), "0 7\n1 7\n2 7\n3 7\n4 9\n5 9\n");  // 4 moved to 5's component
+  require_one_line_error(validate(p.dir.file("wcc-bad"), p.dir.file("wcc"), "wcc"), "break the equivalence");
+  // PR2(5) = 0.05549769: 0.0554990 is 0.0024% off (inside 0.01%), 0.05556 is 0.11% off.
+  const std::string pr = read_small_file(out + "/3-pagerank.txt");
+  const std::string pr_head = pr.substr(0, pr.rfind('\n', pr.size() - 2) + 1);
+  REQUIRE(pr.substr(pr_head.size(), 2) == "5 ");
+  write_text(p.dir.file("pr-close"), pr_head + "5 0.0554990\n");
+  REQUIRE(validate(p.dir.file("pr-close"), p.dir.file("pr"), "pagerank").status == 0);
+  write_text(p.dir.file("pr-bad"), pr_head + "5 0.05556\n");
+  require_one_line_error(validate(p.dir.file("pr-bad"), p.dir.file("pr"), "pagerank"),
+                         "1 of 6 vertices differ from " + p.dir.file("pr") + " (epsilon rule, 0.01% relative); the first is vertex 5");
+  write_text(p.dir.file("sssp-bad"), "0 0\n1 3\n2 5\n3 Infinity\n4 12\n5 Infinity\n");
+  require_one_line_error(validate(p.dir.file("sssp-bad"), p.dir.file("sssp"), "sssp"), "vertex 4: 12, expected inf");
+}
+
+TEST_CASE("graphalytics: the default PageRank keeps GAP's rule and fails Graphalytics' validation on dangling vertices") {
+  Prepared p;
+  write_text(p.dir.file("pr"), expected_pagerank());
+  const std::string out = p.dir.file("out");
+  REQUIRE(graphso_cli({"run", p.graph, "--job", "pagerank:iterations=2", "--out", out}).status == 0);
+  require_one_line_error(validate(out + "/0-pagerank.txt", p.dir.file("pr"), "pagerank"), "vertices differ");
+  require_usage_error(graphso_cli({"run", p.graph, "--job", "pagerank:variant=networkx"}),
+                      "variant = 'networkx' (expected gap or graphalytics)");
+}
+
+TEST_CASE("validate: files that are not results, and results of different vertices, are one-line errors") {
+  TempDir dir;
+  write_text(dir.file("a"), "0 1\n1 2\n");
+  write_text(dir.file("b"), "0 1\n1 2\n2 3\n");
+  write_text(dir.file("dup"), "0 1\n0 1\n");
+  write_text(dir.file("words"), "0 one\n");
+  write_text(dir.file("three"), "0 1 2\n");
+  require_one_line_error(validate(dir.file("a"), dir.file("b"), "bfs"), "vertex 2 is missing from the results");
+  require_one_line_error(validate(dir.file("b"), dir.file("a"), "bfs"), "vertex 2 is not expected");
+  require_one_line_error(validate(dir.file("dup"), dir.file("a"), "bfs"), "vertex 0 appears more than once");
+  require_one_line_error(validate(dir.file("words"), dir.file("a"), "bfs"), "words:1: value 'one' is not an integer");
+  require_one_line_error(validate(dir.file("three"), dir.file("a"), "bfs"), "three:1: expected 'vertex value', got more");
+  require_one_line_error(validate(dir.file("missing"), dir.file("a"), "bfs"), "missing: cannot open");
+  require_usage_error(validate(dir.file("a"), dir.file("a"), "lpa"), "--algo 'lpa'");
+  REQUIRE(validate(dir.file("a"), dir.file("a"), "wcc").status == 0);
+}
