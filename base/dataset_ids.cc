@@ -19,13 +19,11 @@ struct Header {
 };
 static_assert(sizeof(Header) == 24);
 
-std::string serialized(const std::vector<uint64_t>& ids) {
+Header header_of(const std::vector<uint64_t>& ids) {
   Header h{};
   h.tag = kFormat.tag();
   h.count = ids.size();
-  std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
-  bytes.append(reinterpret_cast<const char*>(ids.data()), ids.size() * sizeof(uint64_t));
-  return bytes;
+  return h;
 }
 
 }  // namespace
@@ -51,14 +49,20 @@ DatasetIds DatasetIds::load(const std::string& path, uint64_t vertices) {
 }
 
 uint32_t DatasetIds::save(const std::string& path) const {
-  const std::string bytes = serialized(ids_);
-  write_sealed_file(path, bytes);
-  return crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+  const Header h = header_of(ids_);
+  AtomicOutputFile out(path);
+  out.append(as_bytes_of(h));
+  out.append(std::as_bytes(std::span(ids_)));
+  const uint32_t sum = crc();
+  out.append(as_bytes_of(sum));
+  out.commit();
+  return sum;
 }
 
+// Header then ids, without a second copy of them (a graph's ids may be gigabytes).
 uint32_t DatasetIds::crc() const {
-  const std::string bytes = serialized(ids_);
-  return crc32_of(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+  const Header h = header_of(ids_);
+  return crc32_of(std::as_bytes(std::span(ids_)), crc32_of(as_bytes_of(h)));
 }
 
 std::optional<VertexId> DatasetIds::vertex_of(uint64_t id) const {
