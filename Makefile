@@ -17,9 +17,11 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz -lstreamvbyte
 # Debian 12 packages the build, tests and tools use (see README "Dependencies"). The Python
 # scripts run on Debian's /usr/bin/python3, which is where python3-matplotlib installs.
 PACKAGES := g++ make pkg-config git liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
-            catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev python3 python3-matplotlib python3-venv openjdk-17-jre-headless
-# tools/spark's Python packages (pinned in its requirements.txt), in a virtual environment of the
-# checkout's own: Spark, and pyarrow for `export --format parquet`.
+            catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev python3 python3-matplotlib
+# Spark (tools/spark, `export --format parquet`, the Spark tests): Java and a virtual environment
+# of the checkout's own with tools/spark's pinned Python packages (pyspark, pyarrow). The demo and
+# the benchmark need none of it.
+SPARK_PACKAGES := python3-venv openjdk-17-jre-headless
 SPARK_VENV := .venv-spark
 
 LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
@@ -41,7 +43,7 @@ FUZZ_TEST_OBJS := $(FUZZ_TEST_SRCS:%.cc=$(BUILD)/%.o)
 GRAPHSO   := $(BUILD)/graphso
 TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/fuzz_tests $(BUILD)/tests/peak_rss
 
-.PHONY: all deps test asan demo bench bench-quick fuzz install clean
+.PHONY: all deps deps-core deps-spark test asan demo bench bench-quick fuzz install clean
 all: $(GRAPHSO) $(TESTS)
 
 $(BUILD)/%.o: %.cc
@@ -74,8 +76,18 @@ $(BUILD)/tests/peak_rss: tests/peak_rss.cc
 	$(CXX) -std=c++20 -O2 -Wall -Wextra -Werror $< -o $@
 
 # Idempotent: installs only when a package is missing (CI starts on a clean Debian 12).
-deps:
+# `make deps` installs everything; the demo and the benchmark only what they use (deps-core).
+deps: deps-core deps-spark
+
+deps-core:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+deps-spark: deps-core
+	@missing=""; for p in $(SPARK_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
@@ -96,15 +108,15 @@ asan: deps
 	  SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer"
 	tests/run_tests.sh build-asan
 
-demo: deps
+demo: deps-core
 	$(MAKE) $(JOBS) $(GRAPHSO)
 	tools/demo.sh $(BUILD)
 
-bench: deps
+bench: deps-core
 	$(MAKE) $(JOBS) $(GRAPHSO)
 	/usr/bin/python3 tools/bench/bench.py --graphso $(GRAPHSO)
 
-bench-quick: deps
+bench-quick: deps-core
 	$(MAKE) $(JOBS) $(GRAPHSO)
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
@@ -123,7 +135,7 @@ $(FUZZ_BUILD)/libgraphso.a: $(FUZZ_LIB_OBJS)
 	ar rcs $@ $^
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.cc tests/fuzz/fuzz_scratch.cc $(FUZZ_BUILD)/libgraphso.a
 	clang++ $(FUZZ_FLAGS) -fsanitize=fuzzer $^ $(LDLIBS) -o $@
-fuzz: deps
+fuzz: deps-core
 	@missing=""; for p in clang libclang-rt-14-dev libomp-14-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 	$(MAKE) $(JOBS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)

@@ -3,7 +3,7 @@
 # of them (Catch2 test cases). A binary that dies without a summary counts as one failure.
 set -u
 build=${1:-build}
-export GRAPHSO_BIN="$build/graphso"
+export GRAPHSO_BIN="$(cd "$build" && pwd)/graphso"  # absolute: tests run programs from other directories
 # Idle OpenMP threads sleep instead of spinning. The tests run many short rounds back to back,
 # beside the graphso processes they start, and libgomp's default spin-wait took half their CPU
 # (the osm-rome and soc-slashdot cases: 102 s -> 91 s wall, 133 s -> 74 s user). Results do not

@@ -177,20 +177,36 @@ TEST_CASE("cli: prep --order; sources and results stay in original ids; --granul
   REQUIRE(graphso_cli({"inspect", p->graph, "--verify"}).status == 0);
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "byte", "--sharing", "chunk"}),
                       "unknown read granularity 'byte'");
-  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "page"}),
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--granularity", "page", "--sharing", "partition"}),
                       "--granularity applies to --sharing chunk only");
-  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--late-join", "on"}),
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--late-join", "on", "--sharing", "independent"}),
                       "--late-join applies to --sharing chunk only");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--late-join", "yes"}),
                       "--late-join 'yes' (expected on or off)");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--pass-order", "id"}),
                       "unknown pass order 'id' (expected priority, source or destination)");
-  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--extent-size", "64K"}),
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--extent-size", "64K", "--sharing", "partition"}),
                       "--extent-size applies to --sharing chunk only");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--sharing", "chunk", "--extent-size", "big"}),
                       "--extent-size: 'big' is not a size");
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc:method=fast"}), "method = 'fast' (expected union-find or label)");
   REQUIRE(!path_exists(p->dir.file("x") + "/meta"));
+}
+
+// What a user who names no sharing mode gets: chunk mode, for one job as for a batch (it measured
+// fastest for one job too: docs/commands.md, "The default sharing mode").
+TEST_CASE("cli: run without --sharing runs chunk mode, for one job and for several") {
+  auto p = prepare_through_cli();
+  for (const std::vector<std::string>& jobs : {std::vector<std::string>{"--job", "bfs:source=3"},
+                                               std::vector<std::string>{"--job", "bfs:source=3", "--job", "wcc"}}) {
+    std::vector<std::string> args = {"run", p->graph, "--report", "-"};
+    args.insert(args.end(), jobs.begin(), jobs.end());
+    const CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE_THAT(r.out, Catch::Contains("\"mode\": \"chunk\""));
+    REQUIRE_THAT(r.err, Catch::Contains("mode chunk"));
+  }
 }
 
 TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures") {

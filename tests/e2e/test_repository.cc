@@ -1,6 +1,7 @@
 // A user has only the clone: everything the build, the tests, the demo and the benchmark read is
 // in the repository. A fresh clone in a directory with nothing beside it (no ../shared) runs a
-// test that reads every shipped graph, and no tracked file names a data directory outside it.
+// test that reads every shipped graph and the demo, and no tracked file names a data directory
+// outside it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -41,4 +42,14 @@ TEST_CASE("a fresh clone reads its graphs from itself: nothing outside the check
   INFO(shipped.out << shipped.err);
   REQUIRE(shipped.status == 0);
   REQUIRE_THAT(shipped.out, Catch::Contains("All tests passed") && Catch::Contains("in 1 test case"));
+
+  // The demo from the clone: its script with this build's graphso placed in the clone's build/
+  // (what `make demo` runs after building), in the clone's top directory.
+  fs::create_directories(clone / "build");
+  fs::copy_file(fs::path(graphso_binary()), clone / "build" / "graphso");
+  const CliResult demo = run_program({"bash", "-c", "cd '" + clone.string() + "' && tools/demo.sh build"});
+  INFO(demo.out << demo.err);
+  REQUIRE(demo.status == 0);
+  REQUIRE_THAT(demo.out, Catch::Contains("BFS/SSSP/WCC results identical in all runs") &&
+                             Catch::Contains("on the store's snapshot equal the runs above"));
 }

@@ -109,6 +109,15 @@ void compare_batch(const std::string& graph_dir, TempDir& dir, const std::string
   const std::string json = read_small_file(report);
   REQUIRE_THAT(json, Catch::Contains("\"master\": \"local[2]\"") && Catch::Contains("\"converged\": true"));
   REQUIRE_THAT(json, !Catch::Contains("\"converged\": false"));
+  // The summary counts from the command's start: the JVM's start and the load are in it, and said.
+  REQUIRE_THAT(s.out, Catch::Contains("starting Spark") && Catch::Contains("loading the export") && Catch::Contains("the jobs"));
+  auto field = [&json](const std::string& key) {
+    const size_t at = json.rfind("\"" + key + "\": ");  // the last: the top level's "seconds" follows the jobs'
+    REQUIRE(at != std::string::npos);
+    return std::stod(json.substr(at + key.size() + 4));
+  };
+  REQUIRE(field("session_seconds") > 0);
+  REQUIRE(field("seconds") >= field("session_seconds") + field("load_seconds") + field("jobs_seconds"));
   for (const std::string& exact : exact_files) {
     INFO(exact);
     REQUIRE(fs::exists(ours + "/" + exact));

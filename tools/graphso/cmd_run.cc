@@ -95,7 +95,9 @@ int cmd_run(const Args& args) {
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
       ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md)")
       ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
-      ("sharing", po::value(&sharing)->default_value("independent"), "independent|partition|chunk")
+      ("sharing", po::value(&sharing)->default_value("chunk"),
+       "chunk (GraphSO: only the chunks some job needs, one shared cache), partition (GraphM: whole partitions, "
+       "shared) or independent (each job reads for itself, as a stock engine does)")
       ("update-mem", po::value(&update_mem), "xstream: update buffer budget, out of the graph-data budget (default: a quarter)")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")

@@ -13,6 +13,7 @@ graphso's do; PageRank touches every edge every round, as it must.
 """
 
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -28,6 +29,11 @@ class Graph:
     edges: DataFrame  # src, dst, weight (1 when the graph has none), cached
     shares: DataFrame  # src, dst, inverse (1 / out-degree of src): PageRank's edges, cached
     reliable_checkpoints: bool = False  # rounds written to the checkpoint directory, not kept in memory
+    on_round: Optional[Callable[[int], None]] = None  # told each finished round (batch.py's status line)
+
+    def round_done(self, rounds: int):
+        if self.on_round:
+            self.on_round(rounds)
 
     def all_vertices(self) -> DataFrame:
         return self.spark.range(self.vertices)  # column "id"
@@ -62,6 +68,7 @@ def bfs(graph: Graph, source: int):
             break
         reached = _kept(graph, reached.unionByName(step.withColumn("level", F.lit(level).cast("long"))))
         frontier = step
+        graph.round_done(level)
     values = graph.all_vertices().join(reached, "id", "left").select("id", F.coalesce("level", F.lit(-1)).alias("value"))
     return values, level, True
 
@@ -83,6 +90,7 @@ def sssp(graph: Graph, source: int):
             break
         dist = _kept(graph, dist.join(better.select("id"), "id", "left_anti").unionByName(better))
         frontier = better
+        graph.round_done(rounds)
     values = graph.all_vertices().join(dist, "id", "left").select(
         "id", F.coalesce(F.col("dist").cast("string"), F.lit("inf")).alias("value"))
     return values, rounds, True
@@ -106,6 +114,7 @@ def wcc(graph: Graph):
             break
         labels = _kept(graph, labels.join(lower.select("id"), "id", "left_anti").unionByName(lower))
         moved = lower
+        graph.round_done(rounds)
     both.unpersist()
     return labels.select("id", F.col("label").alias("value")), rounds, True
 
@@ -135,6 +144,7 @@ def pagerank(graph: Graph, iterations: int, variant: str = "gap"):
             held = rank.join(dangling, "id").agg(F.sum("rank")).first()[0] or 0.0
             step = teleport.withColumn("base", F.col("base") + F.lit(DAMPING * held / n))
         rank = _kept(graph, _rank_round(graph, rank, step))
+        graph.round_done(i)
     return rank.select("id", F.col("rank").alias("value")), iterations, True
 
 
@@ -160,6 +170,7 @@ def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, s
     while rounds < max_iterations:
         rounds += 1
         rank = _kept(graph, _rank_round(graph, rank, teleport))
+        graph.round_done(rounds)
         # No vertex's rank falls, so a round's L1 change is how much the total rose.
         was, total = total, rank.agg(F.sum("rank")).first()[0]
         if total - was <= (1 - DAMPING) * tolerance:

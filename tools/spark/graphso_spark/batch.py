@@ -102,7 +102,26 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
+class StatusLine:
+    """graphso's status line: on a terminal, one line rewritten in place (what is running, for how
+    long); elsewhere nothing."""
+
+    def __init__(self):
+        self.on = sys.stderr.isatty()
+
+    def show(self, text):
+        if self.on:
+            width = shutil.get_terminal_size().columns - 1
+            print("\r" + text[:width].ljust(width), end="", file=sys.stderr, flush=True)
+
+    def clear(self):
+        self.show("")
+        if self.on:
+            print("\r", end="", file=sys.stderr, flush=True)
+
+
 def main(argv=None):
+    started = time.time()  # before the JVM starts: what the summary's total counts from
     args = parse_args(argv if argv is not None else sys.argv[1:])
     try:
         meta = export_meta.read(args.export, args.meta)
@@ -117,17 +136,19 @@ def main(argv=None):
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(staging)
     try:
-        return run_batch(args, meta, jobs, staging)
+        return run_batch(args, meta, jobs, staging, started)
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # published by now, or a failed run's
 
 
-def run_batch(args, meta, jobs, staging):
+def run_batch(args, meta, jobs, staging, started):
     # Imported only now: a refused batch never loads Spark.
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
     from graphso_spark import algorithms
 
+    status = StatusLine()
+    status.show(f"starting Spark ({args.master or 'spark-submit master'}): the JVM and a session")
     builder = (SparkSession.builder.appName("graphso batch").config("spark.ui.showConsoleProgress", "false")
                .config("spark.cleaner.referenceTracking.cleanCheckpoints", "true"))
     if args.master:
@@ -138,7 +159,9 @@ def run_batch(args, meta, jobs, staging):
         spark.sparkContext.setCheckpointDir(args.checkpoint_dir)
     cores = spark.sparkContext.defaultParallelism
     spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions or 2 * cores))
-    started = time.time()
+    session_seconds = time.time() - started
+    status.show(f"loading {args.export}")
+    loading = time.time()
     edges = spark.read.parquet(*export_meta.part_paths(args.export, meta))
     if not meta["weighted"]:
         edges = edges.withColumn("weight", F.lit(1).cast("long"))
@@ -153,21 +176,29 @@ def run_batch(args, meta, jobs, staging):
     shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
     shares.count()
     graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, bool(args.checkpoint_dir))
-    load_seconds = time.time() - started
+    load_seconds = time.time() - loading
 
     report = {"export": args.export, "master": spark.sparkContext.master, "cores": cores,
-              "vertices": meta["vertices"], "edges": meta["edges"], "load_seconds": load_seconds, "jobs": []}
+              "vertices": meta["vertices"], "edges": meta["edges"], "session_seconds": session_seconds,
+              "load_seconds": load_seconds, "jobs": []}
+    jobs_began = time.time()
     for job in jobs:
         began = time.time()
+        graph.on_round = lambda rounds, job=job, began=began: status.show(
+            f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
+        status.show(f"{job['name']} ({job['algo']}): round 1")
         values, rounds, converged = algorithms.run_job(graph, job["algo"], job["params"])
         write_values(values, os.path.join(staging, job["name"] + ".txt"))
         seconds = time.time() - began
+        status.clear()
         report["jobs"].append({"name": job["name"], "algo": job["algo"], "seconds": seconds, "iterations": rounds,
                                "converged": converged})
         print(f"{job['name']} ({job['algo']}): {rounds} rounds{'' if converged else ', not converged'}, "
               f"{seconds:.2f} s", flush=True)
-    report["seconds"] = time.time() - started
+    report["jobs_seconds"] = time.time() - jobs_began
     spark.stop()
+    # Everything from the command's start, the JVM's start and the session's end included.
+    report["seconds"] = time.time() - started
     with open(os.path.join(staging, RESULTS_MARKER), "w") as marker:
         marker.write("graphso results\nformat: text\n")
     # Published whole: the old results go only once the new ones are all written.
@@ -177,5 +208,6 @@ def run_batch(args, meta, jobs, staging):
         with open(args.report + ".tmp", "w") as f:
             json.dump(report, f, indent=2)
         os.replace(args.report + ".tmp", args.report)
-    print(f"{len(jobs)} jobs in {report['seconds']:.2f} s on {report['master']}")
+    print(f"{len(jobs)} jobs in {report['seconds']:.2f} s on {report['master']}: starting Spark "
+          f"{session_seconds:.2f} s, loading the export {load_seconds:.2f} s, the jobs {report['jobs_seconds']:.2f} s")
     return 0
