@@ -121,12 +121,12 @@ bench-quick: deps-core
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
 # libFuzzer (clang, from Debian) on every fuzz target (job file, edge lists, graph directory,
-# store, the field's graph formats), FUZZ_SECONDS each (default 300), from the checked-in corpus and what earlier runs found
-# (build-fuzz/corpus/<target>). The library is built again with clang, instrumented; a crash, a
+# store, the field's graph formats), FUZZ_SECONDS each (default 300), from the checked-in corpus
+# and what earlier runs found (build-fuzz/corpus/<target>). The library is built again with clang, instrumented; a crash, a
 # sanitizer report or a rejection of more than one line fails the target.
 FUZZ_SECONDS ?= 300
 FUZZ_BUILD := build-fuzz
-FUZZ_FLAGS := -std=c++20 -g -O1 -march=x86-64-v2 -fopenmp -I. -fsanitize=address,undefined
+FUZZ_FLAGS := -std=c++20 -g -O1 -march=x86-64-v2 -fopenmp -I. -fsanitize=address,undefined -MMD -MP
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.cc=$(FUZZ_BUILD)/%.o)
 $(FUZZ_BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
@@ -139,12 +139,13 @@ fuzz: deps-core
 	@missing=""; for p in clang libclang-rt-14-dev libomp-14-dev; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
 	$(MAKE) $(JOBS) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@# The checked-in seeds are copied into the run's own corpus: libFuzzer rewrites the inputs it
+	@# reduces where it found them, which must not be the repository.
 	@for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* $(FUZZ_BUILD)/corpus/$$t/; \
 	  echo "== fuzz_$$t, $(FUZZ_SECONDS) s"; \
 	  $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -rss_limit_mb=4096 -timeout=20 \
-	    -artifact_prefix=$(FUZZ_BUILD)/ \
-	    $(FUZZ_BUILD)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
+	    -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus/$$t || exit 1; \
 	done
 
 # The binary, the report plotter and the example job file; PREFIX=~/.local for one user.
@@ -158,4 +159,4 @@ install: $(GRAPHSO)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

@@ -12,18 +12,22 @@ namespace graphso {
 
 LineReader::LineReader(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb")) {
   if (!file_) fail("{}: cannot open: {}", path, errno_text(errno));
+  std::error_code error;
+  const uint64_t bytes = std::filesystem::file_size(path, error);
+  size_ = static_cast<size_t>(error ? 4u << 20 : std::clamp<uint64_t>(16 * bytes, 64u << 10, 4u << 20));
+  buffer_.reset(new char[size_]);
   gzbuffer(file_.get(), 1 << 20);
 }
 
 bool LineReader::next(std::string_view& line) {
   while (true) {
-    const char* begin = buffer_.data() + pos_;
-    const char* end = buffer_.data() + filled_;
+    const char* begin = buffer_.get() + pos_;
+    const char* end = buffer_.get() + filled_;
     const char* newline = static_cast<const char*>(std::memchr(begin, '\n', end - begin));
     if (newline) {
       line = std::string_view(begin, newline - begin);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      pos_ = newline - buffer_.data() + 1;
+      pos_ = newline - buffer_.get() + 1;
       ++line_number_;
       return true;
     }
@@ -40,18 +44,22 @@ bool LineReader::next(std::string_view& line) {
 }
 
 uint64_t LineReader::lines_reached() const {
-  return line_number_ + 1 + static_cast<uint64_t>(std::count(buffer_.data() + pos_, buffer_.data() + filled_, '\n'));
+  return line_number_ + 1 + static_cast<uint64_t>(std::count(buffer_.get() + pos_, buffer_.get() + filled_, '\n'));
 }
 
 void LineReader::refill() {
   // Move the unfinished line to the front, grow if one line fills the buffer.
   size_t keep = filled_ - pos_;
-  std::memmove(buffer_.data(), buffer_.data() + pos_, keep);
+  std::memmove(buffer_.get(), buffer_.get() + pos_, keep);
   pos_ = 0;
   filled_ = keep;
-  if (buffer_.size() - filled_ < (1u << 20)) buffer_.resize(buffer_.size() * 2);
-  int n = gzread(file_.get(), buffer_.data() + filled_,
-                 static_cast<unsigned>(buffer_.size() - filled_));
+  if (size_ - filled_ < std::min<size_t>(size_ / 2, 1u << 20)) {  // one line fills much of it
+    std::unique_ptr<char[]> larger(new char[2 * size_]);
+    std::memcpy(larger.get(), buffer_.get(), filled_);
+    buffer_ = std::move(larger);
+    size_ *= 2;
+  }
+  int n = gzread(file_.get(), buffer_.get() + filled_, static_cast<unsigned>(size_ - filled_));
   if (n > 0) filled_ += static_cast<size_t>(n);
   int code = Z_OK;
   const char* message = gzerror(file_.get(), &code);
