@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "datasets/format_readers.h"
+#include "datasets/edge_input.h"
 
 namespace graphso {
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +47,15 @@ struct EdgeTransforms {
 };
 
 void apply_transforms(EdgeSet& set, const EdgeTransforms& transforms);
+
+// Where two multisets of arcs differ (weights included): the smallest arc one holds more often
+// than the other, and whether that one is `a` (arc_sets.cc). None when they are equal. What a
+// format's two views of one graph are checked with (METIS's lists at both ends, a GAPBS file's
+// in-CSR against its out-CSR), and whether a graph is symmetric, weights and all.
+struct ArcDifference {
+  WeightedEdge arc;
+  bool in_a;
+};
+std::optional<ArcDifference> first_difference(std::vector<WeightedEdge> a, std::vector<WeightedEdge> b);
 
 }  // namespace graphso

@@ -2,7 +2,6 @@
 // Internal to datasets/; each throws a one-line graphso::Error naming the file (and line).
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,13 +17,5 @@ EdgeSet read_gapbs(const std::string& path, bool weighted);
 EdgeSet read_metis(const std::string& path);
 // LDBC Graphalytics .v + .e (+ .properties) (graphalytics_input.cc); path names any of them.
 EdgeSet read_graphalytics(const std::string& path, bool weighted);
-
-// Where two multisets of arcs differ (weights included): the smallest arc one holds more often
-// than the other, and whether that one is `a` (arc_sets.cc). None when they are equal.
-struct ArcDifference {
-  WeightedEdge arc;
-  bool in_a;
-};
-std::optional<ArcDifference> first_difference(std::vector<WeightedEdge> a, std::vector<WeightedEdge> b);
 
 }  // namespace graphso

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <vector>
@@ -41,6 +42,16 @@ class ExportSink {
         text_->append(fmt::format("c graphso export of {}: {} arcs, ids from 1{}\np sp {} {}\n", input, info.edges,
                                   info.weighted ? "" : ", every length 1 (the graph is unweighted)", info.vertices, info.edges));
         return;
+      case ExportFormat::Gapbs:
+      case ExportFormat::Metis: {
+        const bool wsg = output.ends_with(".wsg");
+        if (format == ExportFormat::Gapbs && info.weighted != wsg)
+          fail("export: GAPBS tells a weighted graph by its name: write {} to a {} file, not {}",
+               info.weighted ? "this weighted graph" : "this unweighted graph", info.weighted ? ".wsg" : ".sg", output);
+        held_.reserve(info.edges);
+        csr_.emplace(output);
+        return;
+      }
       case ExportFormat::Graphalytics: {
         const std::string base = output.ends_with(".e") ? output.substr(0, output.size() - 2) : output;
         const std::string name = base.substr(base.find_last_of('/') + 1);
@@ -67,6 +78,10 @@ class ExportSink {
   void append(std::span<const WeightedEdge> edges) {
     edges_ += edges.size();
     if (binary_) return binary_->append(edges);
+    if (csr_) {
+      held_.insert(held_.end(), edges.begin(), edges.end());
+      return;
+    }
     line_buffer_.clear();
     auto out = std::back_inserter(line_buffer_);
     for (const WeightedEdge& e : edges) {
@@ -93,6 +108,11 @@ class ExportSink {
       if (!ids_path_.empty()) ids_->save(ids_path_);
       return;
     }
+    if (csr_) {
+      if (format_ == ExportFormat::Gapbs) write_gapbs();
+      else write_metis();
+      return csr_->commit();
+    }
     for (auto* file : {&vertices_, &properties_})
       if (*file) (*file)->commit();
     text_->commit();
@@ -100,6 +120,82 @@ class ExportSink {
 
  private:
   uint64_t id(VertexId v) const { return ids_ ? ids_->id_of(v) : v; }
+
+  // The held arcs as lists by source (or by destination: in-lists), each sorted, and their offsets.
+  struct Lists {
+    std::vector<uint64_t> offsets;
+    std::vector<WeightedEdge> arcs;
+  };
+  Lists lists(bool incoming) const {
+    Lists l;
+    l.offsets.assign(info_.vertices + 1, 0);
+    for (const WeightedEdge& e : held_) ++l.offsets[(incoming ? e.dst : e.src) + 1];
+    for (uint64_t v = 0; v < info_.vertices; ++v) l.offsets[v + 1] += l.offsets[v];
+    l.arcs.resize(held_.size());
+    std::vector<uint64_t> next(l.offsets.begin(), l.offsets.end() - 1);
+    for (const WeightedEdge& e : held_) l.arcs[next[incoming ? e.dst : e.src]++] = e;
+    for (uint64_t v = 0; v < info_.vertices; ++v)
+      std::sort(l.arcs.begin() + static_cast<int64_t>(l.offsets[v]), l.arcs.begin() + static_cast<int64_t>(l.offsets[v + 1]),
+                [incoming](const WeightedEdge& a, const WeightedEdge& b) {
+                  return incoming ? std::tie(a.src, a.weight) < std::tie(b.src, b.weight)
+                                  : std::tie(a.dst, a.weight) < std::tie(b.dst, b.weight);
+                });
+    return l;
+  }
+
+  // Symmetric, weights and all: the held arcs equal their mirror image.
+  std::optional<ArcDifference> asymmetry() const {
+    std::vector<WeightedEdge> mirrored = held_;
+    for (WeightedEdge& e : mirrored) std::swap(e.src, e.dst);
+    return first_difference(held_, std::move(mirrored));
+  }
+
+  // GAPBS's layout (its reader.h): bool directed, int64 arcs, int64 vertices, the out-CSR
+  // (int64 offsets, int32 neighbours or {neighbour, weight} pairs), a directed graph's in-CSR.
+  void write_gapbs() {
+    if (info_.vertices > 0x80000000ull) fail("export: {} vertices exceed GAPBS's int32 ids", info_.vertices);
+    const bool directed = asymmetry().has_value();
+    const int64_t arcs = static_cast<int64_t>(held_.size()), vertices = static_cast<int64_t>(info_.vertices);
+    csr_->append(as_bytes_of(directed));
+    csr_->append(as_bytes_of(arcs));
+    csr_->append(as_bytes_of(vertices));
+    for (bool incoming : directed ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+      const Lists l = lists(incoming);
+      std::vector<int64_t> offsets(l.offsets.begin(), l.offsets.end());
+      csr_->append(std::as_bytes(std::span(offsets)));
+      std::vector<int32_t> words;
+      words.reserve(l.arcs.size() * (info_.weighted ? 2 : 1));
+      for (const WeightedEdge& e : l.arcs) {
+        words.push_back(static_cast<int32_t>(incoming ? e.src : e.dst));
+        if (!info_.weighted) continue;
+        if (e.weight > 0x7FFFFFFFu) fail("export: weight {} of {} -> {} exceeds GAPBS's int32 weights", e.weight, e.src, e.dst);
+        words.push_back(static_cast<int32_t>(e.weight));
+      }
+      csr_->append(std::as_bytes(std::span(words)));
+    }
+  }
+
+  // METIS: header "N M[ 1]", then each vertex's 1-based neighbours (and weights) on its line.
+  void write_metis() {
+    if (const auto d = asymmetry())
+      fail("export: METIS holds undirected graphs, and this one is not symmetric: {} -> {}{} has no reverse{}", d->arc.src,
+           d->arc.dst, info_.weighted ? fmt::format(" (weight {})", d->arc.weight) : "", info_.weighted ? " of that weight" : "");
+    for (const WeightedEdge& e : held_)
+      if (e.src == e.dst) fail("export: METIS allows no self-loops, and vertex {} has one", e.src);
+    const Lists l = lists(false);
+    fmt::memory_buffer lines;
+    fmt::format_to(std::back_inserter(lines), "% graphso export: {} vertices, {} edges\n{} {}{}\n", info_.vertices,
+                   held_.size() / 2, info_.vertices, held_.size() / 2, info_.weighted ? " 1" : "");
+    for (uint64_t v = 0; v < info_.vertices; ++v) {
+      for (uint64_t i = l.offsets[v]; i < l.offsets[v + 1]; ++i) {
+        fmt::format_to(std::back_inserter(lines), "{}{}", i == l.offsets[v] ? "" : " ", uint64_t{l.arcs[i].dst} + 1);
+        if (info_.weighted) fmt::format_to(std::back_inserter(lines), " {}", l.arcs[i].weight);
+      }
+      lines.push_back('\n');
+      if (lines.size() >= (1 << 20)) flush(*csr_, lines);
+    }
+    flush(*csr_, lines);
+  }
   static void flush(AtomicOutputFile& file, fmt::memory_buffer& lines) {
     file.append(std::as_bytes(std::span<const char>(lines.data(), lines.size())));
     lines.clear();
@@ -113,6 +209,8 @@ class ExportSink {
   std::optional<AtomicOutputFile> text_;
   std::optional<AtomicOutputFile> vertices_;     // graphalytics: OUT.v
   std::optional<AtomicOutputFile> properties_;   // graphalytics: OUT.properties
+  std::optional<AtomicOutputFile> csr_;          // sg, metis: written from held_ at the end
+  std::vector<WeightedEdge> held_;
   fmt::memory_buffer line_buffer_;
   uint64_t edges_ = 0;
 };
@@ -155,7 +253,9 @@ ExportFormat parse_export_format(const std::string& name) {
   if (name == "bin") return ExportFormat::Binary;
   if (name == "gr") return ExportFormat::Dimacs;
   if (name == "graphalytics") return ExportFormat::Graphalytics;
-  fail("unknown export format '{}' (expected edgelist, bin, gr, graphalytics or parquet)", name);
+  if (name == "sg") return ExportFormat::Gapbs;
+  if (name == "metis") return ExportFormat::Metis;
+  fail("unknown export format '{}' (expected edgelist, bin, gr, graphalytics, sg, metis or parquet)", name);
 }
 
 ExportSummary export_graph(const std::string& input, const std::string& output, ExportFormat format) {

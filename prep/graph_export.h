@@ -18,9 +18,14 @@ namespace graphso {
 // unweighted).
 // graphalytics: OUT.v (every vertex), OUT.e ("src dst[ weight]") and OUT.properties (directed: the
 // edges as stored), in the dataset's own ids when the graph has them; OUT may end in .e.
-// edgelist and gr write dense ids 0..n-1 (1..n), which a dataset's ids map to in ascending order.
-enum class ExportFormat { EdgeList, Binary, Dimacs, Graphalytics };
-ExportFormat parse_export_format(const std::string& name);  // edgelist|bin|gr|graphalytics
+// sg: a GAPBS serialized graph (OUT.sg, or OUT.wsg for a weighted graph: GAPBS tells them by the
+// name): undirected (the CSR holding every arc) when the arcs are symmetric, weights and all, else
+// directed with the in-CSR after the out-CSR. Held in memory: 12 bytes per edge and the CSR.
+// metis: METIS' adjacency format, for a graph whose arcs are symmetric (weights and all) and
+// without self-loops, as METIS requires; weights as FMT 1. Held in memory like sg.
+// edgelist, gr, sg and metis write dense ids, which a dataset's ids map to in ascending order.
+enum class ExportFormat { EdgeList, Binary, Dimacs, Graphalytics, Gapbs, Metis };
+ExportFormat parse_export_format(const std::string& name);  // edgelist|bin|gr|graphalytics|sg|metis
 
 struct ExportSummary {
   uint64_t vertices = 0;

@@ -112,7 +112,7 @@ TEST_CASE("export: bad input and damaged blocks are one-line errors that write n
   REQUIRE(graphso_cli({"export", dir.file("g"), "-o", dir.file("ok.txt")}).status == 0);
 
   require_usage_error(graphso_cli({"export", dir.file("g"), "-o", dir.file("x"), "--format", "parquet2"}),
-                      "unknown export format 'parquet2' (expected edgelist, bin, gr, graphalytics or parquet)");
+                      "unknown export format 'parquet2' (expected edgelist, bin, gr, graphalytics, sg, metis or parquet)");
   require_usage_error(graphso_cli({"export", dir.file("g"), "-o", "-", "--format", "bin"}), "--format bin needs a file");
   require_usage_error(graphso_cli({"export", dir.file("g")}), "the option '--output' is required");
   require_one_line_error(graphso_cli({"export", dir.file("nothing"), "-o", dir.file("x")}),

@@ -2,8 +2,8 @@
 // shares no code with graphso's readers, as its own tool reads it (GAPBS's reader.h, DIMACS's
 // challenge format, METIS's manual, Graphalytics' dataset layout), built from a shipped graph.
 // Converted, it must hold exactly the graph's edges and give results equal to the in-memory
-// reference (`run --verify`); each round-trips through `export`; malformed files are one-line
-// errors that leave no output.
+// reference (`run --verify`); each round-trips through `export` (convert -> export -> convert);
+// malformed files are one-line errors that leave no output.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -130,10 +130,16 @@ TEST_CASE("formats: GAPBS .sg (directed soc-slashdot, undirected email-enron) an
   REQUIRE(!a.weighted);
   REQUIRE(sorted_arcs(a.edges, false) == sorted_arcs(slashdot.edges, false));
   run_verified(dir.file("slashdot.bin"), dir.file("slashdot"), {"bfs:source=0", "wcc", "pagerank:iterations=5"});
+  // convert -> export --format sg -> the same file, byte for byte (lists sorted the same way).
+  REQUIRE(graphso_cli({"export", dir.file("slashdot"), "-o", dir.file("again.sg"), "--format", "sg"}).status == 0);
+  REQUIRE(read_small_file(dir.file("again.sg")) == read_small_file(dir.file("slashdot.sg")));
 
   const EdgeSet enron = load_dataset("email-enron-u.el.gz");  // symmetrised: both directions stored
   write_gapbs(dir.file("enron.sg"), enron, false);
   REQUIRE(sorted_arcs(converted(dir.file("enron.sg"), dir.file("enron.bin")).edges, false) == sorted_arcs(enron.edges, false));
+  // Symmetric: exported undirected, as it was written.
+  REQUIRE(graphso_cli({"export", dir.file("enron.bin"), "-o", dir.file("enron-again.sg"), "--format", "sg"}).status == 0);
+  REQUIRE(read_small_file(dir.file("enron-again.sg")) == read_small_file(dir.file("enron.sg")));
 
   const EdgeSet rome = load_dataset("osm-rome.wel.gz");
   write_gapbs(dir.file("rome.wsg"), rome, true);
@@ -141,6 +147,11 @@ TEST_CASE("formats: GAPBS .sg (directed soc-slashdot, undirected email-enron) an
   REQUIRE(r.weighted);
   REQUIRE(sorted_arcs(r.edges, true) == sorted_arcs(rome.edges, true));
   run_verified(dir.file("rome.bin"), dir.file("rome"), {"sssp:source=0", "wcc"});
+  // GAPBS tells a weighted file by its name; exported as .wsg, the same arcs come back.
+  require_one_line_error(graphso_cli({"export", dir.file("rome"), "-o", dir.file("x.sg"), "--format", "sg"}),
+                         "write this weighted graph to a .wsg file");
+  REQUIRE(graphso_cli({"export", dir.file("rome"), "-o", dir.file("again.wsg"), "--format", "sg"}).status == 0);
+  REQUIRE(sorted_arcs(converted(dir.file("again.wsg"), dir.file("again.bin")).edges, true) == sorted_arcs(rome.edges, true));
 }
 
 TEST_CASE("formats: a DIMACS .gr of the shipped road network reads as written and round-trips through export") {
@@ -170,12 +181,24 @@ TEST_CASE("formats: METIS files of email-enron (unweighted) and osm-rome (edge w
   write_metis(dir.file("enron.graph"), enron);
   REQUIRE(sorted_arcs(converted(dir.file("enron.graph"), dir.file("enron.bin")).edges, false) == sorted_arcs(enron.edges, false));
   run_verified(dir.file("enron.bin"), dir.file("enron"), {"bfs:source=100", "wcc"});
+  // convert -> export --format metis -> the same lists as written (the comment line aside).
+  REQUIRE(graphso_cli({"export", dir.file("enron"), "-o", dir.file("again.graph"), "--format", "metis"}).status == 0);
+  auto without_comment = [](const std::string& text) { return text.substr(text.find('\n') + 1); };
+  REQUIRE(without_comment(read_small_file(dir.file("again.graph"))) == without_comment(read_small_file(dir.file("enron.graph"))));
+  // METIS holds undirected graphs only.
+  write_text(dir.file("d.el"), "0 1\n1 2\n2 1\n");
+  REQUIRE(graphso_cli({"convert", dir.file("d.el"), "-o", dir.file("d.bin")}).status == 0);
+  require_one_line_error(graphso_cli({"export", dir.file("d.bin"), "-o", dir.file("d.graph"), "--format", "metis"}),
+                         "METIS holds undirected graphs, and this one is not symmetric: 0 -> 1 has no reverse");
+  REQUIRE(!path_exists(dir.file("d.graph")));
   const EdgeSet rome = load_dataset("osm-rome.wel.gz");
   REQUIRE(reference::symmetric(rome.edges));
   write_metis(dir.file("rome.graph"), rome);
   const EdgeSet r = converted(dir.file("rome.graph"), dir.file("rome.bin"));
   REQUIRE(r.weighted);
   REQUIRE(sorted_arcs(r.edges, true) == sorted_arcs(rome.edges, true));
+  REQUIRE(graphso_cli({"export", dir.file("rome.bin"), "-o", dir.file("rome-again.graph"), "--format", "metis"}).status == 0);
+  REQUIRE(sorted_arcs(converted(dir.file("rome-again.graph"), dir.file("rome-again.bin")).edges, true) == sorted_arcs(rome.edges, true));
 }
 
 TEST_CASE("formats: a Graphalytics copy of email-enron runs in the dataset's ids and validates against the reference") {

@@ -1,4 +1,4 @@
-// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|parquet]
+// graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|sg|metis|parquet]
 #include <cstdio>
 
 #include "prep/graph_export.h"
@@ -15,12 +15,13 @@ int cmd_export(const Args& args) {
       ("output,o", po::value(&output)->required(), "the file to write (- for standard output, edgelist only)")
       ("format", po::value(&format_name)->default_value("edgelist"),
        "edgelist: text, one 'src dst[ weight]' line per edge; bin: a graphso edge list; gr: DIMACS 9th challenge; "
-       "graphalytics: OUT.v, OUT.e and OUT.properties in the dataset's own ids; parquet: a directory "
+       "graphalytics: OUT.v, OUT.e and OUT.properties in the dataset's own ids; sg: a GAPBS serialized graph (.sg, or "
+       ".wsg when weighted); metis: METIS adjacency lists (a symmetric graph without self-loops); parquet: a directory "
        "of Parquet parts (src, dst[, weight]) and graphso.json, for tools/spark");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
-  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|parquet]", args, options, positional, vm))
+  if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|sg|metis|parquet]", args, options, positional, vm))
     return 0;
   if (format_name == "parquet") {
     if (output == "-" || output == "/dev/stdout") throw UsageError("export: --format parquet needs a directory, not standard output");
