@@ -81,3 +81,22 @@ TEST_CASE("readme: \"Using it\" and the Spark block run as written, in order, in
   REQUIRE_THAT(r.out, Catch::Contains("graphso 0.") && Catch::Contains("\"bytes_read\"") &&
                           Catch::Contains("input_kind: deletions") && Catch::Contains("4 jobs in"));
 }
+
+TEST_CASE("readme: the first screen's example runs from the checkout") {
+  const fs::path root = source_root();
+  const std::string readme = read_small_file((root / "README.md").string());
+  const std::string intro = "Example, from the checkout: `";
+  const size_t at = readme.find(intro);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at < 2000);  // on the first screen
+  const size_t begin = at + intro.size();
+  std::string command = readme.substr(begin, readme.find('`', begin) - begin);
+  TempDir dir;  // its files go here rather than into /tmp
+  replace_all(command, "/tmp/", dir.path() + "/");
+  const fs::path binary = fs::absolute(graphso_binary());
+  if (binary.parent_path() != root / "build") replace_all(command, "build/graphso", binary.string());
+  const CliResult r = run_program({"bash", "-c", "set -e; cd '" + root.string() + "'; " + command});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  REQUIRE(path_exists(dir.file("enron-results/2-pagerank.txt")));
+}
