@@ -99,18 +99,25 @@ StagedDirectory::~StagedDirectory() {
 
 void StagedDirectory::publish() {
   struct stat st {};
-  if (::lstat(target_.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) fail("{}: exists and is not a directory", target_);
-    // One atomic step: the target is the new directory, the staging name holds the old one.
-    if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
-      fail("{}: cannot replace it: {}", target_, errno_text(errno));
-    published_ = true;
-    std::error_code ignored;
-    fs::remove_all(staging_, ignored);  // killed meanwhile: a dead process's staging, removed later
-  } else {
-    if (::rename(staging_.c_str(), target_.c_str()) != 0) fail("{}: cannot move it into place: {}", target_, errno_text(errno));
-    published_ = true;
+  if (::lstat(target_.c_str(), &st) != 0) {
+    if (::rename(staging_.c_str(), target_.c_str()) == 0) {
+      published_ = true;
+      sync_parent_directory(target_);
+      return;
+    }
+    // Another process published the same target since the lstat: replace its directory as if it
+    // had been there all along (rename will not replace a non-empty directory).
+    const int error = errno;
+    if ((error != ENOTEMPTY && error != EEXIST) || ::lstat(target_.c_str(), &st) != 0)
+      fail("{}: cannot move it into place: {}", target_, errno_text(error));
   }
+  if (!S_ISDIR(st.st_mode)) fail("{}: exists and is not a directory", target_);
+  // One atomic step: the target is the new directory, the staging name holds the old one.
+  if (::renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) != 0)
+    fail("{}: cannot replace it: {}", target_, errno_text(errno));
+  published_ = true;
+  std::error_code ignored;
+  fs::remove_all(staging_, ignored);  // killed meanwhile: a dead process's staging, removed later
   sync_parent_directory(target_);
 }
 
