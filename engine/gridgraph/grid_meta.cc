@@ -25,7 +25,7 @@ struct Header {
   uint32_t order_crc;  // of the order file
   uint32_t order_root;
   uint32_t encoding;   // EdgeEncoding
-  uint32_t dataset_ids_crc;  // of the dataset_ids file (flag bit 2); was reserved, zero, in version 3's first graphs
+  uint32_t dataset_ids_crc;  // of the dataset_ids file (flag bit 2); reserved and zero before, so earlier graphs have none
   uint32_t reserved32;
   uint64_t reserved;
 };

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu', 'async', 'encoding']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu', 'async', 'encoding', 'defaults']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -34,6 +34,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    assert g['min_bytes'] > 0\n"
                                 "    for run in g['modes'].values(): assert run['bytes_read'] > 0 and run['wall_seconds'] > 0\n"
                                 "assert len(r['experiments']['workloads']['data']) == 8\n"
+                                "assert len(r['experiments']['defaults']['data']['jobs']) == 10\n"
                                 "for g in r['experiments']['engines']['data'].values():\n"
                                 "    assert set(g['engines']) == {'gridgraph', 'xstream'}\n"
                                 "    for e, runs in g['engines'].items():\n"

@@ -43,7 +43,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "verify", "cpu", "async", "encoding"]
+               "engines", "memory", "store", "verify", "cpu", "async", "encoding", "defaults"]
 
 
 def log(message):
@@ -1035,10 +1035,41 @@ def exp_cpu(ctx):
     return raw, md, None
 
 
+def exp_defaults(ctx):
+    """What `run` does without --sharing, for one job: each job alone in the three modes, the modes
+    alternated within each repetition (at least three), median and range of wall time."""
+    modes = ["independent", "partition", "chunk"]
+    rows, raw = [], []
+    for g in [ctx.rmat(), ctx.road()]:
+        budget = quarter(g)
+        for job in [f"bfs:source={g.source}", f"sssp:source={g.source}", "wcc", "pagerank:iterations=5",
+                    "pagerank-delta:tolerance=0.01"]:
+            times, last = {m: [] for m in modes}, {}
+            for _ in range(max(3, ctx.repeats)):
+                for mode in modes:
+                    r = ctx.bench.run(g.path, [job], mode, budget, f"{g.name} {job}")
+                    if "failed" in r:
+                        raise SystemExit(f"bench: {g.name} {job} ({mode}) failed: {r['failed']}")
+                    times[mode].append(r["wall_seconds"])
+                    last[mode] = r
+            median = {m: statistics.median(times[m]) for m in modes}
+            raw.append({"graph": g.name, "job": job, "seconds": times,
+                        "bytes_read": {m: last[m]["bytes_read"] for m in modes}})
+            rows.append([g.name, job] + [f"{median[m]:.3f} ({min(times[m]):.3f}-{max(times[m]):.3f}), "
+                                          f"{fmt_bytes(last[m]['bytes_read'])}" for m in modes] +
+                        [f"{median['chunk'] / median['partition']:.2f}" if median["partition"] > 0 else "-"])
+    md = ("Each job alone, graph-data budget a quarter of the graph's edge bytes; seconds are the median (range) of "
+          "the repetitions, the modes alternated within each. `run` without --sharing runs chunk mode "
+          "(docs/commands.md, \"The default sharing mode\").\n\n" +
+          table(["graph", "job", "independent", "partition", "chunk", "chunk / partition"], rows))
+    return {"setting": f"{ctx.threads} threads; commit {ctx.commit}", "jobs": raw}, md, None
+
+
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding}
+           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
+           "defaults": exp_defaults}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
@@ -1049,7 +1080,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",
-          "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1"}
+          "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1",
+          "defaults": "16. One job alone in each sharing mode: run's default"}
 
 
 def main():
