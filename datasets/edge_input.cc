@@ -1,22 +1,16 @@
 #include "datasets/edge_input.h"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <memory>
 
-#include "datasets/edge_list.h"
-#include "datasets/format_readers.h"
-#include "datasets/text_input.h"
 #include "base/dataset_ids.h"
 #include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
+#include "datasets/edge_list.h"
+#include "datasets/format_readers.h"
+#include "datasets/text_input.h"
 
 namespace graphso {
 namespace {
