@@ -1,7 +1,7 @@
 // A user has only the clone: everything the build, the tests, the demo and the benchmark read is
-// in the repository. A fresh clone in a directory with nothing beside it (no ../shared) runs a
-// test that reads every shipped graph and the demo, and no tracked file names a data directory
-// outside it.
+// in the repository. A fresh clone in a directory with nothing beside it (no shared/ next to it)
+// runs a test that reads every shipped graph and the demo, and no tracked file names a data
+// directory outside it.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
