@@ -94,7 +94,7 @@ SealedFileReader::SealedFileReader(const FileFormat& format, const std::string& 
   check_tag(format, header<FormatTag>(), path);
 }
 
-void SealedFileReader::check_size_and_crc(uint64_t expected, const std::string& what) const {
+uint32_t SealedFileReader::check_size_and_crc(uint64_t expected, const std::string& what) const {
   check_size(file_.path(), size_, expected);
   const uint64_t covered = size_ - sizeof(uint32_t);
   uint32_t crc = 0;
@@ -107,6 +107,7 @@ void SealedFileReader::check_size_and_crc(uint64_t expected, const std::string& 
   uint32_t stored = 0;
   file_.pread_exact(std::as_writable_bytes(std::span<uint32_t, 1>(&stored, 1)), covered);
   check_crc(file_.path(), stored, crc, what);
+  return stored;
 }
 
 }  // namespace graphso

@@ -109,7 +109,8 @@ class SealedFileReader {
     std::memcpy(&h, header_.data(), sizeof h);
     return h;
   }
-  void check_size_and_crc(uint64_t expected, const std::string& what = {}) const;
+  // Returns the CRC, checked (what a file that names this one may have recorded).
+  uint32_t check_size_and_crc(uint64_t expected, const std::string& what = {}) const;
   void read(std::span<std::byte> bytes, uint64_t offset) const { file_.pread_exact(bytes, offset); }
 
  private:

@@ -34,11 +34,12 @@ DatasetIds::DatasetIds(std::vector<uint64_t> ascending) : ids_(std::move(ascendi
     if (ids_[v] <= ids_[v - 1]) fail("dataset ids are not strictly ascending at vertex {} ({} after {})", v, ids_[v], ids_[v - 1]);
 }
 
-DatasetIds DatasetIds::load(const std::string& path, uint64_t vertices) {
+DatasetIds DatasetIds::load(const std::string& path, uint64_t vertices, std::optional<uint32_t> recorded) {
   SealedFileReader file(kFormat, path, sizeof(Header));
   const Header h = file.header<Header>();
   if (h.count != vertices) fail("{}: {} dataset ids for a graph of {} vertices (a file of another graph?)", path, h.count, vertices);
-  file.check_size_and_crc(sizeof(Header) + vertices * sizeof(uint64_t) + sizeof(uint32_t), "dataset id file");
+  const uint32_t crc = file.check_size_and_crc(sizeof(Header) + vertices * sizeof(uint64_t) + sizeof(uint32_t), "dataset id file");
+  if (recorded) check_crc(path, *recorded, crc, "or another graph's dataset ids");
   std::vector<uint64_t> ids(vertices);
   file.read(std::as_writable_bytes(std::span(ids)), sizeof(Header));
   try {
@@ -63,6 +64,12 @@ uint32_t DatasetIds::save(const std::string& path) const {
 uint32_t DatasetIds::crc() const {
   const Header h = header_of(ids_);
   return crc32_of(std::as_bytes(std::span(ids_)), crc32_of(as_bytes_of(h)));
+}
+
+std::optional<DatasetIds> DatasetIds::beside(const std::string& edge_list, uint64_t vertices) {
+  const std::string path = dataset_ids_path(edge_list);
+  if (!path_exists(path)) return std::nullopt;
+  return load(path, vertices);
 }
 
 std::optional<VertexId> DatasetIds::vertex_of(uint64_t id) const {

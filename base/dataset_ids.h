@@ -22,12 +22,13 @@ class DatasetIds {
   DatasetIds() = default;
   // Strictly ascending ids, at most 2^32 - 1 of them; checked.
   explicit DatasetIds(std::vector<uint64_t> ascending);
-  // Reads and checks a file written by save(); `vertices`: the count it must hold.
-  static DatasetIds load(const std::string& path, uint64_t vertices);
-  // Writes the sealed file, whole or not at all; returns its CRC.
+  // Reads and checks a file written by save(); `vertices`: the count it must hold; `recorded`:
+  // the CRC a graph's meta recorded for it, when one did.
+  static DatasetIds load(const std::string& path, uint64_t vertices, std::optional<uint32_t> recorded = std::nullopt);
+  // The ids `convert` left beside an edge list (dataset_ids_path), if it left any.
+  static std::optional<DatasetIds> beside(const std::string& edge_list, uint64_t vertices);
+  // Writes the sealed file, whole or not at all; returns its CRC (a prepared graph's meta records it).
   uint32_t save(const std::string& path) const;
-  // The CRC save() writes, without writing (a prepared graph's meta records it).
-  uint32_t crc() const;
 
   uint64_t size() const { return ids_.size(); }
   const std::vector<uint64_t>& ids() const { return ids_; }
@@ -36,6 +37,7 @@ class DatasetIds {
   uint64_t memory_bytes() const { return ids_.size() * sizeof(uint64_t); }
 
  private:
+  uint32_t crc() const;  // of the file save() writes
   std::vector<uint64_t> ids_;
 };
 

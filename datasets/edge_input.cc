@@ -179,7 +179,7 @@ EdgeSet read_graphso(const std::string& path) {
     progress.update(set.edges.size());
   }
   // The dataset's own ids travel with the edge list (base/dataset_ids.h).
-  if (path_exists(dataset_ids_path(path))) set.dataset_ids = DatasetIds::load(dataset_ids_path(path), set.vertices).ids();
+  if (std::optional<DatasetIds> ids = DatasetIds::beside(path, set.vertices)) set.dataset_ids = ids->ids();
   return set;
 }
 

@@ -232,9 +232,7 @@ ExportSummary export_grid(const std::string& dir, const std::string& output, Exp
 ExportSummary export_edge_list(const std::string& path, const std::string& output, ExportFormat format) {
   EdgeListReader reader(path);
   const EdgeListInfo info = reader.info();
-  const std::optional<DatasetIds> ids = path_exists(dataset_ids_path(path))
-                                            ? std::optional(DatasetIds::load(dataset_ids_path(path), info.vertices))
-                                            : std::nullopt;
+  const std::optional<DatasetIds> ids = DatasetIds::beside(path, info.vertices);
   ExportSink sink(path, output, format, info, ids ? &*ids : nullptr);
   Progress progress("exporting " + path, info.edges, "edges");
   std::vector<WeightedEdge> batch;

@@ -63,9 +63,7 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   if (options.order_root != kNoVertex && options.order_root >= info.vertices)
     fail("--order-root {} is out of range (the graph has vertices 0..{})", options.order_root, info.vertices - 1);
   // The dataset's own ids, when `convert` left them beside the edge list (base/dataset_ids.h).
-  const std::string ids_path = dataset_ids_path(edge_list_path);
-  const std::optional<DatasetIds> dataset_ids =
-      path_exists(ids_path) ? std::optional(DatasetIds::load(ids_path, info.vertices)) : std::nullopt;
+  const std::optional<DatasetIds> dataset_ids = DatasetIds::beside(edge_list_path, info.vertices);
 
   make_directory(dir);
   const GraphFiles files(dir);

@@ -33,9 +33,7 @@ GridGraph GridGraph::open(const std::string& dir) {
   g.order_ = VertexOrder::load(files.order(), m.order, m.vertices, m.order_crc);
   if (m.dataset_ids) {
     if (!path_exists(files.dataset_ids())) fail("{}: missing (the graph was prepared with the dataset's own ids)", files.dataset_ids());
-    auto ids = std::make_shared<const DatasetIds>(DatasetIds::load(files.dataset_ids(), m.vertices));
-    check_crc(files.dataset_ids(), m.dataset_ids_crc, ids->crc(), "or another graph's dataset ids");
-    g.order_.set_dataset_ids(std::move(ids));
+    g.order_.set_dataset_ids(std::make_shared<const DatasetIds>(DatasetIds::load(files.dataset_ids(), m.vertices, m.dataset_ids_crc)));
   }
   return g;
 }

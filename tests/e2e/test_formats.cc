@@ -262,6 +262,22 @@ TEST_CASE("formats: a Graphalytics copy of email-enron runs in the dataset's ids
   REQUIRE_THAT(read_small_file(dir.file("again.properties")), Catch::Contains("graph.again.directed = true"));
   REQUIRE(sorted_arcs(converted(dir.file("again.e"), dir.file("again.bin")).edges, false) == sorted_arcs(enron.edges, false));
   REQUIRE(read_small_file(dir.file("again.bin.ids")) == read_small_file(dir.file("enron.bin.ids")));
+  // The ids are checked on open: a damaged byte, or another graph's ids of the same count (whose
+  // CRC is not the one this graph's meta recorded), is a one-line error.
+  const std::string ids = dir.file("g") + "/dataset_ids", own = read_small_file(ids);
+  flip_bit(ids, 40, 1);
+  require_one_line_error(graphso_cli({"run", dir.file("g"), "--job", "wcc"}), "dataset_ids: checksum mismatch");
+  {
+    std::ofstream v(dir.file("other.v")), e(dir.file("other.e"));
+    for (uint64_t x = 0; x < enron.vertices; ++x) v << 7 * x + 3 << "\n";
+    e << "3 10\n";
+  }
+  REQUIRE(graphso_cli({"convert", dir.file("other.e"), "-o", dir.file("other.bin")}).status == 0);
+  REQUIRE(graphso_cli({"prep", dir.file("other.bin"), "-o", dir.file("other")}).status == 0);
+  write_text(ids, read_small_file(dir.file("other") + "/dataset_ids"));
+  require_one_line_error(graphso_cli({"run", dir.file("g"), "--job", "wcc"}), "or another graph's dataset ids");
+  write_text(ids, own);
+  REQUIRE(graphso_cli({"run", dir.file("g"), "--job", "wcc"}).status == 0);
   // A later convert of a graph without ids removes the earlier file's, so prep never pairs them.
   write_text(dir.file("plain.el"), "0 1\n");
   REQUIRE(graphso_cli({"convert", dir.file("plain.el"), "-o", dir.file("again.bin")}).status == 0);
