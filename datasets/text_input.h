@@ -1,6 +1,6 @@
-// What every text input format shares (edge_input.cc and the readers of foreign formats): lines
-// from a plain or gzip file, tokens, and the checked parsing of ids and weights whose errors
-// name "file:line". Internal to datasets/.
+// What every text input shares (edge_input.cc, the readers of foreign formats, and the result
+// files `validate` compares): lines from a plain or gzip file, tokens, and the checked parsing of
+// ids and weights whose errors name "file:line".
 #pragma once
 
 #include <zlib.h>

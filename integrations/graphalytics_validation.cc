@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <unordered_map>
 #include <vector>
 
 #include "base/enum_names.h"
 #include "base/error.h"
+#include "datasets/text_input.h"
 
 namespace graphso {
 namespace {
@@ -51,34 +51,26 @@ double parse_real(std::string_view token, bool* ok) {
 }
 
 std::vector<Entry> read_results(const std::string& path, ValidationRule rule) {
-  std::ifstream in(path);
-  if (!in) fail("{}: cannot open: {}", path, errno_text(errno));
+  LineReader reader(path);
   std::vector<Entry> entries;
-  std::string line;
-  for (uint64_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const size_t start = line.find_first_not_of(" \t");
-    if (start == std::string::npos) continue;
-    const size_t split = line.find_first_of(" \t", start);
-    const size_t value_at = split == std::string::npos ? std::string::npos : line.find_first_not_of(" \t", split);
-    if (value_at == std::string::npos) fail("{}:{}: expected 'vertex value', got '{}'", path, number, printable(line.substr(0, 80)));
-    const size_t value_end = line.find_first_of(" \t", value_at);
-    if (value_end != std::string::npos && line.find_first_not_of(" \t", value_end) != std::string::npos)
-      fail("{}:{}: expected 'vertex value', got more: '{}'", path, number, printable(line.substr(0, 80)));
-    const std::string_view id_token(line.data() + start, split - start);
-    const std::string_view value_token(line.data() + value_at, (value_end == std::string::npos ? line.size() : value_end) - value_at);
+  std::string_view line;
+  while (reader.next(line)) {
+    const Located at{path, reader.line_number()};
+    Tokens tokens(line);
+    std::string_view id_token, value_token, extra;
+    if (!tokens.next(id_token)) continue;  // blank
+    if (!tokens.next(value_token)) fail("{}:{}: expected 'vertex value', got '{}'", path, at.line, printable(line.substr(0, 80)));
+    if (tokens.next(extra)) fail("{}:{}: expected 'vertex value', got more: '{}'", path, at.line, printable(line.substr(0, 80)));
     Entry e{};
+    e.vertex = parse_id(id_token, at, "vertex");
     bool ok = false;
-    e.vertex = parse_integer(id_token, &ok);
-    if (!ok || id_token[0] == '-') fail("{}:{}: vertex '{}' is not a non-negative integer", path, number, printable(id_token));
     if (rule == ValidationRule::Epsilon) e.real = parse_real(value_token, &ok);
     else e.integer = parse_integer(value_token, &ok);
     if (!ok)
-      fail("{}:{}: value '{}' is not {}", path, number, printable(value_token),
+      fail("{}:{}: value '{}' is not {}", path, at.line, printable(value_token),
            rule == ValidationRule::Epsilon ? "a number or Infinity" : "an integer");
     entries.push_back(e);
   }
-  if (in.bad()) fail("{}: read error: {}", path, errno_text(errno));
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.vertex < b.vertex; });
   for (size_t i = 1; i < entries.size(); ++i)
     if (entries[i].vertex == entries[i - 1].vertex) fail("{}: vertex {} appears more than once", path, entries[i].vertex);
