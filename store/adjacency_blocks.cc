@@ -66,6 +66,7 @@ void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId
   AdjacencyBlock& b = block(head);
   std::memcpy(b.entries + b.header.count, entry.data(), entry.size_bytes());
   b.header.count = static_cast<uint8_t>(b.header.count + entry.size());
+  b.header.crc = block_crc(b);  // in the same XPLine, persisted with the batch
   const uint64_t line = head / block_units(kBlockClasses - 1);
   dirty[line / 64].fetch_or(uint64_t{1} << (line % 64), std::memory_order_relaxed);
 }
@@ -86,7 +87,7 @@ const AdjacencyBlock& checked_block(const PmemFile& file, const StoreLayout& lay
   else if (h.count == 0 || h.count > block_entries(h.size_class) || h.count % entry_words(layout.geometry) != 0)
     what = "has a bad entry count";
   else if (h.previous >= unit) what = "links forward";
-  else if (!(h.flags & kBlockNaive) && h.crc != block_crc(block)) what = "fails its checksum";
+  else if (h.crc != block_crc(block)) what = "fails its checksum";
   if (what) fail("{}: corrupt store: block unit {} in the {}-chain of vertex {} {}", file.path(), unit, direction_name(d), v, what);
   return block;
 }

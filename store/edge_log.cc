@@ -10,8 +10,16 @@
 
 namespace graphso::store {
 
+void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister) {
+  *file.at<uint64_t>(layout.log_head) = encode_log_head(0);
+  persister.persist(layout.log_head, sizeof(uint64_t));
+}
+
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {
-  return std::atomic_ref<uint64_t>(*file.at<uint64_t>(layout.log_head)).load(std::memory_order_acquire);
+  const uint64_t word = std::atomic_ref<uint64_t>(*file.at<uint64_t>(layout.log_head)).load(std::memory_order_acquire);
+  const std::optional<uint64_t> head = decode_log_head(word);
+  if (!head) fail("{}: corrupt store: the log head word {:#018x} does not match its check bits", file.path(), word);
+  return *head;
 }
 
 EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& persister)
@@ -62,6 +70,8 @@ template <typename EdgeRecord>
 void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
   if (edges.empty()) return;
   if (edges.size() > slots_) fail("{}: a batch of {} edges is larger than the log ({} slots)", file_.path(), edges.size(), slots_);
+  if (edges.size() > kMaxLogPosition - head_)
+    fail("{}: the log's positions are used up ({} edges logged in all)", file_.path(), head_);
   const uint32_t delete_bit = deletes ? kFlagBit : 0;
   uint64_t position = head_;
   // Persist the written slots as one or two ranges (the batch may wrap around the log's end), and
@@ -116,7 +126,7 @@ void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
   persister_.persist(std::span<const ByteRange>(all, count));
   persister_.crash_point(CrashPoint::LogRecords);
   // An aligned 8-byte store is never torn: recovery sees the old head or the new one.
-  std::atomic_ref<uint64_t>(*head_word_).store(position, std::memory_order_release);
+  std::atomic_ref<uint64_t>(*head_word_).store(encode_log_head(position), std::memory_order_release);
   persister_.persist(layout_.log_head, sizeof(uint64_t));
   persister_.crash_point(CrashPoint::LogHead);
   head_ = position;

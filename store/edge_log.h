@@ -51,7 +51,11 @@ class EdgeLog {
   uint64_t head_;
 };
 
-// Reads the persisted head word of a mapped store (recovery, snapshots).
+// Writes and persists head 0 into a new store (a zero word would not match its check bits).
+void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister);
+
+// Reads the persisted head word of a mapped store (recovery, snapshots); a word that fails its
+// check is a corrupt store.
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout);
 
 // Checks every log line holding a record in [from, to) against its checksum word; a damaged

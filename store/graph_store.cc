@@ -155,8 +155,8 @@ class GraphStore::Impl {
   void close() {
     if (header_.mode != StoreMode::Naive) return;
     blocks_.end_reservations();
-    write_table_copy(1 - checkpoint_.slot);
-    Checkpoint next{1 - checkpoint_.slot, checkpoint_.seq + 1, log_.head(), blocks_.high_water(), true};
+    const uint32_t table_crc = write_table_copy(1 - checkpoint_.slot);
+    Checkpoint next{1 - checkpoint_.slot, checkpoint_.seq + 1, log_.head(), blocks_.high_water(), true, table_crc};
     write_checkpoint(file_, layout_, persister_, next);
     checkpoint_ = next;
   }
@@ -178,9 +178,11 @@ class GraphStore::Impl {
 
   // --- resumable input ---
 
-  std::optional<InputProgress> input() const { return read_input(file_, layout_); }
-  void begin_input(InputProgress input) {
-    input.start = log_.head();
+  InputRecords input() const { return read_inputs(file_, layout_); }
+  void begin_input(InputProgress input, uint64_t already_logged) {
+    if (already_logged > log_.head())
+      fail("{}: {} edges cannot be in the store already: it has logged {}", file_.path(), already_logged, log_.head());
+    input.start = log_.head() - already_logged;
     write_input(file_, layout_, persister_, input);
   }
 
@@ -195,6 +197,7 @@ class GraphStore::Impl {
     s.buffer_bytes = buffers_ ? buffers_->reserved_bytes() : 0;
     s.checkpoints = checkpoints_;
     s.replayed = replayed_;
+    s.repaired_input_slot = repaired_input_slot_;
     s.persisted = persister_.stats();
     return s;
   }
@@ -208,42 +211,40 @@ class GraphStore::Impl {
   void recover() {
     const uint64_t head = log_.head();
     const Checkpoint& c = checkpoint_;
-    if (c.high_water < 1 || c.high_water > header_.geometry.block_units)
-      fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file_.path(),
-           c.high_water, header_.geometry.block_units);
-    if (c.flushed > head || head - c.flushed > log_.slots())
-      fail("{}: corrupt store: log head {} and checkpoint position {} are inconsistent", file_.path(), head,
-           c.flushed);
-    load_table_copy(c.slot);
+    check_positions(file_, header_, c, head);
+    load_table_copy(c);
     buffered_ = c.flushed;
-    if (header_.mode == StoreMode::XPGraph) verify_log_lines(file_, layout_, c.flushed, head);
+    if (header_.mode == StoreMode::XPGraph) with_damage_note(c, [&] { verify_log_lines(file_, layout_, c.flushed, head); });
+    // The input record is kept twice; one lost copy is written back from the other.
+    repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
     if (header_.mode == StoreMode::Naive) {
-      if (head != 0 && !c.clean)
-        fail("{}: the naive store was not closed cleanly, and the naive baseline has no crash recovery", file_.path());
+      check_naive_closed(file_, c, head, "was not closed cleanly, and the naive baseline has no crash recovery");
       // From here on it is not clean until close().
-      Checkpoint dirty{1 - c.slot, c.seq + 1, head, c.high_water, false};
+      Checkpoint dirty{1 - c.slot, c.seq + 1, head, c.high_water, false, table_copy_crc(file_, layout_, 1 - c.slot)};
       write_checkpoint(file_, layout_, persister_, dirty);
       checkpoint_ = dirty;
       buffered_ = head;
       return;
     }
     replayed_ = head - c.flushed;
-    buffer_to(head);
+    with_damage_note(c, [&] { buffer_to(head); });
   }
 
-  void load_table_copy(uint32_t slot) {
-    const auto* table = file_.at<uint32_t>(layout_.tables[slot]);
+  void load_table_copy(const Checkpoint& c) {
+    const std::vector<uint32_t> table = read_table_copy(file_, layout_, c);
     const uint64_t v = header_.geometry.vertices;
-    std::memcpy(blocks_.heads(AdjacencyList::Out).data(), table, v * sizeof(uint32_t));
-    std::memcpy(blocks_.heads(AdjacencyList::In).data(), table + v, v * sizeof(uint32_t));
+    std::copy(table.begin(), table.begin() + v, blocks_.heads(AdjacencyList::Out).begin());
+    std::copy(table.begin() + v, table.end(), blocks_.heads(AdjacencyList::In).begin());
   }
 
-  void write_table_copy(uint32_t slot) {
+  // Returns the copy's CRC-32C, which the checkpoint slot committing it records.
+  uint32_t write_table_copy(uint32_t slot) {
     auto* table = file_.at<uint32_t>(layout_.tables[slot]);
     const uint64_t v = header_.geometry.vertices;
     std::memcpy(table, blocks_.heads(AdjacencyList::Out).data(), v * sizeof(uint32_t));
     std::memcpy(table + v, blocks_.heads(AdjacencyList::In).data(), v * sizeof(uint32_t));
     persister_.persist(layout_.tables[slot], layout_.table_bytes());
+    return table_copy_crc(file_, layout_, slot);
   }
 
   // Everything below `position` is in blocks (threads idle): persist the blocks written since the
@@ -255,9 +256,9 @@ class GraphStore::Impl {
     persister_.persist(layout_.block_offset(first), (high_water - first) * kBlockUnitBytes);
     persister_.crash_point(CrashPoint::CheckpointBlocks);
     const uint32_t slot = 1 - checkpoint_.slot;
-    write_table_copy(slot);
+    const uint32_t table_crc = write_table_copy(slot);
     persister_.crash_point(CrashPoint::CheckpointTable);
-    Checkpoint next{slot, checkpoint_.seq + 1, position, high_water, false};
+    Checkpoint next{slot, checkpoint_.seq + 1, position, high_water, false, table_crc};
     write_checkpoint(file_, layout_, persister_, next);
     persister_.crash_point(CrashPoint::CheckpointSlot);
     checkpoint_ = next;
@@ -408,6 +409,7 @@ class GraphStore::Impl {
   uint64_t buffered_ = 0;
   uint64_t checkpoints_ = 0;
   uint64_t replayed_ = 0;
+  int repaired_input_slot_ = -1;
   std::vector<std::atomic<uint64_t>> dirty_;
   std::vector<ByteRange> ranges_;
 };
@@ -451,6 +453,7 @@ std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& pat
     PmemFile file = PmemFile::open(temp);
     Persister persister(file, options.power_cut, true);
     write_superblock(file, persister, header);
+    write_initial_log_head(file, StoreLayout(geometry), persister);
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
@@ -510,8 +513,10 @@ void GraphStore::buffer_all_edges() { impl_->buffer_all(); }
 void GraphStore::flush_to_blocks() { impl_->checkpoint(); }
 void GraphStore::compact() { impl_->compact(); }
 void GraphStore::close() { impl_->close(); }
-std::optional<InputProgress> GraphStore::input() const { return impl_->input(); }
-void GraphStore::begin_input(InputProgress input) { impl_->begin_input(std::move(input)); }
+InputRecords GraphStore::input() const { return impl_->input(); }
+void GraphStore::begin_input(InputProgress input, uint64_t already_logged) {
+  impl_->begin_input(std::move(input), already_logged);
+}
 StoreStatus GraphStore::status() const { return impl_->status(); }
 const StoreHeader& GraphStore::header() const { return impl_->header(); }
 const std::string& GraphStore::path() const { return impl_->path(); }

@@ -54,6 +54,7 @@ struct StoreStatus {
   uint64_t buffer_bytes = 0;  // DRAM vertex buffer pools
   uint64_t checkpoints = 0;   // taken by this process
   uint64_t replayed = 0;      // log records replayed when opening
+  int repaired_input_slot = -1;  // the input record slot opening wrote back from the other copy
   PersistStats persisted;
 };
 
@@ -105,9 +106,11 @@ class GraphStore {
   // Naive mode: records a clean close (its only way to reopen). XPGraph mode: nothing to do.
   void close();
 
-  // Resumable ingest: the input being ingested, if any.
-  std::optional<InputProgress> input() const;
-  void begin_input(InputProgress input);
+  // Resumable ingest: the input records (the current one, if any, and which slot is damaged).
+  InputRecords input() const;
+  // Records `input` as the current one, its first `already_logged` edges being the last ones
+  // logged (0: it starts at the head).
+  void begin_input(InputProgress input, uint64_t already_logged = 0);
 
   StoreStatus status() const;
   const StoreHeader& header() const;

@@ -36,13 +36,35 @@ void check_input_ids(EdgeListReader& reader, uint64_t vertices, const std::strin
   }
 }
 
-uint64_t resume_input(GraphStore& store, const InputProgress& input) {
-  std::optional<InputProgress> current = store.input();
-  if (!current || !current->same_input(input)) {
+uint64_t resume_input(GraphStore& store, const InputProgress& input, std::optional<uint64_t> acknowledged) {
+  const uint64_t head = store.status().head;
+  if (acknowledged) {
+    if (*acknowledged > input.edges)
+      fail("{}: --acknowledged {} is more than the {} edges of {}", store.path(), *acknowledged, input.edges, input.path);
+    store.begin_input(input, *acknowledged);
+    return *acknowledged;
+  }
+  const InputRecords records = store.input();
+  if (!records.current) {
+    if (head > 0)
+      fail("{}: corrupt store: both copies of the input record are damaged{}, and the log holds {} edges from inputs "
+           "it can no longer name, so resuming could log an input twice; run `graphso store-check {}` to see what the "
+           "store holds, then run this command again with --acknowledged N, N being how many of {}'s edges are "
+           "already in the store (0 if it was not being ingested; at most {})",
+           store.path(), records.damaged[0] || records.damaged[1] ? "" : " (zeroed)", head, store.path(), input.path,
+           std::min(head, input.edges));
     store.begin_input(input);
     return 0;
   }
-  const uint64_t done = store.status().head - current->start;
+  const InputProgress& current = *records.current;
+  if (current.start > head)
+    fail("{}: corrupt store: the input record says {} began at log position {}, past the log head {}", store.path(),
+         current.path, current.start, head);
+  if (!current.same_input(input)) {
+    store.begin_input(input);
+    return 0;
+  }
+  const uint64_t done = head - current.start;
   if (done > input.edges)
     fail("{}: the store logged {} edges since {} started, more than its {}", store.path(), done, input.path, input.edges);
   return done;

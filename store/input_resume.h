@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "datasets/edge_list.h"
@@ -18,7 +19,10 @@ InputProgress identify_input(const std::string& path, const EdgeListInfo& info, 
 void check_input_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path);
 
 // How many of `input`'s edges the store has acknowledged: those of the same input when it is the
-// one the store records; otherwise 0, and `input` is recorded as the current one.
-uint64_t resume_input(GraphStore& store, const InputProgress& input);
+// one the store records; otherwise 0, and `input` is recorded as the current one. When the store
+// has logged edges but neither copy of its input record is readable it refuses to guess (starting
+// over could log an input twice) and says how to go on: `acknowledged`, given, is the user's
+// count of this input's edges already in the store, and is recorded as such.
+uint64_t resume_input(GraphStore& store, const InputProgress& input, std::optional<uint64_t> acknowledged = {});
 
 }  // namespace graphso::store

@@ -23,13 +23,13 @@ struct Position {
 // The checkpoint in force and the persisted head, read in that order (the head never falls behind F).
 Position read_position(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout) {
   Position p{read_checkpoint(file, layout), read_log_head(file, layout)};
-  if (header.mode == StoreMode::Naive && p.head != 0 && !p.checkpoint.clean)
-    fail("{}: the naive store is open for writing (or was not closed cleanly); snapshot it after ingest ends",
-         file.path());
+  if (header.mode == StoreMode::Naive)
+    check_naive_closed(file, p.checkpoint, p.head,
+                       "is open for writing (or was not closed cleanly); snapshot it after ingest ends");
   return p;
 }
 
-bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
+void read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
              const SnapshotConsumer& consumer, SnapshotInfo& info);
 
 // One attempt: false when a checkpoint committed while reading, since the log range and the
@@ -38,7 +38,7 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
                   const SnapshotConsumer& consumer, SnapshotInfo& info) {
   Position at = read_position(file, header, layout);
   try {
-    if (!read_at(file, header, layout, at, consumer, info)) return false;
+    with_damage_note(at.checkpoint, [&] { read_at(file, header, layout, at, consumer, info); });
   } catch (const Error&) {
     if (read_checkpoint(file, layout).seq != at.checkpoint.seq) return false;
     throw;
@@ -46,75 +46,82 @@ bool try_snapshot(const PmemFile& file, const StoreHeader& header, const StoreLa
   return read_checkpoint(file, layout).seq == at.checkpoint.seq;
 }
 
-bool read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
-             const SnapshotConsumer& consumer, SnapshotInfo& info) {
-  const Checkpoint& c = at.checkpoint;
+// One direction at `at`: each vertex's d-chain from the checkpoint's table, then the log records
+// since the checkpoint that name it (as source for out, destination for in), in log order. Gives
+// `sink` edges as (source, destination, weight), grouped by v (the source for out, the
+// destination for in) in increasing order. Counts the blocks walked into `blocks`, `block_bytes`.
+template <typename Sink>
+uint64_t read_direction(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Checkpoint& c,
+                        std::span<const uint32_t> table, std::span<const LoggedEdge> logged, AdjacencyList d,
+                        Sink&& sink, uint64_t& blocks, uint64_t& block_bytes) {
   const uint64_t vertices = header.geometry.vertices;
-  if (at.head < c.flushed || at.head - c.flushed > header.geometry.log_slots) return false;
-  if (c.high_water < 1 || c.high_water > header.geometry.block_units)
-    fail("{}: corrupt store: checkpoint high-water mark {} is outside the {} block units", file.path(), c.high_water,
-         header.geometry.block_units);
-
-  verify_log_lines(file, layout, c.flushed, at.head);
-  // The log records since the checkpoint, grouped by source in log order (a counting sort).
+  const bool out = d == AdjacencyList::Out;
+  // The log records grouped by v in log order (a counting sort).
   std::vector<uint64_t> begin(vertices + 1, 0);
-  std::vector<LoggedEdge> logged;
-  logged.reserve(at.head - c.flushed);
-  for (uint64_t p = c.flushed; p < at.head; ++p) {
-    LoggedEdge e = read_log_record(file, layout, p);
-    logged.push_back(e);
-    ++begin[e.src + 1];
-  }
+  for (const LoggedEdge& e : logged) ++begin[(out ? e.src : e.dst) + 1];
   for (uint64_t v = 0; v < vertices; ++v) begin[v + 1] += begin[v];
-  std::vector<LoggedEdge> by_source(logged.size());
+  std::vector<const LoggedEdge*> by_vertex(logged.size());
   {
     std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
-    for (const LoggedEdge& e : logged) by_source[next[e.src]++] = e;
+    for (const LoggedEdge& e : logged) by_vertex[next[out ? e.src : e.dst]++] = &e;
   }
-  logged = {};
-
-  const auto* table = file.at<uint32_t>(layout.tables[c.slot]);
-  consumer.begin();
   std::vector<WeightedEdge> pending;
   std::vector<const AdjacencyBlock*> chain;
   LiveNeighbours neighbours(entry_words(header.geometry));
-  uint64_t edges = 0, blocks = 0, block_units_live = 0;
-  auto count_block = [&](const AdjacencyBlock& block) {
-    ++blocks;
-    block_units_live += store::block_units(block.header.size_class);
-  };
+  uint64_t edges = 0;
   for (uint64_t v = 0; v < vertices; ++v) {
     chain.clear();
     neighbours.clear();
-    walk_chain(file, layout, c.high_water, AdjacencyList::Out, static_cast<VertexId>(v), table[v],
+    walk_chain(file, layout, c.high_water, d, static_cast<VertexId>(v), table[(out ? 0 : vertices) + v],
                [&](const AdjacencyBlock& block) {
                  chain.push_back(&block);
-                 count_block(block);
+                 ++blocks;
+                 block_bytes += store::block_units(block.header.size_class) * kBlockUnitBytes;
                });
     neighbours.apply_chain(chain);
-    for (uint64_t i = begin[v]; i < begin[v + 1]; ++i)
-      neighbours.apply(by_source[i].dst | (by_source[i].deleted ? kFlagBit : 0), by_source[i].weight);
-    neighbours.for_each([&](uint32_t n, Weight w) { pending.push_back(WeightedEdge{static_cast<VertexId>(v), n, w}); });
-    if (consumer.count_in_chains)
-      walk_chain(file, layout, c.high_water, AdjacencyList::In, static_cast<VertexId>(v), table[vertices + v], count_block);
+    for (uint64_t i = begin[v]; i < begin[v + 1]; ++i) {
+      const LoggedEdge& e = *by_vertex[i];
+      neighbours.apply((out ? e.dst : e.src) | (e.deleted ? kFlagBit : 0), e.weight);
+    }
+    const VertexId self = static_cast<VertexId>(v);
+    neighbours.for_each([&](uint32_t n, Weight w) {
+      pending.push_back(out ? WeightedEdge{self, n, w} : WeightedEdge{n, self, w});
+    });
     if (pending.size() >= (1u << 20)) {
-      consumer.edges(pending);
+      sink(std::span<const WeightedEdge>(pending));
       edges += pending.size();
       pending.clear();
     }
   }
-  consumer.edges(pending);
-  edges += pending.size();
+  sink(std::span<const WeightedEdge>(pending));
+  return edges + pending.size();
+}
+
+void read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout& layout, const Position& at,
+             const SnapshotConsumer& consumer, SnapshotInfo& info) {
+  const Checkpoint& c = at.checkpoint;
+  // Inconsistent positions are an error unless a checkpoint moved meanwhile (try_snapshot).
+  check_positions(file, header, c, at.head);
+  const std::vector<uint32_t> table = read_table_copy(file, layout, c);
+  verify_log_lines(file, layout, c.flushed, at.head);
+  std::vector<LoggedEdge> logged;
+  logged.reserve(at.head - c.flushed);
+  for (uint64_t p = c.flushed; p < at.head; ++p) logged.push_back(read_log_record(file, layout, p));
+
+  consumer.begin();
+  info = SnapshotInfo{};
+  info.edges = read_direction(file, header, layout, c, table, logged, AdjacencyList::Out, consumer.edges, info.blocks,
+                              info.block_bytes);
+  if (consumer.in_edges)
+    info.in_edges = read_direction(file, header, layout, c, table, logged, AdjacencyList::In, consumer.in_edges,
+                                   info.in_blocks, info.in_block_bytes);
   // Blocks below H never change; the log range stays until the next checkpoint commits, which
   // try_snapshot checks after this.
-  info.blocks = blocks;
-  info.block_bytes = block_units_live * kBlockUnitBytes;
   info.store_id = header.store_id;
   info.position = at.head;
-  info.vertices = vertices;
+  info.vertices = header.geometry.vertices;
   info.weighted = header.geometry.weighted;
-  info.edges = edges;
-  return true;
+  info.checkpoint_seq = c.seq;
 }
 
 }  // namespace
@@ -139,8 +146,11 @@ SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer
   StoreHeader header = read_superblock(file);
   StoreLayout layout(header.geometry);
   SnapshotInfo info;
-  for (info.attempts = 1; info.attempts <= kMaxAttempts; ++info.attempts)
-    if (try_snapshot(file, header, layout, consumer, info)) return info;
+  for (uint32_t attempt = 1; attempt <= kMaxAttempts; ++attempt)
+    if (try_snapshot(file, header, layout, consumer, info)) {
+      info.attempts = attempt;
+      return info;
+    }
   fail("{}: checkpoints kept moving during {} snapshot attempts", store_path, kMaxAttempts);
 }
 
@@ -149,7 +159,7 @@ SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::stri
   const bool weighted = peek_snapshot_position(store_path).weighted;
   SnapshotConsumer consumer{
       [&] { writer.emplace(edge_list_path, weighted); },  // a dropped writer leaves no file
-      [&](std::span<const WeightedEdge> edges) { writer->append(edges); }};
+      [&](std::span<const WeightedEdge> edges) { writer->append(edges); }, {}};
   SnapshotInfo info = scan_snapshot(store_path, consumer);
   writer->finish(info.vertices);
   return info;

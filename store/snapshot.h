@@ -18,9 +18,13 @@ struct SnapshotInfo {
   uint64_t vertices = 0;
   bool weighted = false;  // the store keeps weights (else every edge has weight 1)
   uint64_t edges = 0;     // live edges written
-  uint64_t blocks = 0;    // adjacency blocks the snapshot's chains reach (in-chains: count_in_chains)
+  uint64_t blocks = 0;    // adjacency blocks the out-chains reach
   uint64_t block_bytes = 0;  // and their size
-  uint32_t attempts = 0;  // reads started again because a checkpoint moved underneath
+  uint64_t in_edges = 0;     // with SnapshotConsumer::in_edges: the same from the in-chains
+  uint64_t in_blocks = 0;
+  uint64_t in_block_bytes = 0;
+  uint64_t checkpoint_seq = 0;  // the checkpoint the read started from
+  uint32_t attempts = 0;  // reads made: more than one when a checkpoint moved underneath
 };
 
 // Receives the snapshot's live edges, grouped by source in increasing order. A consumer is told
@@ -28,7 +32,9 @@ struct SnapshotInfo {
 struct SnapshotConsumer {
   std::function<void()> begin;
   std::function<void(std::span<const WeightedEdge>)> edges;  // weight 1 from an unweighted store
-  bool count_in_chains = false;  // also walk (check and count) every in-chain
+  // When set, the same position is also read through the in-chains (and the log by destination):
+  // the same edges, grouped by destination. store-check compares the two.
+  std::function<void(std::span<const WeightedEdge>)> in_edges;
 };
 
 // Reads the graph at the store's persisted head (deletions applied) into `consumer`.

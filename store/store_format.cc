@@ -20,8 +20,23 @@ StoreMode parse_store_mode(const std::string& name) { return parse_enum<StoreMod
 uint32_t block_crc(const AdjacencyBlock& block) {
   BlockHeader header = block.header;
   header.crc = 0;
-  uint32_t crc = crc32_of(as_bytes_of(header));
-  return crc32_of(std::as_bytes(std::span<const uint32_t>(block.entries, block.header.count)), crc);
+  uint32_t crc = crc32c_of(as_bytes_of(header));
+  return crc32c_of(std::as_bytes(std::span<const uint32_t>(block.entries, block.header.count)), crc);
+}
+
+namespace {
+uint64_t head_check(uint64_t position) {
+  const uint32_t crc = crc32c_of(as_bytes_of(position));
+  return ((crc ^ (crc >> 16)) & 0xFFFFu);
+}
+}  // namespace
+
+uint64_t encode_log_head(uint64_t position) { return position | head_check(position) << 48; }
+
+std::optional<uint64_t> decode_log_head(uint64_t word) {
+  const uint64_t position = word & kMaxLogPosition;
+  if (word >> 48 != head_check(position)) return std::nullopt;
+  return position;
 }
 
 StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {

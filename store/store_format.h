@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "base/checked_file.h"
@@ -11,7 +12,9 @@
 
 namespace graphso::store {
 
-inline constexpr FileFormat kStoreFormat{"PGSSTORE", 2, "a graphso store", "store",  // 2: log line checksums
+// 2: log line checksums; 3: a checked head word, a checksum of each table copy, naive blocks
+// checksummed, the input record kept in both slots.
+inline constexpr FileFormat kStoreFormat{"PGSSTORE", 3, "a graphso store", "store",
                                          "re-create it with `graphso ingest`"};
 inline constexpr uint64_t kRegionAlignment = 4096;
 inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
@@ -60,7 +63,9 @@ struct Superblock {
 };
 inline constexpr uint32_t kStoreWeighted = 1;
 
-// What `ingest` is working through; two slots, the valid one with the larger seq is current.
+// What `ingest` is working through. Two slots: a new record goes into the slot after the current
+// one's and, once persisted, is copied into the other, so both normally hold it and one damaged
+// slot loses nothing. The valid one with the larger seq is current.
 struct InputRecord {
   uint64_t seq;
   uint64_t start;          // log position of the input's first edge
@@ -81,7 +86,7 @@ struct CheckpointSlot {
   uint64_t flushed;     // F: every edge before it is in blocks reachable from this slot's table
   uint64_t high_water;  // H: block units [1, H) are the ones this checkpoint may reach
   uint64_t clean;       // naive mode: 1 after a clean close (the baseline has no recovery)
-  uint32_t reserved;
+  uint32_t table_crc;   // CRC-32C of this slot's vertex table copy
   uint32_t crc;
 };
 
@@ -103,6 +108,14 @@ inline constexpr uint64_t kLogLineRecords = kXPLineBytes / 8;
 // of two laps in one line (a line's checksum covers one lap's records).
 inline constexpr uint64_t kMinLogSlots = 2 * kLogLineRecords;
 
+// The persisted log head: the position in bits 0-47, a check of it in bits 48-63 (16 bits of its
+// CRC-32C, which tell every single-bit flip), so a damaged head is an error, never a shorter log.
+// One aligned 8-byte store still writes it whole.
+inline constexpr uint64_t kMaxLogPosition = (uint64_t{1} << 48) - 1;
+uint64_t encode_log_head(uint64_t position);
+// The position, or nullopt when the check does not match.
+std::optional<uint64_t> decode_log_head(uint64_t word);
+
 inline constexpr uint32_t phase_of(uint64_t position, uint64_t log_slots) {
   return 1u - static_cast<uint32_t>((position / log_slots) & 1u);
 }
@@ -114,7 +127,7 @@ struct BlockHeader {
   uint8_t size_class;
   uint8_t direction;  // AdjacencyList
   uint8_t flags;      // kBlockCompacted, kBlockNaive
-  uint32_t crc;       // of header (crc field zero) and the count entries; naive mode: 0
+  uint32_t crc;       // of header (crc field zero) and the count entries (naive mode: rewritten with each entry)
 };
 inline constexpr uint8_t kBlockCompacted = 1;  // first block of a compacted run
 inline constexpr uint8_t kBlockNaive = 2;      // written in place by the naive baseline

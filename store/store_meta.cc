@@ -1,8 +1,10 @@
 #include "store/store_meta.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
+#include "base/checksum.h"
 #include "base/error.h"
 
 namespace graphso::store {
@@ -61,15 +63,69 @@ StoreHeader read_superblock(const PmemFile& file) {
   return h;
 }
 
+namespace {
+
+template <typename Record>
+bool all_zero(const Record& r) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&r);
+  return std::all_of(bytes, bytes + sizeof r, [](unsigned char b) { return b == 0; });
+}
+
+}  // namespace
+
 Checkpoint read_checkpoint(const PmemFile& file, const StoreLayout& layout) {
   Checkpoint best;
+  int damaged = -1;
   for (uint32_t slot = 0; slot < 2; ++slot) {
     CheckpointSlot c;
     std::memcpy(&c, checkpoint_slot(file, layout, slot), sizeof c);
-    if (c.seq == 0 || c.crc != record_crc(c) || c.seq <= best.seq) continue;  // never written, torn, or older
-    best = Checkpoint{slot, c.seq, c.flushed, c.high_water, c.clean != 0};
+    if (c.crc != record_crc(c) || c.seq == 0) {
+      if (!all_zero(c)) damaged = static_cast<int>(slot);
+      continue;
+    }
+    if (c.seq <= best.seq) continue;
+    best = Checkpoint{slot, c.seq, c.flushed, c.high_water, c.clean != 0, c.table_crc};
   }
+  best.damaged_slot = damaged;
   return best;
+}
+
+std::string damage_note(const Checkpoint& c) {
+  return c.damaged_slot < 0 ? std::string() : fmt::format("checkpoint slot {} is damaged; ", c.damaged_slot);
+}
+
+void check_positions(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head) {
+  if (c.high_water < 1 || c.high_water > header.geometry.block_units)
+    fail("{}: corrupt store: {}checkpoint {}'s high-water mark {} is outside the {} block units", file.path(),
+         damage_note(c), c.seq, c.high_water, header.geometry.block_units);
+  if (c.flushed > head || head - c.flushed > header.geometry.log_slots)
+    fail("{}: corrupt store: {}the log head {} and checkpoint {}'s position {} are more than the log apart",
+         file.path(), damage_note(c), head, c.seq, c.flushed);
+}
+
+void check_naive_closed(const PmemFile& file, const Checkpoint& c, uint64_t head, const char* advice) {
+  if (head == 0 || c.clean) return;
+  // Every open writes its not-clean mark before anything is logged: a logged edge without one
+  // means both slots were lost.
+  if (c.seq == 0)
+    fail("{}: corrupt store: both checkpoint slots are empty, yet the naive store's log holds {} edges", file.path(),
+         head);
+  fail("{}: {}the naive store {}", file.path(), damage_note(c), advice);
+}
+
+uint32_t table_copy_crc(const PmemFile& file, const StoreLayout& layout, uint32_t slot) {
+  return crc32c_of(std::span<const std::byte>(file.at<const std::byte>(layout.tables[slot]), layout.table_bytes()));
+}
+
+std::vector<uint32_t> read_table_copy(const PmemFile& file, const StoreLayout& layout, const Checkpoint& c) {
+  std::vector<uint32_t> table(2 * layout.geometry.vertices, 0);
+  if (c.seq == 0) return table;
+  std::memcpy(table.data(), file.at<const uint32_t>(layout.tables[c.slot]), layout.table_bytes());
+  const uint32_t crc = crc32c_of(std::as_bytes(std::span<const uint32_t>(table)));
+  if (crc != c.table_crc)
+    fail("{}: corrupt store: {}the vertex table copy {} of checkpoint {} does not match its checksum", file.path(),
+         damage_note(c), c.slot, c.seq);
+  return table;
 }
 
 void write_checkpoint(const PmemFile& file, const StoreLayout& layout, Persister& persister, const Checkpoint& c) {
@@ -78,34 +134,49 @@ void write_checkpoint(const PmemFile& file, const StoreLayout& layout, Persister
   s.flushed = c.flushed;
   s.high_water = c.high_water;
   s.clean = c.clean ? 1 : 0;
+  s.table_crc = c.table_crc;
   s.crc = record_crc(s);
   std::memcpy(checkpoint_slot(file, layout, c.slot), &s, sizeof s);
   persister.persist(layout.checkpoint_slots + c.slot * kCheckpointSlotBytes, sizeof s);
 }
 
-std::optional<InputProgress> read_input(const PmemFile& file, const StoreLayout& layout) {
-  std::optional<InputProgress> best;
+InputRecords read_inputs(const PmemFile& file, const StoreLayout& layout) {
+  InputRecords records;
+  InputRecord r[2];
+  bool valid[2];
   for (uint32_t slot = 0; slot < 2; ++slot) {
-    InputRecord r;
-    std::memcpy(&r, input_slot(file, layout, slot), sizeof r);
-    if (r.seq == 0 || r.crc != record_crc(r) || (best && r.seq <= best->seq)) continue;
+    std::memcpy(&r[slot], input_slot(file, layout, slot), sizeof r[slot]);
+    valid[slot] = r[slot].seq != 0 && r[slot].crc == record_crc(r[slot]);
+    records.damaged[slot] = !valid[slot] && !all_zero(r[slot]);
+    if (!valid[slot] || (records.current && r[slot].seq <= records.current->seq)) continue;
     InputProgress p;
     p.slot = slot;
-    p.seq = r.seq;
-    p.start = r.start;
-    p.size = r.size;
-    p.edges = r.edges;
-    p.head_crc = r.head_crc;
-    p.deletes = r.deletes != 0;
-    p.path.assign(r.path, strnlen(r.path, sizeof r.path));
-    best = p;
+    p.seq = r[slot].seq;
+    p.start = r[slot].start;
+    p.size = r[slot].size;
+    p.edges = r[slot].edges;
+    p.head_crc = r[slot].head_crc;
+    p.deletes = r[slot].deletes != 0;
+    p.path.assign(r[slot].path, strnlen(r[slot].path, sizeof r[slot].path));
+    records.current = p;
   }
-  return best;
+  records.both_current = valid[0] && valid[1] && std::memcmp(&r[0], &r[1], sizeof r[0]) == 0;
+  return records;
 }
 
+namespace {
+
+void write_input_slot(const PmemFile& file, const StoreLayout& layout, Persister& persister, uint32_t slot,
+                      const InputRecord& r) {
+  std::memcpy(input_slot(file, layout, slot), &r, sizeof r);
+  persister.persist(layout.input_slots + slot * sizeof(InputRecord), sizeof r);
+}
+
+}  // namespace
+
 void write_input(const PmemFile& file, const StoreLayout& layout, Persister& persister, const InputProgress& input) {
-  std::optional<InputProgress> current = read_input(file, layout);
-  uint32_t slot = current ? 1 - current->slot : 0;
+  const std::optional<InputProgress> current = read_inputs(file, layout).current;
+  const uint32_t slot = current ? 1 - current->slot : 0;
   InputRecord r{};
   r.seq = current ? current->seq + 1 : 1;
   r.start = input.start;
@@ -116,9 +187,19 @@ void write_input(const PmemFile& file, const StoreLayout& layout, Persister& per
   if (input.path.size() >= sizeof r.path) fail("input path is too long to record ({} bytes)", input.path.size());
   std::memcpy(r.path, input.path.data(), input.path.size());
   r.crc = record_crc(r);
-  std::memcpy(input_slot(file, layout, slot), &r, sizeof r);
-  persister.persist(layout.input_slots + slot * sizeof(InputRecord), sizeof r);
+  write_input_slot(file, layout, persister, slot, r);
   persister.crash_point(CrashPoint::InputRecord);
+  write_input_slot(file, layout, persister, 1 - slot, r);
+}
+
+int repair_inputs(const PmemFile& file, const StoreLayout& layout, Persister& persister) {
+  const InputRecords records = read_inputs(file, layout);
+  if (!records.current || records.both_current) return -1;
+  const uint32_t from = records.current->slot;
+  InputRecord r;
+  std::memcpy(&r, input_slot(file, layout, from), sizeof r);
+  write_input_slot(file, layout, persister, 1 - from, r);
+  return static_cast<int>(1 - from);
 }
 
 }  // namespace graphso::store

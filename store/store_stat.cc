@@ -9,12 +9,14 @@ namespace graphso::store {
 
 StoreStat read_store_stat(const std::string& store_path) {
   StoreStat stat;
-  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
+  // The same reads as a snapshot (out-chains and the log): what is damaged for one is for the
+  // other. `store-check` reads everything, in both directions.
+  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
   PmemFile file = PmemFile::open_read_only(store_path);
   stat.header = read_superblock(file);
   const StoreLayout layout(stat.header.geometry);
   stat.checkpoint = read_checkpoint(file, layout);
-  stat.input = read_input(file, layout);
+  stat.input = read_inputs(file, layout).current;
   stat.log_head = read_log_head(file, layout);
   stat.file_bytes = file.size();
   stat.block_bytes_used = (stat.checkpoint.high_water - 1) * kBlockUnitBytes;

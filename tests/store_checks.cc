@@ -7,6 +7,7 @@
 #include <map>
 
 #include "store/snapshot.h"
+#include "store/store_check.h"
 
 namespace graphso::testing {
 
@@ -76,7 +77,7 @@ uint64_t require_store_holds_prefix(const std::string& store_path, std::span<con
                                     uint64_t at_least, uint32_t threads) {
   auto s = store::GraphStore::open(store_path, {.threads = threads});
   // Killed between creating the store and recording the input: nothing may be logged yet.
-  std::optional<store::InputProgress> progress = s->input();
+  std::optional<store::InputProgress> progress = s->input().current;
   const uint64_t start = progress ? progress->start : 0;
   const uint64_t k = s->status().head - start;
   if (!progress) REQUIRE(k == 0);
@@ -88,7 +89,7 @@ uint64_t require_store_holds_prefix(const std::string& store_path, std::span<con
   require_store_equals(*s, expected);
   s.reset();
   // A second reader sees the same graph and walks every chain in both directions.
-  store::SnapshotInfo info = store::scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
+  store::SnapshotInfo info = store::check_store(store_path).read;
   REQUIRE(info.edges == expected.edges);
   REQUIRE(info.position == k + start);
   return k;

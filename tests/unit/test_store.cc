@@ -11,6 +11,7 @@
 #include "store/graph_store.h"
 #include "store/input_resume.h"
 #include "store/snapshot.h"
+#include "store/store_check.h"
 #include "store/store_stat.h"
 #include "engine/xstream/xstream_layout.h"
 #include "prep/store_snapshot.h"
@@ -123,10 +124,10 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
         bytes += n / kBlockEntries * kXPLineBytes;
         if (n % kBlockEntries) bytes += kBlockUnitBytes * block_units(block_class_for(n % kBlockEntries));
       }
-    SnapshotInfo info = scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true});
+    const SnapshotInfo info = check_store(path).read;  // both directions
     REQUIRE(info.edges == expected.edges);
-    REQUIRE(info.blocks == blocks);
-    REQUIRE(info.block_bytes == bytes);
+    REQUIRE(info.blocks + info.in_blocks == blocks);
+    REQUIRE(info.block_bytes + info.in_block_bytes == bytes);
   } else {
     s->close();
   }
@@ -245,7 +246,7 @@ TEST_CASE("store: damaged store files are one-line errors") {
     }
     REQUIRE(error.find("corrupt store: block unit 4 in the") != std::string::npos);
     REQUIRE(error.find("fails its checksum") != std::string::npos);
-    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true}); })
+    REQUIRE(graphso::testing::error_of([&] { check_store(path); })
                 .find("fails its checksum") != std::string::npos);
   }
   SECTION("a logged, not yet checkpointed record with one bit flipped (its lap phase intact)") {
@@ -258,7 +259,7 @@ TEST_CASE("store: damaged store files are one-line errors") {
     f.pwrite_all(as_bytes_of(src), offset);
     const std::string expected = "corrupt store: log records at positions 544..575 do not match their checksum";
     REQUIRE(graphso::testing::error_of([&] { GraphStore::open(path, {}); }).find(expected) != std::string::npos);
-    REQUIRE(graphso::testing::error_of([&] { scan_snapshot(path, {[] {}, [](std::span<const WeightedEdge>) {}, true}); })
+    REQUIRE(graphso::testing::error_of([&] { check_store(path); })
                 .find(expected) != std::string::npos);
   }
   SECTION("a logged record from another lap") {

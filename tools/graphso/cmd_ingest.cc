@@ -56,7 +56,7 @@ class AckLog {
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
   std::string store_path, input_path, mode_name, log_slots, block_space, buffer_mem, report_path, ack_log, crash_at;
-  uint64_t batch = 0, vertices = 0;
+  uint64_t batch = 0, vertices = 0, acknowledged = 0;
   StoreOptions store_options;
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file (created when missing)")
@@ -72,7 +72,10 @@ int cmd_ingest(const Args& args) {
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer memory that triggers a checkpoint")
       ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
        "logged edges that start buffering (XPGraph's archiving threshold)")
-      ("report", po::value(&report_path), "write a JSON report here");
+      ("report", po::value(&report_path), "write a JSON report here")
+      ("acknowledged", number(&acknowledged),
+       "N of this input's edges are already in the store (when the store can no longer tell: both copies of its "
+       "input record damaged); ingest goes on after them");
   po::options_description testing("crash testing");
   testing.add_options()
       ("ack-log", po::value(&ack_log), "append the acknowledged edge count after every batch")
@@ -142,6 +145,9 @@ int cmd_ingest(const Args& args) {
                 store_path.c_str(), static_cast<unsigned long long>(s.head),
                 static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
                 static_cast<unsigned long long>(s.replayed));
+    if (s.repaired_input_slot >= 0)
+      std::printf("%s: input record slot %d was damaged or stale; rewritten from its intact copy\n", store_path.c_str(),
+                  s.repaired_input_slot);
   }
   GraphStore& gs = *graph_store;
   const bool weighted_store = gs.header().geometry.weighted;
@@ -154,7 +160,9 @@ int cmd_ingest(const Args& args) {
 
   // Resume after the acknowledged edges of the same input, or start it at the log head.
   InputProgress id = identify_input(input_path, info, deletes);
-  uint64_t done = resume_input(gs, id);
+  std::optional<uint64_t> told;
+  if (vm.count("acknowledged")) told = acknowledged;
+  uint64_t done = resume_input(gs, id, told);
   if (done == id.edges && done > 0)
     std::printf("%s: %s is already ingested (%llu edges)\n", store_path.c_str(), input_path.c_str(), static_cast<unsigned long long>(done));
   else if (done > 0)

@@ -32,6 +32,7 @@ int cmd_jobs(const Args& args);
 int cmd_disk_bandwidth(const Args& args);
 int cmd_ingest(const Args& args);
 int cmd_store_stat(const Args& args);
+int cmd_store_check(const Args& args);
 int cmd_snapshot(const Args& args);
 int cmd_export(const Args& args);
 int cmd_validate(const Args& args);

@@ -23,6 +23,7 @@ const char* kUsage =
     "  disk-bandwidth FILE             sequential O_DIRECT read bandwidth of FILE's device\n"
     "  ingest STORE --input EDGES.bin  append edges to the evolving-graph store (PMEM, crash-safe)\n"
     "  store-stat STORE                what the store holds, one key: value per line\n"
+    "  store-check STORE               read everything in the store, both directions; report any damage\n"
     "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n"
     "  export GRAPH_DIR|EDGES.bin -o OUT  the graph as a text edge list (original ids)\n"
     "  validate RESULTS EXPECTED --algo A  check a result file against another by LDBC Graphalytics' rules\n"
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "disk-bandwidth") return graphso::cmd_disk_bandwidth(args);
     if (command == "ingest") return graphso::cmd_ingest(args);
     if (command == "store-stat") return graphso::cmd_store_stat(args);
+    if (command == "store-check") return graphso::cmd_store_check(args);
     if (command == "snapshot") return graphso::cmd_snapshot(args);
     if (command == "export") return graphso::cmd_export(args);
     if (command == "validate") return graphso::cmd_validate(args);

@@ -1,0 +1,68 @@
+#include "store/store_check.h"
+
+#include "base/error.h"
+#include "base/file.h"
+#include "store/edge_log.h"
+#include "store/pmem_file.h"
+
+namespace graphso::store {
+namespace {
+
+// An order-independent fingerprint of an edge multiset: the sum (and count) of a 64-bit mix of
+// each edge. Two directions that disagree in any edge differ in it but with probability 2^-64.
+struct MultisetHash {
+  uint64_t sum = 0, count = 0;
+  void add(std::span<const WeightedEdge> edges) {
+    for (const WeightedEdge& e : edges) {
+      uint64_t x = (uint64_t{e.src} << 32 | e.dst) ^ (uint64_t{e.weight} * 0x9E3779B97F4A7C15ull);
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finaliser
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+      sum += x ^ (x >> 31);
+    }
+    count += edges.size();
+  }
+  bool operator==(const MultisetHash&) const = default;
+};
+
+}  // namespace
+
+StoreCheck check_store(const std::string& store_path) {
+  StoreCheck check;
+  MultisetHash out, in;
+  SnapshotConsumer both{[&] { out = in = {}; }, [&](std::span<const WeightedEdge> e) { out.add(e); },
+                        [&](std::span<const WeightedEdge> e) { in.add(e); }};
+  check.read = scan_snapshot(store_path, both);
+  if (!(out == in))
+    fail("{}: corrupt store: at log position {} the out-chains hold {} edges and the in-chains {}{}", store_path,
+         check.read.position, out.count, in.count, out.count == in.count ? ", not the same ones" : "");
+
+  PmemFile file = PmemFile::open_read_only(store_path);
+  check.header = read_superblock(file);
+  const StoreLayout layout(check.header.geometry);
+  check.log_head = read_log_head(file, layout);
+  const Checkpoint c = read_checkpoint(file, layout);
+  if (c.damaged_slot >= 0)
+    check.damage.push_back(fmt::format(
+        "checkpoint slot {} is torn or damaged (slot {}, checkpoint {}, is in force and reads consistently)",
+        c.damaged_slot, c.slot, c.seq));
+  const InputRecords records = read_inputs(file, layout);
+  for (uint32_t slot = 0; slot < 2; ++slot)
+    if (records.damaged[slot] && records.current)
+      check.damage.push_back(fmt::format(
+          "input record slot {} is damaged (its copy in slot {} is intact; the next ingest writes it back)", slot,
+          1 - slot));
+  if (!records.current && check.log_head > 0)
+    check.damage.push_back(fmt::format(
+        "both copies of the input record are {} and the log holds {} edges: ingest will refuse to resume until told "
+        "with --acknowledged how many of its input's edges are in the store",
+        records.damaged[0] || records.damaged[1] ? "damaged" : "zeroed", check.log_head));
+  else if (records.current && !records.both_current && !records.damaged[0] && !records.damaged[1])
+    check.damage.push_back("the input record's two copies differ (a crash between its two writes; the next ingest "
+                           "copies the newer over)");
+  if (records.current && records.current->start > check.log_head)
+    fail("{}: corrupt store: the input record says {} began at log position {}, past the log head {}", store_path,
+         records.current->path, records.current->start, check.log_head);
+  return check;
+}
+
+}  // namespace graphso::store
