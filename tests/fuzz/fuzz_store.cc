@@ -1,10 +1,12 @@
-// A store file from the input: read as `store-stat` and `snapshot` read it (every persisted
-// region, the log, every adjacency chain), then opened for writing, which recovers it. Accepted
+// A store file from the input: read as `store-stat`, `snapshot` and `store-check` read it (every
+// persisted region, the log, every adjacency chain in both directions), then opened for writing,
+// which recovers it. Accepted
 // or refused with one line; never a crash, a hang in a looping chain, or a sanitizer report.
 #include <string>
 
 #include "store/graph_store.h"
 #include "store/snapshot.h"
+#include "store/store_check.h"
 #include "store/store_stat.h"
 #include "tests/fuzz/fuzz_target.h"
 
@@ -14,6 +16,7 @@ GRAPHSO_FUZZ_TARGET(store) {
   const std::string path = fuzz::write_scratch_file("s.pm", data, size);
   try {
     store::read_store_stat(path);
+    store::check_store(path);
     store::write_snapshot_edges(path, std::string(fuzz::scratch_directory()) + "/snapshot.bin");
     fuzz::accepted();
   } catch (const Error& e) {
