@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test binary in BUILD/tests and ends with one line "N passed, N failed" over all
 # of them (Catch2 test cases). A binary that dies without a summary counts as one failure.
+# An optional second argument is a Catch2 test spec (`make test-long` gives "[long]", the tests
+# hidden from `make test`); binaries with no test matching it are skipped.
 set -u
 build=${1:-build}
+spec=${2:-}
 export GRAPHSO_BIN="$(cd "$build" && pwd)/graphso"  # absolute: tests run programs from other directories
 # Idle OpenMP threads sleep instead of spinning. The tests run many short rounds back to back,
 # beside the graphso processes they start, and libgomp's default spin-wait took half their CPU
@@ -12,9 +15,10 @@ export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 passed=0
 failed=0
 for bin in "$build"/tests/*_tests; do
-  echo "== $bin"
+  if [ -n "$spec" ] && [ -z "$("$bin" --list-test-names-only "$spec")" ]; then continue; fi
+  echo "== $bin $spec"
   log=$(mktemp)
-  "$bin" 2>&1 | tee "$log"
+  if [ -n "$spec" ]; then "$bin" "$spec" 2>&1 | tee "$log"; else "$bin" 2>&1 | tee "$log"; fi
   status=${PIPESTATUS[0]}
   # Catch2 v2: "All tests passed (A assertions in N test cases)" or
   # "test cases: N | P passed | F failed".
