@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,6 +120,35 @@ void StagedDirectory::publish() {
   std::error_code ignored;
   fs::remove_all(staging_, ignored);  // killed meanwhile: a dead process's staging, removed later
   sync_parent_directory(target_);
+}
+
+OutputLock::OutputLock(const std::string& target, const std::string& option) {
+  const std::filesystem::path path(normal_path(target));
+  lock_path_ = (path.parent_path() / ("." + path.filename().string() + ".lock")).string();
+  // The lock file is removed when the lock is let go; a process that opened it just before then
+  // holds a lock on a file no longer there, so the lock counts only once the path names it.
+  for (;;) {
+    fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) fail("{} {}: cannot create the lock file {}: {}", option, target, lock_path_, errno_text(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd_);
+      fd_ = -1;
+      if (error == EWOULDBLOCK) fail("{} {}: another graphso process is writing there", option, target);
+      fail("{} {}: cannot lock {}: {}", option, target, lock_path_, errno_text(error));
+    }
+    struct stat held {}, named {};
+    if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+        held.st_dev == named.st_dev)
+      return;
+    ::close(fd_);
+  }
+}
+
+OutputLock::~OutputLock() {
+  if (fd_ < 0) return;
+  ::unlink(lock_path_.c_str());
+  ::close(fd_);
 }
 
 }  // namespace graphso

@@ -42,4 +42,21 @@ class StagedDirectory {
   bool published_ = false;
 };
 
+// Held while a process writes `target` (a run's --out or --report): an advisory lock (flock) on a
+// lock file beside it, ".NAME.lock", removed when the lock is let go (a killed process leaves the
+// file, unlocked: the next one takes it). A second process that would write the same target gets
+// a one-line error naming it, instead of publishing its output beside this one's.
+class OutputLock {
+ public:
+  // `option` names the target in the error ("--out").
+  OutputLock(const std::string& target, const std::string& option);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  std::string lock_path_;
+  int fd_ = -1;
+};
+
 }  // namespace graphso

@@ -1,5 +1,6 @@
-// graphso's binary edge list (".bin"): a 64-byte checksummed header, then fixed-size records
-// (u32 src, u32 dst[, u32 weight]). This is what `convert` and `generate` write and `prep` reads.
+// graphso's binary edge list (".bin"): a 64-byte checksummed header, fixed-size records (u32 src,
+// u32 dst[, u32 weight]), then a CRC-32C per block of records, checked as each block is read
+// (docs/formats.md). This is what `convert` and `generate` write and `prep` reads.
 #pragma once
 
 #include <cstdint>
@@ -37,9 +38,12 @@ class EdgeListWriter {
   uint64_t edges_ = 0;
   uint64_t max_id_plus_one_ = 0;
   std::vector<std::byte> pending_;
+  uint32_t block_crc_ = 0;              // of the records of the block being written
+  std::vector<uint32_t> block_crcs_;    // of every block written whole
 };
 
-// Reads a graphso edge list in batches; validates header, checksum and file size on open.
+// Reads a graphso edge list in batches; validates header, checksum and file size on open, and
+// each block of records against its checksum before any of its records is handed out.
 class EdgeListReader {
  public:
   explicit EdgeListReader(const std::string& path);
@@ -55,10 +59,14 @@ class EdgeListReader {
  private:
   template <typename EdgeRecord>
   bool read_batch(std::vector<EdgeRecord>& out, uint64_t max_edges);
+  void load(uint64_t first, uint64_t count);
   File file_;
   EdgeListInfo info_;
   uint64_t next_edge_ = 0;
-  std::vector<std::byte> raw_;
+  uint32_t block_records_ = 0;      // 0: a version 1 file, unchecked
+  std::vector<uint32_t> block_crcs_;
+  std::vector<std::byte> raw_;      // records from raw_first_ on (a whole checked block)
+  uint64_t raw_first_ = 0;
 };
 
 }  // namespace graphso

@@ -351,6 +351,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
 std::string report_json(const BatchReport& r) {
   JsonWriter w;
   w.begin_object();
+  if (!r.run_id.empty()) w.field("run_id", r.run_id);
   w.field("mode", r.mode);
   w.field("engine", r.engine);
   w.field("graph", r.graph_dir);

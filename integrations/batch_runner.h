@@ -103,6 +103,7 @@ struct TrialRecord {
 };
 
 struct BatchReport {
+  std::string run_id;  // set by `run`: the same in the report and the results it publishes
   std::string engine;
   std::string mode;
   std::string graph_dir;

@@ -56,6 +56,11 @@ void name_jobs(std::vector<JobSpec>& specs) {
   for (size_t i = 0; i < specs.size(); ++i) {
     JobSpec& spec = specs[i];
     if (spec.name.empty()) spec.name = fmt::format("{}-{}", i, spec.algo);
+    // A name is a result file's name (NAME.txt, NAME.bin.meta): it must fit in one, known before
+    // the run, not after it.
+    if (spec.name.size() > kMaxJobName)
+      fail("{}: job name '{}...' has {} characters, more than {}", spec.origin, spec.name.substr(0, 32),
+           spec.name.size(), kMaxJobName);
     for (char c : spec.name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
         fail("{}: job name '{}' may only use letters, digits, '-', '_' and '.'", spec.origin, spec.name);

@@ -39,6 +39,8 @@ std::vector<std::string> split_vertex_list(const std::string& text);
 
 // Gives unnamed jobs their default names and rejects duplicate or unsafe names.
 void name_jobs(std::vector<JobSpec>& specs);
+// The longest job name: NAME.bin.meta stays well inside a file name's 255 bytes.
+inline constexpr size_t kMaxJobName = 200;
 
 // Builds the job; throws Error naming the origin and key on an unknown algorithm, unknown or
 // missing parameter, bad value, or a source outside [0, vertices). Sources are given in original

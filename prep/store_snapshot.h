@@ -14,11 +14,13 @@ namespace graphso {
 
 struct StoreSnapshotResult {
   store::SnapshotInfo info;
-  bool rebuilt = false;  // false: graph_dir already held this store at this position
+  bool rebuilt = false;  // false: graph_dir already held this store at this position, so laid out
+  bool layout_changed = false;  // rebuilt only because other layout options were asked for
 };
 
-// A snapshot already in graph_dir is kept when it holds the same store at the same position and
-// the layouts asked for; otherwise graph_dir (missing, empty or an earlier snapshot) is replaced.
+// A snapshot already in graph_dir is kept when it holds the same store at the same position, laid
+// out with the same options (encoding, partitions, order, chunk size) and the layouts asked for;
+// otherwise graph_dir (missing, empty or an earlier snapshot) is replaced.
 StoreSnapshotResult snapshot_store(const std::string& store_path, const std::string& graph_dir,
                                    const PrepOptions& options);
 

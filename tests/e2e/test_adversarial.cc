@@ -206,7 +206,7 @@ TEST_CASE("adversarial 4: numeric options are parsed once, in range, or refused 
       {{"run", g, "--job", "wcc", "--mem", "17179869184G"}, "--mem: '17179869184G' is too large"},
       {{"run", g, "--job", "wcc", "--mem", "99999999999999999999"}, "--mem: '99999999999999999999' is too large"},
       {{"run", g, "--job", "wcc", "--sharing", "chunk", "--cache-ratio", "nan"}, "option '--cache-ratio': 'nan' is not a finite number"},
-      {{"run", g, "--job", "wcc", "--threads", "-3"}, "--threads must be >= 0"},
+      {{"run", g, "--job", "wcc", "--threads", "-3"}, "--threads -3 is out of range (0 to 1024"},
       {{"prep", edges, "-o", dir.file("h"), "--partitions", "-2"}, "option '--partitions': '-2' is negative"},
   };
   for (const Case& c : cases) {
@@ -277,19 +277,24 @@ TEST_CASE("adversarial 6: concurrent runs never mix result sets or collide on a 
   }
   const std::string ref0 = slurp(dir.file("ref0/b.txt")), ref1 = slurp(dir.file("ref1/b.txt"));
   REQUIRE(ref0 != ref1);
+  int refused = 0;
   for (int trial = 0; trial < 50; ++trial) {
     const std::string out = dir.file("out");
     auto [a, b] = race({"run", g, "--job", "bfs:name=b:source=0", "--job", "wcc:name=w", "--out", out},
                        {"run", g, "--job", "bfs:name=b:source=1", "--out", out});
     INFO(a.err << b.err);
-    REQUIRE(a.status == 0);
-    REQUIRE(b.status == 0);
+    // Overlapping runs on one --out: the second is refused by the first's lock, before it runs.
+    for (const CliResult* r : {&a, &b})
+      if (r->status != 0) require_one_line_error(*r, "--out " + out + ": another graphso process is writing there");
+    REQUIRE((a.status == 0 || b.status == 0));
+    if (a.status != 0 || b.status != 0) ++refused;
     // Whole sets: the second run's set has no w.txt, the first's has one with b from source 0.
     std::vector<std::string> names = files_in(out);
     std::string result = slurp(out + "/b.txt");
     if (std::find(names.begin(), names.end(), "w.txt") != names.end()) REQUIRE(result == ref0);
     else REQUIRE(result == ref1);
   }
+  WARN(refused << " of 50 overlapping pairs of runs on one --out: one refused by the other's lock");
   for (int trial = 0; trial < 50; ++trial) {
     const std::string chunk = std::to_string(4096 * (trial + 1));
     auto [a, b] = race({"run", g, "--job", "wcc", "--sharing", "chunk", "--chunk-size", chunk},
@@ -311,6 +316,32 @@ TEST_CASE("adversarial 7: output paths are checked before the run; results and r
   require_one_line_error(r, "nodir/r.json");
   REQUIRE_FALSE(path_exists(dir.file("out")));
   REQUIRE(r.out.empty());  // refused before the run
+  // Every output name is checked before the run: a job name no file can carry (a million
+  // characters: once a 1 MB error after a whole batch), a --report that is a directory, empty
+  // --out and --report, a thread count libgomp cannot make.
+  const std::string long_name(1'000'000, 'x');
+  write_text(dir.file("long.toml"), "[[job]]\nalgo = \"wcc\"\nname = \"" + long_name + "\"\n");
+  CliResult named = graphso_cli({"run", g, "--jobs", dir.file("long.toml"), "--out", dir.file("out")});
+  require_one_line_error(named, "has 1000000 characters, more than 200");
+  REQUIRE(named.err.size() < 300);
+  REQUIRE(named.out.empty());
+  fs::create_directories(dir.file("a-directory"));
+  CliResult to_dir = graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("out"), "--report", dir.file("a-directory")});
+  require_one_line_error(to_dir, "--report " + dir.file("a-directory") + ": is a directory");
+  REQUIRE(to_dir.out.empty());
+  REQUIRE_FALSE(path_exists(dir.file("out")));
+  require_usage_error(graphso_cli({"run", g, "--job", "wcc", "--out", ""}), "--out needs a directory");
+  require_usage_error(graphso_cli({"run", g, "--job", "wcc", "--report", ""}), "--report needs a file");
+  require_usage_error(graphso_cli({"run", g, "--job", "wcc", "--threads", "100000"}), "--threads 100000 is out of range (0 to 1024");
+  // Results and report carry one run_id; the results directory holds the report too.
+  REQUIRE(graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("ok"), "--report", dir.file("ok.json")}).status == 0);
+  const std::string report = slurp(dir.file("ok.json"));
+  const size_t id_at = report.find("\"run_id\": \"");
+  REQUIRE(id_at != std::string::npos);
+  const std::string run_id = report.substr(id_at + 11, 16);
+  REQUIRE_THAT(slurp(dir.file("ok/.graphso-results")), Catch::Contains("run_id: " + run_id));
+  REQUIRE(slurp(dir.file("ok/report.json")) == report);
+  REQUIRE_FALSE(path_exists(dir.file(".ok.lock")));  // the lock goes with the run
   // --out holding someone else's files is refused, and left as it was.
   fs::create_directories(dir.file("mine"));
   write_text(dir.file("mine/notes.txt"), "mine");
@@ -333,7 +364,7 @@ TEST_CASE("adversarial 7: output paths are checked before the run; results and r
   REQUIRE(full.status == 1);
   REQUIRE_THAT(full.err, Catch::Contains("No space left on device"));
   // The earlier set whole, nothing of the failed run, no temporaries.
-  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-wcc.txt", "1-bfs.txt"});
+  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-wcc.txt", "1-bfs.txt", "report.json"});
   REQUIRE(slurp(out + "/0-wcc.txt") == before);
   REQUIRE(slurp(dir.file("small/r.json")) == report_before);
   REQUIRE(files_in(dir.file("small")) == std::vector<std::string>{"filler", "out", "r.json"});

@@ -96,7 +96,11 @@ TEST_CASE("cli: convert, prep, inspect, run; results equal the reference in both
     INFO(run.err);
     REQUIRE(run.status == 0);
     REQUIRE(run.err.empty());  // quiet when not on a terminal
-    REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-bfs.txt", "2-wcc.txt", "3-pagerank.txt", "dist.txt"});
+    REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "0-bfs.txt", "2-wcc.txt", "3-pagerank.txt",
+                                                      "dist.txt", "report.json"});
+    // The results hold their own copy of the report, the same run's as --report's.
+    REQUIRE(read_small_file(out + "/report.json") == read_small_file(report));
+    REQUIRE_THAT(read_small_file(out + "/.graphso-results"), Catch::Contains("run_id: "));
 
     auto levels = read_values(out + "/0-bfs.txt", p->set.vertices);
     auto dists = read_values(out + "/dist.txt", p->set.vertices);
@@ -262,7 +266,7 @@ TEST_CASE("cli: a job that does not converge gets no result file, the others do,
                                "--job", "bfs:source=0", "--out", out, "--report", p->dir.file("r.json")});
   REQUIRE(run.status == 3);
   REQUIRE_THAT(run.err, Catch::Contains("job 0-pagerank-delta (pagerank-delta) did not converge after 3 rounds"));
-  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "1-bfs.txt"});
+  REQUIRE(files_in(out) == std::vector<std::string>{".graphso-results", "1-bfs.txt", "report.json"});
   REQUIRE_THAT(read_small_file(p->dir.file("r.json")), Catch::Contains("\"converged\": false"));
 }
 

@@ -1,9 +1,12 @@
 // graphso run GRAPH_DIR --job ALGO[:KEY=VALUE]... [--engine gridgraph|xstream] --sharing MODE --mem SIZE --out DIR --report FILE
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <random>
 
 #include "base/file.h"
 #include "base/progress.h"
@@ -22,6 +25,17 @@ namespace graphso {
 namespace {
 
 constexpr const char* kResultsMarker = ".graphso-results";
+constexpr const char* kReportInResults = "report.json";
+// OpenMP creates that many threads; libgomp fails past some tens of thousands (or crashes).
+constexpr int kMaxThreads = 1024;
+
+// Tells this run's results and report from any other's (`run_id` in both).
+std::string new_run_id() {
+  std::random_device random;
+  const uint64_t id = (uint64_t{random()} << 32 | random()) ^ static_cast<uint64_t>(::getpid()) ^
+                      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return fmt::format("{:016x}", id);
+}
 
 // --out DIR is replaced whole at the end of a run, so it may only be missing, empty, or an earlier
 // run's results (marked); anything else is the user's and is refused before the run starts.
@@ -157,7 +171,10 @@ int cmd_run(const Args& args) {
     if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
     if (out_format != "text" && out_format != "graphalytics" && out_format != "bin")
       fail("run: --out-format '{}' (expected text, graphalytics or bin)", out_format);
-    if (config.threads < 0) fail("run: --threads must be >= 0");
+    if (config.threads < 0 || config.threads > kMaxThreads)
+      fail("run: --threads {} is out of range (0 to {}; 0: every core)", config.threads, kMaxThreads);
+    if (vm.count("out") && out_dir.empty()) fail("run: --out needs a directory");
+    if (vm.count("report") && report_path.empty()) fail("run: --report needs a file (or - for standard output)");
     if (trials == 0) fail("run: --trials must be at least 1");
     if (async != "on" && async != "off") fail("run: --async '{}' (expected on or off)", async);
 
@@ -233,19 +250,29 @@ int cmd_run(const Args& args) {
       fail("--verify: the in-memory reference needs {}, more than half the {} of memory free; verify on a smaller graph",
            human_bytes(static_cast<double>(need)), human_bytes(static_cast<double>(free)));
   }
-  // Where results and the report go is checked (and their temporaries made) before the run, so a
-  // bad path costs no run; both are published together at the end, whole or not at all.
+  // Where results and the report go is checked (and their temporaries made, and locked against
+  // another run writing there) before the run, so a bad path costs no run.
+  std::optional<OutputLock> out_lock, report_lock;
   std::optional<StagedDirectory> results;
   if (!out_dir.empty()) {
     check_results_directory(normal_path(out_dir));
+    out_lock.emplace(out_dir, "--out");
     results.emplace(out_dir);
   }
+  const bool report_on_stdout = report_path == "-" || normal_path(report_path) == "/dev/stdout";
   std::optional<AtomicOutputFile> report_file;
-  if (!report_path.empty()) report_file.emplace(report_path);
+  if (!report_path.empty()) {
+    if (!report_on_stdout) {
+      if (std::filesystem::is_directory(report_path)) fail("--report {}: is a directory; give a file name", report_path);
+      report_lock.emplace(report_path, "--report");
+    }
+    report_file.emplace(report_path);
+  }
 
   ReaderFactory readers(reader_options);
   config.writes_results = results.has_value();
   BatchReport report;
+  const std::string run_id = new_run_id();
   std::vector<TrialRecord> trial_records;
   config.on_start = [&] {  // every budget accepted: an error can no longer follow these lines
     for (const std::string& note : notes) std::fprintf(stderr, "graphso: %s\n", note.c_str());
@@ -253,6 +280,7 @@ int cmd_run(const Args& args) {
   for (uint32_t trial = 0; trial < trials; ++trial) {
     if (trial > 0) make_trial_jobs(trial);
     report = run_batch(config, graph, jobs, readers);
+    report.run_id = run_id;
     trial_records.push_back({report.wall_seconds, report.io.bytes_read});
   }
   if (trials > 1) report.trials = trial_records;
@@ -306,18 +334,23 @@ int cmd_run(const Args& args) {
       sidecar.commit();
     }
   }
+  // The peak is taken once every result is written: writing them is part of the run's memory.
+  report.peak_rss_bytes = peak_rss_bytes();
+  const std::string json = report_json(report);
+  // The results directory holds its own copy of the report and is swapped in whole, so results
+  // and report always go together there; --report is written after it, with the same run_id.
   if (results) {
+    AtomicOutputFile copy(results->path() + "/" + kReportInResults);
+    copy.append(json);
+    copy.commit();
     AtomicOutputFile marker(results->path() + "/" + kResultsMarker);
-    marker.append(fmt::format("graphso results\nformat: {}\n", out_format));
+    marker.append(fmt::format("graphso results\nformat: {}\nrun_id: {}\n", out_format, report.run_id));
     marker.commit();
     results->publish();
   }
-  // The peak is taken once every result is written: writing them is part of the run's memory.
-  report.peak_rss_bytes = peak_rss_bytes();
-  if (report_file) report_file->append(report_json(report));
+  if (report_file) report_file->append(json);
   if (report_file) report_file->commit();
   // With the report on standard output (--report -), the summary goes to stderr so stdout is JSON.
-  const bool report_on_stdout = report_path == "-" || normal_path(report_path) == "/dev/stdout";
   print_summary(report, report_on_stdout ? stderr : stdout);
   return status;
 }

@@ -26,7 +26,12 @@ int cmd_snapshot(const Args& args) {
   StoreSnapshotResult result = snapshot_store(store_path, output, prep);
   const unsigned long long position = result.info.position;
   if (!result.rebuilt)
-    std::printf("%s: up to date with %s at log position %llu, not rebuilt\n", output.c_str(), store_path.c_str(), position);
+    std::printf("%s: up to date with %s at log position %llu, laid out as asked: not rebuilt\n", output.c_str(),
+                store_path.c_str(), position);
+  else if (result.layout_changed)
+    std::printf("%s: rebuilt with the layout options asked for (the store is unchanged at log position %llu): "
+                "%llu vertices, %llu edges\n", output.c_str(), position,
+                static_cast<unsigned long long>(result.info.vertices), static_cast<unsigned long long>(result.info.edges));
   else
     std::printf("%s: snapshot of %s at log position %llu: %llu vertices, %llu edges\n", output.c_str(),
                 store_path.c_str(), position, static_cast<unsigned long long>(result.info.vertices),
