@@ -76,6 +76,9 @@ class Engine {
 
   // How packed edges are decoded, and into how much memory per thread; before start().
   void set_decode(const DecodeOptions& options) { decode_ = options; }
+  // Where the engine's scratch files go (X-Stream's spilled updates), in a directory of their own
+  // (io/scratch_directory.h); before start(). Empty: the system's temporary directory.
+  void set_scratch_parent(const std::string& parent) { scratch_parent_ = parent; }
 
   // Jobs whose edge work threw, with the message; they are handed no more edges.
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
@@ -87,6 +90,7 @@ class Engine {
 
  protected:
   DecodeOptions decode_;
+  std::string scratch_parent_;
 };
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).

@@ -196,6 +196,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     engine.set_decode({per_thread, config.pass_over_pages});
   }
 
+  engine.set_scratch_parent(config.spill_dir);
   engine.start(job_ptrs, report.update_budget_bytes, threads);
   if (config.on_start) config.on_start();
   report.jobs.resize(jobs.size());

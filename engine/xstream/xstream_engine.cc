@@ -84,7 +84,8 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
   jobs_ = jobs;
   threads_ = std::max(1, threads);
   const std::vector<uint32_t> records = record_sizes(jobs);
-  std::string spill = fmt::format("{}/xstream.updates.{}.{}", graph_.dir(), ::getpid(), static_cast<const void*>(this));
+  scratch_.emplace(scratch_parent_.empty() ? default_scratch_parent() : scratch_parent_);
+  const std::string spill = scratch_->path() + "/xstream.updates";
   bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
                 spill_piece_for(update_bytes), spill, readers_.options().verify_reads);
   processor_.emplace(

@@ -24,6 +24,7 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/xstream/update_bins.h"
 #include "engine/xstream/xstream_layout.h"
+#include "io/scratch_directory.h"
 #include "jobs/job.h"
 
 namespace graphso {
@@ -36,8 +37,8 @@ class XStreamEngine final : public Engine {
   XStreamEngine(const GridGraph& graph, ReaderFactory& readers);
 
   const EngineLayout& layout() const override { return layout_; }
-  // Spilled updates live beside the graph (a file system that takes O_DIRECT), one file per
-  // engine: named by process and by engine, so two runs never share one.
+  // Spilled updates go to a scratch directory of the engine's own (set_scratch_parent; a file
+  // system that takes O_DIRECT), removed when the engine goes, or by the next run if it was killed.
   void start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) override;
   void process(std::span<const EdgeRun> runs) override;
   void finish_round(std::span<const uint32_t> jobs) override;
@@ -63,6 +64,7 @@ class XStreamEngine final : public Engine {
   std::span<Job* const> jobs_;
   int threads_ = 1;
   std::optional<EdgeProcessor> processor_;
+  std::optional<ScratchDirectory> scratch_;  // before bins_: their spill file goes first
   std::optional<UpdateBins> bins_;
   std::vector<std::pair<uint32_t, std::string>> gather_failures_;
 };

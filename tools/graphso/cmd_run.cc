@@ -113,6 +113,9 @@ int cmd_run(const Args& args) {
        "chunk (GraphSO: only the chunks some job needs, one shared cache), partition (GraphM: whole partitions, "
        "shared) or independent (each job reads for itself, as a stock engine does)")
       ("update-mem", po::value(&update_mem), "xstream: update buffer budget, out of the graph-data budget (default: a quarter)")
+      ("spill-dir", po::value(&config.spill_dir),
+       "xstream: where spilled updates go, in a scratch directory of the run's own, removed at its end (or by the "
+       "next run, if it was killed); a file system that takes O_DIRECT (default: $TMPDIR, else /var/tmp)")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
       ("threads", number(&config.threads)->default_value(0), "worker threads (0: all cores)")
@@ -180,6 +183,9 @@ int cmd_run(const Args& args) {
 
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
+    if (!config.spill_dir.empty() && config.engine != EngineKind::XStream)
+      fail("run: --spill-dir applies to --engine xstream only");
+    if (vm.count("spill-dir") && config.spill_dir.empty()) fail("run: --spill-dir needs a directory");
     if (!update_mem.empty()) {
       if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
       config.update_mem_bytes = parse_size(update_mem, "--update-mem");
