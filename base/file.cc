@@ -196,6 +196,26 @@ std::string read_small_file(const std::string& path) {
   return text;
 }
 
+std::string read_stream(int fd, const std::string& name, uint64_t most) {
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n == 0) return text;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("{}: cannot read: {}", name, errno_text(errno));
+    }
+    text.append(buffer, static_cast<size_t>(n));
+    if (text.size() > most) fail("{}: more than {} bytes", name, most);
+  }
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 bool path_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;

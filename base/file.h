@@ -94,7 +94,12 @@ class AtomicOutputFile {
 
 // Whole small file into memory (meta, tables).
 std::string read_small_file(const std::string& path);
+// Everything a stream (a pipe, standard input) gives until its end, at most `most` bytes (more is
+// an error naming `name`).
+std::string read_stream(int fd, const std::string& name, uint64_t most);
 bool path_exists(const std::string& path);
+// Both name one existing file (the same device and inode), whatever the spelling.
+bool same_file(const std::string& a, const std::string& b);
 
 template <typename T>
 std::span<const std::byte> as_bytes_of(const T& value) {

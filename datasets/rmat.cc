@@ -35,10 +35,14 @@ class IdScrambler {
 
 }  // namespace
 
-void generate_rmat(const RmatOptions& o, const std::string& out_path) {
+void check_rmat_options(const RmatOptions& o) {
   if (o.scale < 1 || o.scale > 31) fail("--scale {} is outside 1..31", o.scale);
   if (o.edge_factor < 1) fail("--edge-factor must be at least 1");
   if (o.weighted && o.max_weight < 1) fail("--max-weight must be at least 1");
+}
+
+void generate_rmat(const RmatOptions& o, const std::string& out_path) {
+  check_rmat_options(o);
   const uint64_t vertices = 1ull << o.scale;
   const uint64_t edges = uint64_t{o.edge_factor} << o.scale;
   // Quadrant thresholds in 16-bit fixed point: each random 64-bit word serves four levels.

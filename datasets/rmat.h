@@ -18,6 +18,8 @@ struct RmatOptions {
   double a = 0.57, b = 0.19, c = 0.19;
 };
 
+// Throws on options no graph can be made with (generate_rmat checks them too).
+void check_rmat_options(const RmatOptions& options);
 void generate_rmat(const RmatOptions& options, const std::string& out_path);
 
 }  // namespace graphso

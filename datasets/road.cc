@@ -20,12 +20,17 @@ uint64_t morton(uint32_t x, uint32_t y) {
 
 }  // namespace
 
-VertexId generate_road(const RoadOptions& o, const std::string& out_path) {
+void check_road_options(const RoadOptions& o) {
   if (o.width < 1 || o.height < 1) fail("--width and --height must be at least 1");
-  const uint64_t n = uint64_t{o.width} * o.height;
-  if (n > kMaxVertexId + 1) fail("{} x {} intersections exceed the vertex id space", o.width, o.height);
+  if (uint64_t{o.width} * o.height > kMaxVertexId + 1)
+    fail("{} x {} intersections exceed the vertex id space", o.width, o.height);
   if (o.drop < 0 || o.drop >= 1) fail("--drop {} is outside [0, 1)", o.drop);
   if (o.weighted && o.max_weight < 1) fail("--max-weight must be at least 1");
+}
+
+VertexId generate_road(const RoadOptions& o, const std::string& out_path) {
+  check_road_options(o);
+  const uint64_t n = uint64_t{o.width} * o.height;
 
   // Id of (x, y) = its rank in Z-order among the grid's points (no gaps when not a power of two).
   std::vector<std::pair<uint64_t, uint64_t>> order(n);

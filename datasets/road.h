@@ -22,6 +22,8 @@ struct RoadOptions {
 };
 
 // Returns the id of the intersection nearest the centre of the map (a good traversal source).
+// Throws on options no grid can be made with (generate_road checks them too).
+void check_road_options(const RoadOptions& options);
 VertexId generate_road(const RoadOptions& options, const std::string& out_path);
 
 }  // namespace graphso

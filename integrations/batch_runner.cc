@@ -457,6 +457,17 @@ std::string report_json(const BatchReport& r) {
     }
     w.end_array();
   }
+  if (!r.results_dir.empty()) {
+    w.field("results_dir", r.results_dir);
+    w.begin_array("result_files");
+    for (const auto& [name, crc] : r.result_files) {
+      w.begin_object();
+      w.field("file", name);
+      w.field("crc32c", fmt::format("{:08x}", crc));
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.begin_array("rounds");
   for (const RoundRecord& rr : r.rounds) {
     w.begin_object();

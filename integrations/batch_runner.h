@@ -104,7 +104,11 @@ struct TrialRecord {
 };
 
 struct BatchReport {
-  std::string run_id;  // set by `run`: the same in the report and the results it publishes
+  std::string run_id;  // set by `run`: tells this run's report from another's
+  // Set by `run`: each result file it published in --out, with the CRC-32C of its bytes, so a
+  // reader can check that a report and the results beside it come from one run.
+  std::string results_dir;
+  std::vector<std::pair<std::string, uint32_t>> result_files;
   std::string engine;
   std::string mode;
   std::string graph_dir;

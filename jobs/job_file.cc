@@ -1,6 +1,7 @@
 #include "jobs/job_file.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <stdexcept>
 
@@ -66,10 +67,17 @@ std::string param_text(const ParamInfo& param, const toml::node& value, const st
 }  // namespace
 
 JobFile parse_job_file(const std::string& path) {
+  constexpr uint64_t kMost = 1 << 20;
+  if (path == "-") return parse_job_text(read_stream(STDIN_FILENO, "standard input", kMost), "standard input");
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) fail("{}: no such job file", path);
   if (S_ISDIR(st.st_mode)) fail("{}: is a directory, not a job file", path);
-  if (st.st_size > (1 << 20)) fail("{}: {} bytes is too large for a job file (at most 1 MiB)", path, st.st_size);
+  if (!S_ISREG(st.st_mode)) {  // a pipe, /dev/stdin, a process substitution: read to its end
+    File file(path, File::Mode::Read);
+    return parse_job_text(read_stream(file.fd(), path, kMost), path);
+  }
+  if (static_cast<uint64_t>(st.st_size) > kMost)
+    fail("{}: {} bytes is too large for a job file (at most 1 MiB)", path, st.st_size);
   return parse_job_text(read_small_file(path), path);
 }
 

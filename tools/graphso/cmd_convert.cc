@@ -33,6 +33,8 @@ int cmd_convert(const Args& args) {
   EdgeInputOptions in;
   in.format = command_line([&] { return parse_input_format(format); });
   in.weighted = vm["weighted"].as<bool>();
+  // The output is written whole, then renamed into place: over the input, it would replace it.
+  if (same_file(input, output)) fail("convert: {} is the input; write the output to another file", output);
   EdgeSet set = read_edge_input(input, in);
   if (set.edges.empty()) fail("{}: no edges found", input);
   EdgeTransforms transforms;

@@ -1,6 +1,7 @@
 // graphso export GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|sg|metis|parquet]
 #include <cstdio>
 
+#include "base/file.h"
 #include "prep/graph_export.h"
 #include "tools/graphso/parquet_export.h"
 #include "tools/graphso/options.h"
@@ -23,6 +24,7 @@ int cmd_export(const Args& args) {
   po::variables_map vm;
   if (!parse_options("export", "GRAPH_DIR|EDGES.bin -o OUT [--format edgelist|bin|gr|graphalytics|sg|metis|parquet]", args, options, positional, vm))
     return 0;
+  if (same_file(input, output)) fail("export: {} is the input; write the output to another file", output);
   if (format_name == "parquet") {
     if (output == "-" || output == "/dev/stdout") throw UsageError("export: --format parquet needs a directory, not standard output");
     const ExportSummary done = export_parquet(input, output);

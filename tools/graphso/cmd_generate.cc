@@ -34,12 +34,14 @@ int cmd_generate(const Args& args) {
     road.weighted = r.weighted;
     road.max_weight = vm["max-weight"].defaulted() ? 100 : r.max_weight;
     road.seed = r.seed;
+    command_line([&] { check_road_options(road); });
     VertexId center = generate_road(road, output);
     std::printf("%s: road grid %u x %u, %llu vertices%s, centre intersection: vertex %u\n", output.c_str(), road.width,
                 road.height, static_cast<unsigned long long>(road.width) * road.height, road.weighted ? ", weighted" : "",
                 center);
     return 0;
   }
+  command_line([&] { check_rmat_options(r); });
   generate_rmat(r, output);
   std::printf("%s: R-MAT scale %u, %llu vertices, %llu edges%s\n", output.c_str(), r.scale,
               1ull << r.scale, static_cast<unsigned long long>(r.edge_factor) << r.scale,

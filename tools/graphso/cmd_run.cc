@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 
+#include "base/checksum.h"
 #include "base/file.h"
 #include "base/progress.h"
 #include "base/staging.h"
@@ -25,7 +26,6 @@ namespace graphso {
 namespace {
 
 constexpr const char* kResultsMarker = ".graphso-results";
-constexpr const char* kReportInResults = "report.json";
 // OpenMP creates that many threads; libgomp fails past some tens of thousands (or crashes).
 constexpr int kMaxThreads = 1024;
 
@@ -107,7 +107,7 @@ int cmd_run(const Args& args) {
   options.add_options()
       ("graph", po::value(&dir)->required(), "prepared graph directory")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
-      ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md)")
+      ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md); - or a pipe: read to its end")
       ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
       ("sharing", po::value(&sharing)->default_value("chunk"),
        "chunk (GraphSO: only the chunks some job needs, one shared cache), partition (GraphM: whole partitions, "
@@ -325,11 +325,16 @@ int cmd_run(const Args& args) {
       continue;
     }
     if (!results) continue;
-    AtomicOutputFile file(results->path() + "/" + job->name() + (format == OutFormat::Binary ? ".bin" : ".txt"));
-    job->write_results(format, graph.order(), [&file](std::string_view piece) {
-      file.append(std::as_bytes(std::span<const char>(piece.data(), piece.size())));
+    const std::string name = job->name() + (format == OutFormat::Binary ? ".bin" : ".txt");
+    AtomicOutputFile file(results->path() + "/" + name);
+    uint32_t crc = 0;
+    job->write_results(format, graph.order(), [&file, &crc](std::string_view piece) {
+      const auto bytes = std::as_bytes(std::span<const char>(piece.data(), piece.size()));
+      crc = crc32c_of(bytes, crc);
+      file.append(bytes);
     });
     file.commit();
+    report.result_files.emplace_back(name, crc);
     if (format == OutFormat::Binary) {  // a raw array says nothing of itself: its sidecar does
       AtomicOutputFile sidecar(results->path() + "/" + job->name() + ".bin.meta");
       const Job::BinaryValues values = job->binary_values();
@@ -342,18 +347,17 @@ int cmd_run(const Args& args) {
   }
   // The peak is taken once every result is written: writing them is part of the run's memory.
   report.peak_rss_bytes = peak_rss_bytes();
-  const std::string json = report_json(report);
-  // The results directory holds its own copy of the report and is swapped in whole, so results
-  // and report always go together there; --report is written after it, with the same run_id.
+  // Published in this order: the results directory (swapped in whole), then the report, which
+  // lists every result file with its checksum: a report matches the results beside it only if
+  // both come from one run (a run killed between the two leaves new results and an old report).
   if (results) {
-    AtomicOutputFile copy(results->path() + "/" + kReportInResults);
-    copy.append(json);
-    copy.commit();
     AtomicOutputFile marker(results->path() + "/" + kResultsMarker);
-    marker.append(fmt::format("graphso results\nformat: {}\nrun_id: {}\n", out_format, report.run_id));
+    marker.append(fmt::format("graphso results\nformat: {}\n", out_format));
     marker.commit();
     results->publish();
+    report.results_dir = normal_path(out_dir);
   }
+  const std::string json = report_json(report);
   if (report_file) report_file->append(json);
   if (report_file) report_file->commit();
   // With the report on standard output (--report -), the summary goes to stderr so stdout is JSON.

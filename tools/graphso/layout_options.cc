@@ -18,7 +18,7 @@ void LayoutOptions::add_to(po::options_description& options, PrepOptions& prep) 
 uint64_t parse_chunk_size(const std::string& text) {
   if (text == "formula") return kFormulaChunkBytes;
   const uint64_t bytes = parse_size(text, "--chunk-size");
-  if (bytes == 0) fail("--chunk-size must be above 0");
+  if (bytes < sizeof(Edge)) fail("--chunk-size {} is smaller than one edge ({} bytes at the least)", bytes, sizeof(Edge));
   return bytes;
 }
 

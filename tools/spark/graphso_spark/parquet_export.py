@@ -36,8 +36,15 @@ def main(argv=None):
 
     record = [("src", "<u4"), ("dst", "<u4")] + ([("weight", "<u4")] if args.weighted else [])
     dtype = np.dtype(record)
-    size = os.path.getsize(args.edges) - HEADER_BYTES
-    if size != args.edges_count * dtype.itemsize:
+    # Format 2 (the one graphso writes): the records, then a CRC-32C per block of block_records
+    # records (header bytes 32-35). graphso wrote this file a moment ago and checks its own
+    # blocks; here only the sizes are checked.
+    with open(args.edges, "rb") as f:
+        header = f.read(HEADER_BYTES)
+    block_records = int.from_bytes(header[32:36], "little")
+    blocks = -(-args.edges_count // block_records) if block_records else 0
+    size = os.path.getsize(args.edges) - HEADER_BYTES - 4 * blocks
+    if block_records == 0 or size != args.edges_count * dtype.itemsize:
         raise SystemExit(f"{args.edges}: {size} bytes of records for {args.edges_count} edges")
     records = np.memmap(args.edges, dtype=dtype, mode="r", offset=HEADER_BYTES, shape=(args.edges_count,))
 
