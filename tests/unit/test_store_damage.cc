@@ -3,7 +3,8 @@
 // line checksums, both vertex table copies, the header of every reachable block) and every page
 // of the file zero-filled in turn. Every reader (a snapshot, the writer's recovery and its
 // queries, store-check) must then give exactly the undamaged store's edge multiset or fail with
-// one line naming the damaged structure; a snapshot's error must be store-check's too; and the
+// one line naming the damaged structure; a snapshot's error must be store-check's and store-stat's
+// too; and the
 // ingest a user re-runs must resume after exactly the acknowledged edges of its input, or refuse.
 #include <catch2/catch.hpp>
 
@@ -20,6 +21,7 @@
 #include "store/input_resume.h"
 #include "store/snapshot.h"
 #include "store/store_check.h"
+#include "store/store_stat.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;
@@ -141,7 +143,11 @@ void judge(const std::string& path, const std::string& what, const Reading& pris
   } catch (const Error& e) {
     check_error = e.what();
   }
-  const Reading writer = by_writer(path);
+  // store-stat reads what a snapshot reads: the same damage is an error in both or in neither.
+  const std::string stat_error = error_of([&] { read_store_stat(path); });
+  if (stat_error != (snapshot.error.empty() ? "(no error)" : snapshot.error))
+    tally.failures.push_back(what + ": store-stat says '" + stat_error + "' where a snapshot says '" + snapshot.error + "'");
+  const Reading writer = by_writer(path);  // last: a naive store's writer marks it open
   bool erred = false;
   for (const Reading* r : {&snapshot, &writer}) {
     if (!r->error.empty()) {
