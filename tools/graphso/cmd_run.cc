@@ -29,7 +29,7 @@ constexpr const char* kResultsMarker = ".graphso-results";
 // OpenMP creates that many threads; libgomp fails past some tens of thousands (or crashes).
 constexpr int kMaxThreads = 1024;
 
-// Tells this run's results and report from any other's (`run_id` in both).
+// Tells this run's report from any other's (`run_id`).
 std::string new_run_id() {
   std::random_device random;
   const uint64_t id = (uint64_t{random()} << 32 | random()) ^ static_cast<uint64_t>(::getpid()) ^
