@@ -121,7 +121,8 @@ EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode
   file_.pread_exact(std::as_writable_bytes(std::span<uint32_t>(block_crcs_)), sizeof(Header) + h.edges * record);
 }
 
-// Reads and checks block `block` whole into raw_ (version 2), or the records a batch needs.
+// Version 2: reads the block holding record `first` whole into raw_ and checks it. Version 1: reads
+// the `count` records from `first`, unchecked.
 void EdgeListReader::load(uint64_t first, uint64_t count) {
   const uint32_t record = edge_bytes(info_.weighted);
   if (block_records_ == 0) {  // version 1: no checksums, read what is asked
