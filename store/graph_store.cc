@@ -231,7 +231,8 @@ class GraphStore::Impl {
   }
 
   void load_table_copy(const Checkpoint& c) {
-    const std::vector<uint32_t> table = read_table_copy(file_, layout_, c);
+    const std::span<const uint32_t> table = checked_table_copy(file_, layout_, c);
+    if (table.empty()) return;  // no checkpoint: the heads stay 0
     const uint64_t v = header_.geometry.vertices;
     std::copy(table.begin(), table.begin() + v, blocks_.heads(AdjacencyList::Out).begin());
     std::copy(table.begin() + v, table.end(), blocks_.heads(AdjacencyList::In).begin());

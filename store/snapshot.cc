@@ -72,7 +72,8 @@ uint64_t read_direction(const PmemFile& file, const StoreHeader& header, const S
   for (uint64_t v = 0; v < vertices; ++v) {
     chain.clear();
     neighbours.clear();
-    walk_chain(file, layout, c.high_water, d, static_cast<VertexId>(v), table[(out ? 0 : vertices) + v],
+    const uint32_t head = table.empty() ? 0 : table[(out ? 0 : vertices) + v];  // empty: no checkpoint yet
+    walk_chain(file, layout, c.high_water, d, static_cast<VertexId>(v), head,
                [&](const AdjacencyBlock& block) {
                  chain.push_back(&block);
                  ++blocks;
@@ -102,7 +103,7 @@ void read_at(const PmemFile& file, const StoreHeader& header, const StoreLayout&
   const Checkpoint& c = at.checkpoint;
   // Inconsistent positions are an error unless a checkpoint moved meanwhile (try_snapshot).
   check_positions(file, header, c, at.head);
-  const std::vector<uint32_t> table = read_table_copy(file, layout, c);
+  const std::span<const uint32_t> table = checked_table_copy(file, layout, c);
   verify_log_lines(file, layout, c.flushed, at.head);
   std::vector<LoggedEdge> logged;
   logged.reserve(at.head - c.flushed);

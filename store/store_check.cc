@@ -1,6 +1,7 @@
 #include "store/store_check.h"
 
 #include "base/error.h"
+#include "base/mix.h"
 #include "base/file.h"
 #include "store/edge_log.h"
 #include "store/pmem_file.h"
@@ -14,10 +15,7 @@ struct MultisetHash {
   uint64_t sum = 0, count = 0;
   void add(std::span<const WeightedEdge> edges) {
     for (const WeightedEdge& e : edges) {
-      uint64_t x = (uint64_t{e.src} << 32 | e.dst) ^ (uint64_t{e.weight} * 0x9E3779B97F4A7C15ull);
-      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;  // splitmix64's finaliser
-      x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-      sum += x ^ (x >> 31);
+      sum += mix64(mix64(uint64_t{e.src} << 32 | e.dst) ^ e.weight);
     }
     count += edges.size();
   }

@@ -117,15 +117,12 @@ uint32_t table_copy_crc(const PmemFile& file, const StoreLayout& layout, uint32_
   return crc32c_of(std::span<const std::byte>(file.at<const std::byte>(layout.tables[slot]), layout.table_bytes()));
 }
 
-std::vector<uint32_t> read_table_copy(const PmemFile& file, const StoreLayout& layout, const Checkpoint& c) {
-  std::vector<uint32_t> table(2 * layout.geometry.vertices, 0);
-  if (c.seq == 0) return table;
-  std::memcpy(table.data(), file.at<const uint32_t>(layout.tables[c.slot]), layout.table_bytes());
-  const uint32_t crc = crc32c_of(std::as_bytes(std::span<const uint32_t>(table)));
-  if (crc != c.table_crc)
+std::span<const uint32_t> checked_table_copy(const PmemFile& file, const StoreLayout& layout, const Checkpoint& c) {
+  if (c.seq == 0) return {};
+  if (table_copy_crc(file, layout, c.slot) != c.table_crc)
     fail("{}: corrupt store: {}the vertex table copy {} of checkpoint {} does not match its checksum", file.path(),
          damage_note(c), c.slot, c.seq);
-  return table;
+  return {file.at<const uint32_t>(layout.tables[c.slot]), 2 * layout.geometry.vertices};
 }
 
 void write_checkpoint(const PmemFile& file, const StoreLayout& layout, Persister& persister, const Checkpoint& c) {

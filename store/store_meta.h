@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,9 +65,10 @@ void check_positions(const PmemFile& file, const StoreHeader& header, const Chec
 void check_naive_closed(const PmemFile& file, const Checkpoint& c, uint64_t head, const char* advice);
 // CRC-32C of table copy `slot`.
 uint32_t table_copy_crc(const PmemFile& file, const StoreLayout& layout, uint32_t slot);
-// The checkpoint's table copy, checked against its checksum (an empty table for seq 0), as
-// out-heads then in-heads, V each.
-std::vector<uint32_t> read_table_copy(const PmemFile& file, const StoreLayout& layout, const Checkpoint& c);
+// The checkpoint's table copy in the mapping, checked against its checksum: out-heads then
+// in-heads, V each; empty for seq 0 (no checkpoint: every chain is empty). A reader beside a
+// writer must check afterwards that the checkpoint is still in force, as for the log and blocks.
+std::span<const uint32_t> checked_table_copy(const PmemFile& file, const StoreLayout& layout, const Checkpoint& c);
 // Writes c into its slot and persists it: the commit point of a checkpoint.
 void write_checkpoint(const PmemFile& file, const StoreLayout& layout, Persister& persister, const Checkpoint& c);
 

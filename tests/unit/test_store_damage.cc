@@ -209,7 +209,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       {layout.tables[0], layout.table_bytes(), "table copy 0", c.slot == 0},
       {layout.tables[1], layout.table_bytes(), "table copy 1", c.slot == 1},
   };
-  const std::vector<uint32_t> table = read_table_copy(mapped, layout, c);
+  const std::span<const uint32_t> table = checked_table_copy(mapped, layout, c);
   std::set<uint32_t> units;
   for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
     for (VertexId v = 0; v < kVertices; ++v)
