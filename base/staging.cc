@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kKinds[] = {"tmp", "staging"};
+constexpr const char* kKinds[] = {"tmp", "staging", "scratch"};
 
 std::string parent_of(const std::string& path) {
   std::string parent = fs::path(path).parent_path().string();

@@ -1,6 +1,7 @@
 // Output that appears whole or not at all, under temporary names no other process uses.
 //
-// A temporary beside TARGET is named "TARGET.<kind>-<pid>-<n>" (kind: tmp or staging). A
+// A temporary beside TARGET is named "TARGET.<kind>-<pid>-<n>" (kind: tmp, staging, or scratch for
+// a run's scratch directory, io/scratch_directory.h). A
 // process killed with -9 leaves its temporaries behind; the next process that writes the same
 // target removes those whose process is gone, and only those (a live writer's are left alone).
 #pragma once

@@ -1,8 +1,8 @@
 // A directory a run owns for its scratch files (the X-Stream engine's spilled updates): made under
-// a parent (`run --spill-dir`, by default the system's temporary directory) as
-// "graphso-scratch-<pid>-XXXXXX", locked (flock on the directory) while the object lives, and
-// removed with what it holds when it goes. A run killed with -9 cannot remove its own: making one
-// first removes those under the same parent whose lock no process holds any more.
+// a parent (`run --spill-dir`, by default the system's temporary directory) as a temporary of
+// the process (base/staging.h: "graphso-scratch.scratch-<pid>-<n>") and removed with what it holds
+// when the object goes. A run killed with -9 cannot remove its own: making one first removes
+// those under the same parent whose process no longer runs, as every temporary is.
 #pragma once
 
 #include <string>
@@ -23,7 +23,6 @@ class ScratchDirectory {
 
  private:
   std::string path_;
-  int fd_ = -1;  // the directory, locked
 };
 
 }  // namespace graphso

@@ -435,6 +435,18 @@ TEST_CASE("adversarial 10: what dead processes left is removed by the next run o
   REQUIRE(graphso_cli({"snapshot", store, "-o", dir.file("snap/")}).status == 0);  // trailing slash too
   REQUIRE_FALSE(path_exists(dead_snapshot));
   REQUIRE(path_exists(dir.file("snap/meta")));
+  // An X-Stream run's scratch directory that a killed run left is removed by the next run spilling
+  // there; a live one's is left alone.
+  REQUIRE(graphso_cli({"prep", dir.file("c.bin"), "-o", dir.file("gx"), "--engine", "both"}).status == 0);
+  const std::string dead_scratch = dir.file("spill/graphso-scratch.scratch-" + std::to_string(gone) + "-0");
+  const std::string live_scratch = dir.file("spill/graphso-scratch.scratch-" + std::to_string(getpid()) + "-0");
+  fs::create_directories(dead_scratch);
+  fs::create_directories(live_scratch);
+  write_text(dead_scratch + "/xstream.updates", "left behind");
+  REQUIRE(graphso_cli({"run", dir.file("gx"), "--engine", "xstream", "--job", "wcc", "--spill-dir", dir.file("spill")})
+              .status == 0);
+  REQUIRE_FALSE(path_exists(dead_scratch));
+  REQUIRE(files_in(dir.file("spill")) == std::vector<std::string>{fs::path(live_scratch).filename().string()});
   // A bad crash point is refused before a store file exists.
   require_usage_error(graphso_cli({"ingest", dir.file("st2"), "--input", edges, "--shadow", dir.file("sh"), "--crash-at", "bogus"}),
                          "unknown crash point 'bogus'");
