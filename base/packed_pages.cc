@@ -125,7 +125,7 @@ void PackedPageWriter::add(const WeightedEdge& e) {
   if (!dst_values_.empty() && (e.src < last_src_ || (e.src == last_src_ && e.dst < last_dst_)))
     fail("packed encoding: edge {} -> {} comes after {} -> {} (edges must be sorted)", e.src, e.dst, last_src_, last_dst_);
   // A page holds at most 65535 edges and groups (u16 counts); far fewer fit in 4 KiB anyway.
-  if (!dst_values_.empty() && size_with(e) > kPackedPageBytes) finish();
+  if (!dst_values_.empty() && size_with(e) > fill_bytes_) finish();
   append(e);
 }
 

@@ -21,6 +21,7 @@
 // error and never a read outside the page.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -55,7 +56,10 @@ inline constexpr uint8_t kPackedPageMagic = 0xE7;
 // Writes one partition's sorted edges as packed pages, appended to `out` (whole pages).
 class PackedPageWriter {
  public:
-  PackedPageWriter(bool weighted, std::vector<std::byte>& out) : weighted_(weighted), out_(out) {}
+  // fill_bytes: a page is finished once the next edge would take it past this many bytes (the
+  // store's sections leave room for the edges that come later); pages are still 4 KiB.
+  PackedPageWriter(bool weighted, std::vector<std::byte>& out, uint64_t fill_bytes = kPackedPageBytes)
+      : weighted_(weighted), out_(out), fill_bytes_(std::min(fill_bytes, kPackedPageBytes)) {}
   // Edges must come sorted by (source, destination); an edge out of order is an Error.
   void add(const WeightedEdge& edge);
   // Writes the last page, if any edge is pending. The writer may be used again for the next
@@ -69,6 +73,7 @@ class PackedPageWriter {
 
   bool weighted_;
   std::vector<std::byte>& out_;
+  uint64_t fill_bytes_;
   uint64_t pages_ = 0;
   // The page being filled.
   std::vector<uint32_t> group_values_, dst_values_, weights_;

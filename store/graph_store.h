@@ -21,42 +21,18 @@
 #include <vector>
 
 #include "base/types.h"
-#include "store/persister.h"
-#include "store/pmem_file.h"
-#include "store/store_format.h"
-#include "store/store_meta.h"
+#include "store/store_writer.h"
 
 namespace graphso::store {
-
-struct StoreOptions {
-  uint32_t threads = 1;
-  uint32_t max_buffer_bytes = 256;           // top vertex buffer, flushed as one block
-  uint64_t buffer_memory = uint64_t{1} << 30;  // vertex buffer pools past this: checkpoint
-  uint64_t archive_threshold = 1 << 16;      // logged, unbuffered edges that start buffering
-  PowerCutConfig power_cut{};
-};
 
 // Throws on an option no store can run with (threads, buffer size, crash point); create() and
 // open() check it too, before they change anything.
 void check_store_options(const StoreOptions& options);
 
-// Sizes for a store that will hold `edges` edges over `vertices` vertices (weighted: with their
-// weights, which doubles the entries' size).
-StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted = false);
-
-struct StoreStatus {
-  StoreHeader header;
-  uint64_t head = 0;        // persisted log head: edges (and deletions) logged
-  uint64_t buffered = 0;    // B
-  uint64_t flushed = 0;     // F of the checkpoint in force
-  uint64_t checkpoint_seq = 0;
-  uint64_t high_water = 0;  // blocks handed out, block 0 included
-  uint64_t buffer_bytes = 0;  // DRAM vertex buffer pools
-  uint64_t checkpoints = 0;   // taken by this process
-  uint64_t replayed = 0;      // log records replayed when opening
-  int repaired_input_slot = -1;  // the input record slot opening wrote back from the other copy
-  PersistStats persisted;
-};
+// Sizes for a store of `mode` that will hold `edges` edges over `vertices` vertices (weighted:
+// with their weights, which doubles the entries' size).
+StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted = false,
+                               StoreMode mode = StoreMode::XPGraph);
 
 class GraphStore {
  public:
@@ -117,10 +93,9 @@ class GraphStore {
   const std::string& path() const;
 
  private:
-  class Impl;
-  explicit GraphStore(std::unique_ptr<Impl> impl);
+  explicit GraphStore(std::unique_ptr<StoreWriter> impl);
   static std::unique_ptr<GraphStore> open_locked(WriterLock lock, const std::string& path, const StoreOptions& options);
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<StoreWriter> impl_;  // the mode's writer
 };
 
 }  // namespace graphso::store

@@ -1,6 +1,6 @@
 // A consistent read of a store's graph by another process while ingest may go on (docs/store.md,
-// "Snapshots"): the checkpoint in force, its chains, and the log from its position to the
-// persisted head S. The result is the graph after the first S logged edges.
+// "Snapshots"): its store view (store/store_view.h) at the persisted head S, every source's
+// out-edges in order. The result is the graph after the first S logged edges.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/types.h"
+#include "store/store_view.h"
 
 namespace graphso::store {
 
@@ -39,6 +40,8 @@ struct SnapshotConsumer {
 
 // Reads the graph at the store's persisted head (deletions applied) into `consumer`.
 SnapshotInfo scan_snapshot(const std::string& store_path, const SnapshotConsumer& consumer);
+// The same at an open view's version.
+SnapshotInfo scan_snapshot(const StoreView& view, const SnapshotConsumer& consumer);
 
 // The store's identity and persisted head, read without a full snapshot.
 SnapshotInfo peek_snapshot_position(const std::string& store_path);

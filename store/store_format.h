@@ -32,7 +32,7 @@ inline constexpr uint32_t block_class_for(uint32_t n) { return n <= block_entrie
 inline constexpr uint32_t kFlagBit = 0x80000000u;  // delete / phase / tombstone bit of a u32
 inline constexpr uint64_t kMaxStoreVertices = kFlagBit;  // ids must leave bit 31 free
 
-enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1 };
+enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1, Dgap = 2 };
 const char* store_mode_name(StoreMode mode);
 StoreMode parse_store_mode(const std::string& name);
 
@@ -45,6 +45,7 @@ struct StoreGeometry {
   uint64_t log_slots = 0;     // L: records in the circular edge log
   uint64_t block_units = 0;  // size of the block region in 64-byte units; unit 0 unused
   bool weighted = false;      // edges carry a u32 weight: a log weight per slot, two-word entries
+  StoreMode mode = StoreMode::XPGraph;  // the superblock's: what the table copies and blocks hold
 };
 
 // Words (u32) per adjacency entry, in vertex buffers and blocks: the neighbour (bit 31:
@@ -142,6 +143,25 @@ static_assert(sizeof(AdjacencyBlock) == kXPLineBytes);
 
 uint32_t block_crc(const AdjacencyBlock& block);
 
+// dgap mode (store/dgap): the block region is cut into 4 KiB pages (page p is block units
+// [64p, 64p + 64); page 0 unused), each one section of the sorted edge array, stored as one packed
+// page (base/packed_pages.h). A table copy is the section table: a header, then one entry per
+// section in key order.
+inline constexpr uint64_t kSectionPageBytes = 4096;
+inline constexpr uint64_t kUnitsPerPage = kSectionPageBytes / kBlockUnitBytes;
+struct SectionTableHeader {
+  uint64_t sections;
+  uint32_t merges;  // since the store was created (saturating): sections rewritten with their logs
+  uint32_t splits;  // of which sections split off
+};
+struct SectionEntry {
+  uint64_t key;   // (source << 32 | destination): the section holds edges from its key up to the next section's
+  uint32_t page;  // 0: the section is empty
+  uint32_t crc;   // CRC-32C of the page's 4096 bytes
+};
+static_assert(sizeof(SectionEntry) == 16 && sizeof(SectionTableHeader) == 16);
+inline constexpr uint64_t section_pages(const StoreGeometry& g) { return g.block_units / kUnitsPerPage; }
+
 // Where each region starts; all 4 KiB-aligned.
 struct StoreLayout {
   explicit StoreLayout(const StoreGeometry& geometry);
@@ -157,7 +177,12 @@ struct StoreLayout {
   uint64_t blocks = 0;
   uint64_t file_bytes = 0;
 
-  uint64_t table_bytes() const { return geometry.vertices * 8; }
+  // xpgraph, naive: out heads then in heads, a u32 per vertex each; dgap: a section table that
+  // holds a section per page.
+  uint64_t table_bytes() const {
+    return geometry.mode == StoreMode::Dgap ? (section_pages(geometry) + 1) * sizeof(SectionEntry) : geometry.vertices * 8;
+  }
+  uint64_t page_offset(uint64_t page) const { return blocks + page * kSectionPageBytes; }
   uint64_t block_offset(uint64_t unit) const { return blocks + unit * kBlockUnitBytes; }
   uint64_t record_offset(uint64_t position) const {
     return log + (position % geometry.log_slots) * sizeof(LogRecord);

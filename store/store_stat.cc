@@ -9,9 +9,11 @@ namespace graphso::store {
 
 StoreStat read_store_stat(const std::string& store_path) {
   StoreStat stat;
-  // The same reads as a snapshot (out-chains and the log): what is damaged for one is for the
+  // The same reads as a snapshot (out-lists and the log): what is damaged for one is for the
   // other. `store-check` reads everything, in both directions.
-  stat.snapshot = scan_snapshot(store_path, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
+  const std::unique_ptr<StoreView> view = StoreView::open(store_path);
+  stat.snapshot = scan_snapshot(*view, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
+  stat.sections = view->section_stats();
   PmemFile file = PmemFile::open_read_only(store_path);
   stat.header = read_superblock(file);
   const StoreLayout layout(stat.header.geometry);
@@ -19,8 +21,10 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.input = read_inputs(file, layout).current;
   stat.log_head = read_log_head(file, layout);
   stat.file_bytes = file.size();
-  stat.block_bytes_used = (stat.checkpoint.high_water - 1) * kBlockUnitBytes;
-  stat.block_bytes_capacity = (stat.header.geometry.block_units - 1) * kBlockUnitBytes;
+  // A dgap store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
+  const uint64_t unit = stat.header.mode == StoreMode::Dgap ? kSectionPageBytes : kBlockUnitBytes;
+  stat.block_bytes_used = (stat.checkpoint.high_water - 1) * unit;
+  stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;
   if (stat.input)
     stat.input_acknowledged = std::min(stat.log_head - std::min(stat.log_head, stat.input->start), stat.input->edges);

@@ -9,6 +9,7 @@
 
 #include "store/snapshot.h"
 #include "store/store_meta.h"
+#include "store/store_view.h"
 
 namespace graphso::store {
 
@@ -23,6 +24,7 @@ struct StoreStat {
   uint64_t block_bytes_capacity = 0;
   uint64_t bytes_used = 0;            // every region before the blocks, and the blocks used
   uint64_t input_acknowledged = 0;    // of `input`'s edges
+  SectionStats sections;              // dgap: the edge array (all zero in the other modes)
 
   uint64_t log_unflushed() const { return log_head - std::min(log_head, checkpoint.flushed); }
 };

@@ -73,9 +73,12 @@ uint64_t last_ack(const std::string& path) {
 
 // The ingest command the crash tests run: a small log (wraps, checkpoints constantly), small
 // batches, two threads, archiving after every other batch.
-std::vector<std::string> crash_ingest(const std::string& store, const Input& in, const std::string& acks) {
+// dgap: section logs of 64 operations, so sections merge and split between checkpoints too.
+std::vector<std::string> crash_ingest(const std::string& store, const Input& in, const std::string& acks,
+                                      const std::string& mode = "xpgraph") {
   return {graphso_binary(), "ingest", store, "--input", in.path, "--threads", "2", "--batch", "97",
-          "--log-slots", "512", "--archive-threshold", "150", "--ack-log", acks};
+          "--log-slots", "512", "--archive-threshold", "150", "--section-log", "64", "--store-mode", mode,
+          "--ack-log", acks};
 }
 
 }  // namespace
@@ -264,7 +267,12 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
   REQUIRE_FALSE(path_exists(in->dir.file("snap")));
 }
 
-TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest") {
+namespace {
+
+// Kills ingests into a store of `mode` at random moments until at least 100 have been killed and
+// 50 distinct prefixes recovered; each recovery must hold exactly the acknowledged prefix or more.
+void kill_loop(const std::string& mode) {
+  INFO(mode << " mode");
   auto in = rmat_input(11, 16, 7);
   const std::string store = in->dir.file("store.pm");
   const std::string acks = in->dir.file("acks");
@@ -272,7 +280,7 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   // Kill moments are spread over one whole uninterrupted ingest, timed here (so a slow build, such
   // as the sanitizer one, is killed across its ingest too, not only while it starts).
   auto started = std::chrono::steady_clock::now();
-  REQUIRE(run_program(crash_ingest(in->dir.file("timing.pm"), *in, in->dir.file("timing.acks"))).status == 0);
+  REQUIRE(run_program(crash_ingest(in->dir.file("timing.pm"), *in, in->dir.file("timing.acks"), mode)).status == 0);
   const auto whole = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   uint64_t kills = 0, completions = 0, recovered_mid_lap = 0;
   std::map<uint64_t, int> prefixes;
@@ -280,7 +288,7 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   // busy machine slows the killed ingests against the timed one, so more of the kills land after
   // the end (the sanitizer build once recovered 49 in its 100 kills, with 41 ingests completed).
   while (kills < 100 || (prefixes.size() < 50 && kills < 300)) {
-    pid_t pid = spawn(crash_ingest(store, *in, acks));
+    pid_t pid = spawn(crash_ingest(store, *in, acks, mode));
     std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<uint64_t>(whole.count() + 1)));
     ::kill(pid, SIGKILL);
     int status = 0;
@@ -306,15 +314,25 @@ TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and r
   REQUIRE(prefixes.size() >= 50);
   REQUIRE(recovered_mid_lap >= 30);
   // And the last store still finishes.
-  CliResult finish = run_program(crash_ingest(store, *in, acks));
+  CliResult finish = run_program(crash_ingest(store, *in, acks, mode));
   INFO(finish.err);
   REQUIRE(finish.status == 0);
   REQUIRE(require_store_holds_prefix(store, in->set.edges, in->edges.size(), 2) == in->edges.size());
 }
 
+}  // namespace
+
+TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest") { kill_loop("xpgraph"); }
+
+// The same in dgap mode: about a minute, so with the long checks (make test-long, in CI).
+TEST_CASE("store crash in dgap mode: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
+  kill_loop("dgap");
+}
+
 TEST_CASE("store crash: power cut at every named crash point, recovered from the shadow image") {
   // Weighted: the weights (their own log region, two-word block entries) recover exactly too.
   const bool weighted = GENERATE(false, true);
+  const std::string mode = GENERATE("xpgraph", "dgap");
   auto in = rmat_input(10, 16, 11, weighted);
   struct Cut {
     const char* point;
@@ -326,10 +344,10 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
                                 {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
   const std::vector<Cut> weighted_cuts = {{"log-records", 40}, {"log-head", 57}, {"checkpoint-blocks", 9}, {"checkpoint-slot", 11}};
   for (const Cut& cut : weighted ? weighted_cuts : all) {
-    INFO("crash point " << cut.point << ", pass " << cut.pass << (weighted ? ", weighted" : ""));
+    INFO(mode << " mode, crash point " << cut.point << ", pass " << cut.pass << (weighted ? ", weighted" : ""));
     TempDir dir;
     const std::string store = dir.file("store.pm"), shadow = dir.file("shadow.pm"), acks = dir.file("acks");
-    std::vector<std::string> argv = crash_ingest(store, *in, acks);
+    std::vector<std::string> argv = crash_ingest(store, *in, acks, mode);
     argv.insert(argv.end(), {"--shadow", shadow, "--crash-at", std::string(cut.point) + ":" + std::to_string(cut.pass)});
     CliResult crashed = run_program(argv);
     INFO(crashed.err);
@@ -338,14 +356,14 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     // Recovery sees only what was persisted.
     uint64_t k = require_store_holds_prefix(shadow, in->set.edges, last_ack(acks), 2);
     // The image is a store: ingest resumes on it, once more through a cut, then to the end.
-    std::vector<std::string> resume = crash_ingest(shadow, *in, acks);
+    std::vector<std::string> resume = crash_ingest(shadow, *in, acks, mode);
     resume.insert(resume.end(), {"--shadow", dir.file("shadow2.pm"), "--crash-at", "checkpoint-table:2"});
     CliResult second = run_program(resume);
     INFO(second.out << second.err);
     REQUIRE(second.status == store::kCrashExitCode);
     if (k > 0) REQUIRE_THAT(second.out, Catch::Contains("resuming"));
     uint64_t k2 = require_store_holds_prefix(dir.file("shadow2.pm"), in->set.edges, std::max(k, last_ack(acks)), 2);
-    CliResult done = run_program(crash_ingest(dir.file("shadow2.pm"), *in, acks));
+    CliResult done = run_program(crash_ingest(dir.file("shadow2.pm"), *in, acks, mode));
     INFO(done.err);
     REQUIRE(done.status == 0);
     if (k2 > 0) REQUIRE_THAT(done.out, Catch::Contains("resuming"));
@@ -405,6 +423,9 @@ TEST_CASE("store crash: a damaged input record in a crash image never makes the 
 }
 
 TEST_CASE("store: snapshots taken while another process ingests hold exactly a prefix of the input") {
+  // dgap: the writer rewrites sections to free pages meanwhile; a reader's lease keeps the pages it reads.
+  const std::string mode = GENERATE("xpgraph", "dgap");
+  INFO(mode << " mode");
   auto in = rmat_input(11, 16, 13);
   const std::string store = in->dir.file("store.pm");
   // Created first, so the readers below always find a store.
@@ -413,9 +434,10 @@ TEST_CASE("store: snapshots taken while another process ingests hold exactly a p
     first.vertices = in->set.vertices;
     first.edges.assign(in->set.edges.begin(), in->set.edges.begin() + 1);
     write_edges(in->dir.file("first.bin"), first);
-    REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("first.bin"), "--log-slots", "512"}).status == 0);
+    REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("first.bin"), "--log-slots", "512", "--store-mode",
+                         mode}).status == 0);
   }
-  pid_t pid = spawn(crash_ingest(store, *in, in->dir.file("acks")));
+  pid_t pid = spawn(crash_ingest(store, *in, in->dir.file("acks"), mode));
   uint64_t snapshots = 0, mid_ingest = 0, retried = 0;
   int status = 0;
   bool running = true;

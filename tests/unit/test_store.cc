@@ -7,12 +7,13 @@
 #include <filesystem>
 #include <random>
 
-#include "store/buffer_pool.h"
+#include "store/xpgraph/buffer_pool.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
 #include "store/snapshot.h"
 #include "store/store_check.h"
 #include "store/store_stat.h"
+#include "store/store_view.h"
 #include "engine/xstream/xstream_layout.h"
 #include "prep/store_snapshot.h"
 #include "tests/store_checks.h"
@@ -71,7 +72,7 @@ std::vector<EdgeOp> ops_of(std::span<const EdgeRecord> adds, std::span<const Edg
 TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compaction and recovery") {
   const bool weighted = GENERATE(false, true);
   const uint32_t threads = GENERATE(1u, 2u);
-  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive);
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap);
   const uint32_t max_buffer = mode == StoreMode::XPGraph ? GENERATE(256u, 64u, 16u) : 256u;
   INFO(store_mode_name(mode) << ", " << threads << " threads, buffers up to " << max_buffer << " bytes"
                              << (weighted ? ", weighted" : ""));
@@ -88,15 +89,20 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
   const uint64_t words = weighted ? 2 : 1;
   const std::string path = dir.file("store.pm");
   // A log of 1000 slots under 16K edges: it wraps and forces a checkpoint every few batches.
-  StoreGeometry geometry = default_geometry(set.vertices, plain.size() + deletes.size(), 1000, weighted);
-  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300};
+  StoreGeometry geometry = default_geometry(set.vertices, plain.size() + deletes.size(), 1000, weighted, mode);
+  // dgap: section logs of 32 operations, so sections merge and split between checkpoints too.
+  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300, .section_log = 32};
   {
     auto s = GraphStore::create(path, geometry, mode, options);
     REQUIRE(s->header().geometry.weighted == weighted);
     if (weighted) add_in_batches(*s, weighted_adds, 257);
     else add_in_batches(*s, plain, 257);
     require_store_equals(*s, adjacency_of(ops({}), set.vertices));
-    if (mode == StoreMode::XPGraph) REQUIRE(s->status().checkpoints >= plain.size() / 1000 - 1);
+    if (mode != StoreMode::Naive) REQUIRE(s->status().checkpoints >= plain.size() / 1000 - 1);
+    if (mode == StoreMode::Dgap) {
+      INFO("merges " << s->status().merges << ", splits " << s->status().splits << ", checkpoints " << s->status().checkpoints);
+      REQUIRE((s->status().merges > s->status().checkpoints && s->status().splits >= 5));
+    }
     add_in_batches(*s, deletes, 111, true);
     require_store_equals(*s, adjacency_of(ops(deletes), set.vertices));
     if (mode == StoreMode::Naive) s->close();
@@ -104,9 +110,20 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
   }
   Adjacency expected = adjacency_of(ops(deletes), set.vertices);
   auto s = GraphStore::open(path, options);
-  if (mode == StoreMode::XPGraph) REQUIRE(s->status().replayed > 0);
+  if (mode != StoreMode::Naive) REQUIRE(s->status().replayed > 0);
   require_store_equals(*s, expected);
-  if (mode == StoreMode::XPGraph) {
+  if (mode == StoreMode::Dgap) {
+    // A checkpoint merges every section log; reopened, nothing is replayed, and every reader agrees.
+    s->compact();
+    require_store_equals(*s, expected);
+    REQUIRE(s->status().pending == 0);
+    REQUIRE(s->status().section_edges == expected.edges);
+    s.reset();
+    s = GraphStore::open(path, options);
+    REQUIRE(s->status().replayed == 0);
+    require_store_equals(*s, expected);
+    REQUIRE(check_store(path).read.edges == expected.edges);
+  } else if (mode == StoreMode::XPGraph) {
     s->compact();
     require_store_equals(*s, expected);
     StoreStatus after = s->status();
@@ -349,4 +366,39 @@ TEST_CASE("store: a snapshot runs BFS, SSSP, PageRank and WCC equal to the refer
   REQUIRE(second.rebuilt);
   REQUIRE(second.info.position == first.info.position + deletes.size());
   REQUIRE(second.info.edges == adds.size());
+}
+
+TEST_CASE("store view: a dgap view keeps its version while the writer rewrites sections and reuses pages") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 21, dir);
+  std::vector<Edge> plain = plain_edges(set);
+  const std::string path = dir.file("store.pm");
+  const size_t half = plain.size() / 2;
+  auto s = GraphStore::create(path, default_geometry(set.vertices, plain.size(), 1024, false, StoreMode::Dgap),
+                              StoreMode::Dgap, {.threads = 2, .section_log = 16});
+  add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half)), 300);
+  s->flush_to_blocks();
+  const std::unique_ptr<StoreView> view = StoreView::open(path);
+  REQUIRE(view->version() == half);
+  // The writer goes on: every section is merged many times over, checkpoints commit, and the
+  // pages the view's checkpoint named are retired. With the view's lease none is written over.
+  add_in_batches(*s, std::vector<Edge>(plain.begin() + static_cast<long>(half), plain.end()), 300);
+  add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half / 2)), 300, true);
+  s->flush_to_blocks();
+  REQUIRE(s->status().checkpoint_seq > view->checkpoint().seq + 3);
+  std::vector<Edge> got;
+  view->out_edges(0, static_cast<VertexId>(set.vertices), [&](std::span<const WeightedEdge> edges) {
+    for (const WeightedEdge& e : edges) got.push_back({e.src, e.dst});
+  });
+  std::vector<EdgeOp> expected_ops = graphso::testing::adds_of(std::span<const Edge>(plain).first(half));
+  const Adjacency expected = adjacency_of(expected_ops, set.vertices);
+  REQUIRE(got.size() == expected.edges);
+  std::vector<std::vector<VertexId>> out(set.vertices);
+  for (const Edge& e : got) out[e.src].push_back(e.dst);
+  for (auto& list : out) std::sort(list.begin(), list.end());
+  REQUIRE(out == expected.out);
+  // And the writer reads the newest graph.
+  require_store_equals(*s, adjacency_of(ops_of(std::span<const Edge>(plain),
+                                               std::span<const Edge>(plain).first(half / 2)),
+                                        set.vertices));
 }

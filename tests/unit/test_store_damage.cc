@@ -1,6 +1,7 @@
 // One damaged persisted word of a store, in each store mode: every bit of every metadata word
 // flipped in turn (superblock, both input records, both checkpoint slots, the log head, the log
-// line checksums, both vertex table copies, the header of every reachable block) and every page
+// line checksums, both vertex or section table copies, the header of every reachable block, every
+// page a dgap section table names) and every page
 // of the file zero-filled in turn. Every reader (a snapshot, the writer's recovery and its
 // queries, store-check) must then give exactly the undamaged store's edge multiset or fail with
 // one line naming the damaged structure; a snapshot's error must be store-check's and store-stat's
@@ -16,7 +17,8 @@
 #include <tuple>
 
 #include "base/file.h"
-#include "store/adjacency_blocks.h"
+#include "store/dgap/sections.h"
+#include "store/xpgraph/adjacency_blocks.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
 #include "store/snapshot.h"
@@ -61,9 +63,10 @@ InputProgress recorded_input() {
 // A store whose edges are in blocks from several checkpoints (the small log wraps), deletions
 // among them, and the last kResumable edges, of the recorded input, still only in the log.
 void build_store(const std::string& path, StoreMode mode, bool weighted) {
-  StoreGeometry g = default_geometry(kVertices, 1000, kLogSlots, weighted);
+  StoreGeometry g = default_geometry(kVertices, 1000, kLogSlots, weighted, mode);
   g.block_units = 8192;  // 512 KiB: the file stays small, so each trial is quick
-  auto s = GraphStore::create(path, g, mode, {});
+  // dgap: section logs of 8 operations, so sections merge between checkpoints too.
+  auto s = GraphStore::create(path, g, mode, {.section_log = 8});
   std::mt19937_64 random(7);
   auto edges = [&](size_t n) {
     std::vector<WeightedEdge> e;
@@ -113,7 +116,7 @@ Reading by_writer(const std::string& path) {
     }
     r.arcs = sorted(std::move(r.arcs));
     if (!same(r.arcs, sorted(std::move(in)))) r.arcs.clear();  // a silent disagreement: reported as a change
-    if (s->header().mode == StoreMode::XPGraph) r.resumed = resume_input(*s, recorded_input());
+    if (s->header().mode != StoreMode::Naive) r.resumed = resume_input(*s, recorded_input());
   } catch (const Error& e) {
     r.error = e.what();
   }
@@ -122,7 +125,8 @@ Reading by_writer(const std::string& path) {
 
 bool names_a_structure(const std::string& message) {
   for (const char* name : {"superblock", "bad magic", "version", "input record", "checkpoint", "log head", "log records",
-                           "log record at", "vertex table", "block unit", "truncated or damaged store"})
+                           "log record at", "vertex table", "block unit", "truncated or damaged store",
+                           "section table", "(section "})
     if (message.find(name) != std::string::npos) return true;
   return false;
 }
@@ -185,7 +189,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   const Reading pristine_writer = by_writer(path);
   REQUIRE(pristine_writer.error.empty());
   REQUIRE(same(pristine_writer.arcs, pristine.arcs));
-  if (mode == StoreMode::XPGraph) REQUIRE(pristine_writer.resumed == kResumable);
+  if (mode != StoreMode::Naive) REQUIRE(pristine_writer.resumed == kResumable);
   // Puts back what a trial changed: its damage, and what recovery may write (the input records it
   // repairs, naive mode's dirty mark), all in the first pages.
   auto restore = [&](uint64_t offset, uint64_t bytes) {
@@ -194,11 +198,18 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   };
   restore(0, 0);
 
-  // The metadata words: fixed records, then the header of every block a chain reaches.
+  // The metadata words: fixed records, then the header of every block a chain reaches (dgap: the
+  // pages the section table names).
   PmemFile mapped = PmemFile::open_read_only(path);
   const StoreLayout layout(read_superblock(mapped).geometry);
   const Checkpoint c = read_checkpoint(mapped, layout);
   REQUIRE(c.seq > 1);
+  // A dgap table copy is read as far as its count: the rest of the region is not in force.
+  const std::vector<SectionEntry> sections =
+      mode == StoreMode::Dgap ? read_section_table(mapped, layout, c) : std::vector<SectionEntry>{};
+  const uint64_t table_in_force = mode == StoreMode::Dgap ? (sections.size() + 1) * sizeof(SectionEntry) : layout.table_bytes();
+  // The other copy: as much of it (make test) or all of it.
+  const uint64_t other_table = every_bit ? layout.table_bytes() : table_in_force;
   std::vector<Range> ranges = {
       {layout.superblock, sizeof(Superblock), "superblock", true},
       {layout.input_slots, 2 * sizeof(InputRecord), "input records"},
@@ -206,16 +217,27 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       {layout.checkpoint_slots + 512, sizeof(CheckpointSlot), "checkpoint slot 1"},
       {layout.log_head, sizeof(uint64_t), "log head", true},
       {layout.log_sums, layout.log_lines() * sizeof(uint64_t), "log line checksums"},
-      {layout.tables[0], layout.table_bytes(), "table copy 0", c.slot == 0},
-      {layout.tables[1], layout.table_bytes(), "table copy 1", c.slot == 1},
+      {layout.tables[0], c.slot == 0 ? table_in_force : other_table, "table copy 0", c.slot == 0},
+      {layout.tables[1], c.slot == 1 ? table_in_force : other_table, "table copy 1", c.slot == 1},
   };
-  const std::span<const uint32_t> table = checked_table_copy(mapped, layout, c);
+  if (mode == StoreMode::Dgap) {
+    uint64_t named = 0;
+    for (const SectionEntry& s : sections) {
+      if (s.page == 0) continue;
+      ++named;
+      // Every page is checksummed whole: its header and first lines, or (make test-long) all of it.
+      ranges.push_back({layout.page_offset(s.page), every_bit ? kSectionPageBytes : 64, fmt::format("page {}", s.page), true});
+    }
+    REQUIRE(named >= 1);
+  }
+  const std::span<const uint32_t> table =
+      mode == StoreMode::Dgap ? std::span<const uint32_t>() : checked_table_copy(mapped, layout, c);
   std::set<uint32_t> units;
   for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
-    for (VertexId v = 0; v < kVertices; ++v)
+    for (VertexId v = 0; v < kVertices && !table.empty(); ++v)
       walk_chain(mapped, layout, c.high_water, d, v, table[(d == AdjacencyList::Out ? 0 : kVertices) + v],
                  [&](const AdjacencyBlock& b) { units.insert(static_cast<uint32_t>((reinterpret_cast<const std::byte*>(&b) - mapped.base() - layout.blocks) / kBlockUnitBytes)); });
-  REQUIRE(units.size() > 20);
+  REQUIRE((mode == StoreMode::Dgap || units.size() > 20));
   uint64_t k = 0;
   for (uint32_t unit : units)
     if (every_bit || k++ % (units.size() / 8) == 0)
@@ -245,7 +267,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       }
   const uint64_t flips = tally.trials;
   // Every page holding anything, zero-filled.
-  const uint64_t used = layout.block_offset(c.high_water);
+  const uint64_t used = mode == StoreMode::Dgap ? layout.page_offset(c.high_water) : layout.block_offset(c.high_water);
   const std::string zeros(kRegionAlignment, '\0');
   for (uint64_t page = 0; page < used; page += kRegionAlignment) {
     file.pwrite_all(std::as_bytes(std::span(zeros)), page);
@@ -265,10 +287,14 @@ TEST_CASE("store damage: one flipped bit or one zeroed page is an error naming i
   SECTION("xpgraph") { check_every_damage(StoreMode::XPGraph, false, false); }
   SECTION("xpgraph, weighted") { check_every_damage(StoreMode::XPGraph, true, false); }
   SECTION("naive") { check_every_damage(StoreMode::Naive, false, false); }
+  SECTION("dgap") { check_every_damage(StoreMode::Dgap, false, false); }
+  SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, false); }
 }
 
 TEST_CASE("store damage, every bit of every metadata word", "[.long][long][store]") {
   SECTION("xpgraph") { check_every_damage(StoreMode::XPGraph, false, true); }
   SECTION("xpgraph, weighted") { check_every_damage(StoreMode::XPGraph, true, true); }
   SECTION("naive") { check_every_damage(StoreMode::Naive, false, true); }
+  SECTION("dgap") { check_every_damage(StoreMode::Dgap, false, true); }
+  SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, true); }
 }

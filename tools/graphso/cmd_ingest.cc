@@ -1,4 +1,4 @@
-// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive]
+// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap]
 // Appends an edge list to the evolving-graph store (created on first use), durably, batch by
 // batch. Resumable: the store records the input and how many of its edges are acknowledged.
 #include <chrono>
@@ -64,12 +64,15 @@ int cmd_ingest(const Args& args) {
       ("threads", number(&store_options.threads)->default_value(2), "buffering threads (one shard of vertices each)")
       ("batch", number(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
       ("delete", po::bool_switch(), "the input's edges are deletions")
-      ("store-mode", po::value(&mode_name), "new store: xpgraph (default) or naive (GraphOne on PMEM, the baseline)")
+      ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline) or dgap (a sorted edge array "
+       "the engines read in place)")
       ("vertices", number(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
       ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
       ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
       ("max-buffer", number(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
-      ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer memory that triggers a checkpoint")
+      ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer (dgap: section log) memory that triggers a checkpoint")
+      ("section-log", number(&store_options.section_log)->default_value(256),
+       "dgap: logged operations on a section that start its merge (DGAP's per-section log)")
       ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
        "logged edges that start buffering (XPGraph's archiving threshold)")
       ("report", po::value(&report_path), "write a JSON report here")
@@ -115,8 +118,8 @@ int cmd_ingest(const Args& args) {
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_input_ids(reader, capacity, input_path);
     // A store keeps weights when its first input has them.
-    StoreGeometry geometry = default_geometry(capacity, info.edges, slots, info.weighted);
-    if (block_units) geometry.block_units = *block_units;
+    StoreGeometry geometry = default_geometry(capacity, info.edges, slots, info.weighted, new_mode);
+    if (block_units) geometry.block_units = new_mode == StoreMode::Dgap ? align_down(*block_units, kUnitsPerPage) : *block_units;
     graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
       std::printf("%s: created (%s, %s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
@@ -236,8 +239,10 @@ int cmd_ingest(const Args& args) {
         .field("device_write_bytes", device_bytes)
         .field("checkpoints", s.checkpoints)
         .field("log_head", s.head)
-        .field("block_bytes_used", (s.high_water - 1) * kBlockUnitBytes)
-        .end_object();
+        .field("block_bytes_used", (s.high_water - 1) * (s.header.mode == StoreMode::Dgap ? kSectionPageBytes : kBlockUnitBytes));
+    if (s.header.mode == StoreMode::Dgap)
+      json.field("sections", s.sections).field("merges", s.merges).field("splits", s.splits).field("pages_written", s.pages_written);
+    json.end_object();
     AtomicOutputFile out(report_path);
     out.append(json.text() + "\n");
     out.commit();

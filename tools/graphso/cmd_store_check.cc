@@ -22,10 +22,14 @@ int cmd_store_check(const Args& args) {
   std::printf("%s: %s store, %s, checked at log position %llu (checkpoint %llu, %u read%s)\n", store_path.c_str(),
               store::store_mode_name(c.header.mode), c.header.geometry.weighted ? "weighted" : "unweighted",
               n(c.read.position), n(c.read.checkpoint_seq), c.read.attempts, c.read.attempts == 1 ? "" : "s");
-  std::printf("%s: %llu edges, the same multiset through the out-chains (%llu blocks, %llu bytes) and the in-chains "
-              "(%llu blocks, %llu bytes)\n",
-              store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
-              n(c.read.in_block_bytes));
+  if (c.header.mode == store::StoreMode::Dgap)
+    std::printf("%s: %llu edges through the sections (%llu pages, %llu bytes), every page and key range checked\n",
+                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes));
+  else
+    std::printf("%s: %llu edges, the same multiset through the out-chains (%llu blocks, %llu bytes) and the in-chains "
+                "(%llu blocks, %llu bytes)\n",
+                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
+                n(c.read.in_block_bytes));
   for (const std::string& d : c.damage) std::fprintf(stderr, "graphso: error: %s: %s\n", store_path.c_str(), d.c_str());
   if (!c.damage.empty()) return kExitError;
   std::printf("%s: no damage found\n", store_path.c_str());

@@ -34,6 +34,18 @@ int cmd_store_stat(const Args& args) {
   line("block_bytes_capacity", s.block_bytes_capacity);
   line("bytes_used", s.bytes_used);
   line("file_bytes", s.file_bytes);
+  if (s.header.mode == store::StoreMode::Dgap) {
+    // The edge array: sections, how full their pages are, what waits in their logs, merges so far.
+    const store::SectionStats& a = s.sections;
+    const uint64_t pages = a.sections - a.empty;
+    line("sections", a.sections);
+    line("sections_empty", a.empty);
+    std::printf("section_density: %.3f\n", pages ? static_cast<double>(a.page_bytes) / (pages * 4096.0) : 0.0);
+    line("section_log_ops", a.logged);
+    line("section_log_max", a.max_logged);
+    line("section_merges", a.merges);
+    line("section_splits", a.splits);
+  }
   if (s.input) {
     std::printf("input: %s\n", s.input->path.c_str());
     line("input_edges", s.input->edges);

@@ -1,4 +1,4 @@
-#include "store/buffer_pool.h"
+#include "store/xpgraph/buffer_pool.h"
 
 #include <new>
 

@@ -1,4 +1,4 @@
-#include "store/adjacency_blocks.h"
+#include "store/xpgraph/adjacency_blocks.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "store/vertex_buffers.h"
+#include "store/xpgraph/vertex_buffers.h"
 
 #include <algorithm>
 #include <bit>

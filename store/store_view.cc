@@ -1,0 +1,59 @@
+#include "store/store_view.h"
+
+#include "base/error.h"
+#include "base/file.h"
+#include "store/dgap/section_view.h"
+#include "store/xpgraph/chain_view.h"
+
+namespace graphso::store {
+
+namespace {
+constexpr uint32_t kMaxAttempts = 64;
+}  // namespace
+
+std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
+  if (!path_exists(path)) fail("{}: no such store", path);
+  ReaderLease lease = ReaderLease::take(path);  // before anything is read: no page it names is reused
+  PmemFile file = PmemFile::open_read_only(path);
+  const StoreHeader header = read_superblock(file);
+  std::unique_ptr<StoreView> view = header.mode == StoreMode::Dgap
+                                        ? make_section_view(std::move(lease), std::move(file), header)
+                                        : make_chain_view(std::move(lease), std::move(file), header);
+  view->fix_version();
+  return view;
+}
+
+void StoreView::fix_version() {
+  for (uint32_t attempt = 1; attempt <= kMaxAttempts; ++attempt) {
+    // The checkpoint, then the head: the head never falls behind the checkpoint's position.
+    checkpoint_ = read_checkpoint(file_, layout_);
+    head_ = read_log_head(file_, layout_);
+    if (header_.mode == StoreMode::Naive)
+      check_naive_closed(file_, checkpoint_, head_,
+                         "is open for writing (or was not closed cleanly); read it after ingest ends");
+    try {
+      with_damage_note(checkpoint_, [&] {
+        check_positions(file_, header_, checkpoint_, head_);
+        copy_position();
+      });
+    } catch (const Error&) {
+      // What looked damaged may have been a checkpoint committing underneath.
+      if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
+      throw;
+    }
+    if (read_checkpoint(file_, layout_).seq == checkpoint_.seq) {
+      attempts_ = attempt;
+      return;
+    }
+  }
+  fail("{}: checkpoints kept moving during {} attempts to read the store", file_.path(), kMaxAttempts);
+}
+
+void StoreView::copy_log() {
+  verify_log_lines(file_, layout_, checkpoint_.flushed, head_);
+  logged_.clear();
+  logged_.reserve(head_ - checkpoint_.flushed);
+  for (uint64_t p = checkpoint_.flushed; p < head_; ++p) logged_.push_back(read_log_record(file_, layout_, p));
+}
+
+}  // namespace graphso::store

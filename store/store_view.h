@@ -1,0 +1,110 @@
+// One store, read at one version by another process while ingest may go on (docs/store.md,
+// "Reading beside the writer"): what snapshots, store-stat, store-check and `graphso run STORE`
+// read, the same interface for every mode.
+//
+// Opening a view fixes its version: the checkpoint in force and the persisted log head S, read in
+// that order. The checkpoint's table (chain heads, or the section table) and the log records from
+// its position to S are copied into memory, and the copy is retried when a checkpoint commits
+// meanwhile (the slot and the log range may then be overwritten). What the view reads later never
+// changes under it: xpgraph blocks below a checkpoint's high-water mark are never written again,
+// and a dgap writer reuses no page a checkpoint named while a reader holds a lease
+// (store/reader_lease.h), which every view does. A naive store is read only after a clean close.
+// The graph a view shows is the graph after the first S logged operations.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "store/edge_log.h"
+#include "store/pmem_file.h"
+#include "store/reader_lease.h"
+#include "store/store_format.h"
+#include "store/store_meta.h"
+
+namespace graphso::store {
+
+using EdgeSink = std::function<void(std::span<const WeightedEdge>)>;
+
+// What a read went through, for the reports.
+struct ReadCounts {
+  uint64_t edges = 0;
+  uint64_t blocks = 0;       // adjacency blocks walked, or section pages read
+  uint64_t block_bytes = 0;  // and their size
+};
+
+// A dgap section as a view sees it (StoreView::sections): its page in the store file, unchanged
+// at the view's version when `logged` is 0; else its page with that many logged operations to apply.
+struct ViewSection {
+  uint64_t key = 0;       // edge_key of its first possible edge
+  uint64_t next_key = 0;  // the next section's key (kNoNextKey after the last)
+  uint32_t page = 0;      // 0: no page (empty until its logged operations)
+  uint32_t crc = 0;
+  uint64_t offset = 0;    // of its page in the store file
+  uint32_t edges = 0;     // in its page
+  uint64_t logged = 0;    // operations after the checkpoint that fall in it
+};
+
+// dgap: the edge array as a whole (store-stat).
+struct SectionStats {
+  uint64_t sections = 0;
+  uint64_t empty = 0;          // sections without a page
+  uint64_t page_bytes = 0;     // bytes of the pages in use that their edges take (the rest is reserved space)
+  uint64_t logged = 0;         // operations after the checkpoint (in the section logs)
+  uint64_t max_logged = 0;     // in one section
+  uint64_t merges = 0, splits = 0;  // since the store was created, as the checkpoint records them
+};
+
+class StoreView {
+ public:
+  // Opens `path` read-only at its current version; errors name the store and the damaged word.
+  static std::unique_ptr<StoreView> open(const std::string& path);
+  virtual ~StoreView() = default;
+
+  const StoreHeader& header() const { return header_; }
+  const std::string& path() const { return file_.path(); }
+  uint64_t version() const { return head_; }  // S: the log position the view shows the graph at
+  const Checkpoint& checkpoint() const { return checkpoint_; }
+  uint32_t attempts() const { return attempts_; }  // copies made: more than one when a checkpoint moved
+  uint64_t vertices() const { return header_.geometry.vertices; }
+  bool weighted() const { return header_.geometry.weighted; }
+
+  // The out-edges of the sources [begin, end) (weights 1 in an unweighted store), grouped by
+  // source in increasing order, handed to sink in pieces.
+  virtual ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const = 0;
+  // The same graph read through the in-lists, grouped by destination, for a mode that keeps them
+  // (store-check compares the two); false when it keeps none.
+  virtual bool in_edges(const EdgeSink& sink, ReadCounts& counts) const = 0;
+  // dgap: the sections, in key order (empty for the other modes).
+  virtual std::vector<ViewSection> sections() const { return {}; }
+  // The edges of section k (sections()) at the view's version, in key order, appended to `out`.
+  virtual void section_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/) const {}
+  virtual SectionStats section_stats() const { return {}; }
+
+ protected:
+  StoreView(ReaderLease lease, PmemFile file, const StoreHeader& header)
+      : lease_(std::move(lease)), file_(std::move(file)), header_(header), layout_(header.geometry) {}
+  // Copies what the version needs (the mode's table and `logged`), called by open() until no
+  // checkpoint commits while it runs; throws on damage.
+  virtual void copy_position() = 0;
+  // The log records [checkpoint.flushed, head), checked against their line sums.
+  void copy_log();
+
+  ReaderLease lease_;
+  PmemFile file_;
+  StoreHeader header_;
+  StoreLayout layout_;
+  Checkpoint checkpoint_;
+  uint64_t head_ = 0;
+  uint32_t attempts_ = 0;
+  std::vector<LoggedEdge> logged_;  // the log after the checkpoint, up to the version
+
+ private:
+  void fix_version();
+};
+
+}  // namespace graphso::store

@@ -1,0 +1,145 @@
+// What every store mode's writer is to GraphStore (store/graph_store.h, the face): the calls a
+// mode implements, and what all of them share: the locked, mapped file, its layout, the persister,
+// the edge log that acknowledges every batch, the checkpoint in force and the input records.
+// A mode lives in a folder of its own (store/xpgraph: chained blocks, with the naive baseline;
+// store/dgap: sections of a sorted edge array) and includes only this and what store/ shares.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/error.h"
+#include "base/types.h"
+#include "store/edge_log.h"
+#include "store/persister.h"
+#include "store/pmem_file.h"
+#include "store/store_format.h"
+#include "store/store_meta.h"
+
+namespace graphso::store {
+
+struct StoreOptions {
+  uint32_t threads = 1;
+  uint32_t max_buffer_bytes = 256;           // xpgraph: top vertex buffer, flushed as one block
+  uint64_t buffer_memory = uint64_t{1} << 30;  // DRAM buffers (vertex buffers, section logs) past this: checkpoint
+  uint64_t archive_threshold = 1 << 16;      // xpgraph: logged, unbuffered edges that start buffering
+  uint32_t section_log = 256;                // dgap: a section's logged operations that start its merge
+  PowerCutConfig power_cut{};
+};
+
+struct StoreStatus {
+  StoreHeader header;
+  uint64_t head = 0;        // persisted log head: edges (and deletions) logged
+  uint64_t buffered = 0;    // B
+  uint64_t flushed = 0;     // F of the checkpoint in force
+  uint64_t checkpoint_seq = 0;
+  uint64_t high_water = 0;  // xpgraph: blocks handed out, block 0 included; dgap: pages
+  uint64_t buffer_bytes = 0;  // DRAM vertex buffer pools, or section logs
+  uint64_t checkpoints = 0;   // taken by this process
+  uint64_t replayed = 0;      // log records replayed when opening
+  int repaired_input_slot = -1;  // the input record slot opening wrote back from the other copy
+  // dgap: the edge array
+  uint64_t sections = 0;
+  uint64_t section_edges = 0;   // live edges in the sections' pages
+  uint64_t pending = 0;         // logged operations not yet merged into their section
+  uint64_t merges = 0;          // section merges by this process
+  uint64_t splits = 0;          // sections a merge split off
+  uint64_t pages_written = 0;   // by this process
+  PersistStats persisted;
+};
+
+// Runs body(task) for tasks 0..tasks-1, each on its own thread where OpenMP gives enough; the
+// first error is rethrown.
+template <typename Body>
+void run_tasks(uint32_t tasks, Body&& body) {
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(tasks)
+  for (uint32_t task = 0; task < tasks; ++task) {
+    try {
+      body(task);
+    } catch (...) {
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+class StoreWriter {
+ public:
+  StoreWriter(WriterLock lock, PmemFile file, const StoreHeader& header, const StoreOptions& options)
+      : lock_(std::move(lock)),
+        file_(std::move(file)),
+        header_(header),
+        layout_(header.geometry),
+        options_(options),
+        persister_(file_, options.power_cut, false),
+        log_(file_, layout_, persister_),
+        checkpoint_(read_checkpoint(file_, layout_)) {}
+  virtual ~StoreWriter() = default;
+  StoreWriter(const StoreWriter&) = delete;
+  StoreWriter& operator=(const StoreWriter&) = delete;
+
+  // Durable on return (graph_store.h).
+  virtual void add(std::span<const WeightedEdge> edges, bool deletes) = 0;
+  virtual void add(std::span<const Edge> edges, bool deletes) = 0;
+  // v's live d-edges as (neighbour, weight), sorted; weight 1 in an unweighted store.
+  virtual std::vector<std::pair<VertexId, Weight>> edges(AdjacencyList d, VertexId v) const = 0;
+  virtual void buffer_all() = 0;
+  virtual void checkpoint() = 0;
+  virtual void compact() = 0;
+  virtual void close() = 0;
+  virtual StoreStatus status() const = 0;
+
+  InputRecords input() const { return read_inputs(file_, layout_); }
+  void begin_input(InputProgress input, uint64_t already_logged) {
+    if (already_logged > log_.head())
+      fail("{}: {} edges cannot be in the store already: it has logged {}", file_.path(), already_logged, log_.head());
+    input.start = log_.head() - already_logged;
+    write_input(file_, layout_, persister_, input);
+  }
+  const StoreHeader& header() const { return header_; }
+  const std::string& path() const { return file_.path(); }
+
+ protected:
+  // Every id below the store's vertex count, or an error naming the first that is not.
+  template <typename EdgeRecord>
+  void check_ids(std::span<const EdgeRecord> edges) const {
+    for (const EdgeRecord& e : edges)
+      if (e.src >= header_.geometry.vertices || e.dst >= header_.geometry.vertices)
+        fail("{}: edge {} -> {} is outside the store's {} vertices", file_.path(), e.src, e.dst,
+             header_.geometry.vertices);
+  }
+  void check_vertex(VertexId v) const {
+    if (v >= header_.geometry.vertices)
+      fail("{}: vertex {} is outside the store's {} vertices", file_.path(), v, header_.geometry.vertices);
+  }
+  // The fields every mode fills the same way.
+  StoreStatus common_status() const {
+    StoreStatus s;
+    s.header = header_;
+    s.head = log_.head();
+    s.flushed = checkpoint_.flushed;
+    s.checkpoint_seq = checkpoint_.seq;
+    s.repaired_input_slot = repaired_input_slot_;
+    s.persisted = persister_.stats();
+    return s;
+  }
+
+  WriterLock lock_;  // held for the object's life: no second writer
+  PmemFile file_;
+  StoreHeader header_;
+  StoreLayout layout_;
+  StoreOptions options_;
+  Persister persister_;
+  EdgeLog log_;
+  Checkpoint checkpoint_;
+  int repaired_input_slot_ = -1;
+};
+
+}  // namespace graphso::store

@@ -1,0 +1,97 @@
+#include "store/xpgraph/chain_view.h"
+
+#include <vector>
+
+#include "store/xpgraph/adjacency_blocks.h"
+
+namespace graphso::store {
+
+namespace {
+
+class ChainView final : public StoreView {
+ public:
+  ChainView(ReaderLease lease, PmemFile file, const StoreHeader& header)
+      : StoreView(std::move(lease), std::move(file), header) {}
+
+  ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
+    return read(AdjacencyList::Out, begin, end, sink);
+  }
+  bool in_edges(const EdgeSink& sink, ReadCounts& counts) const override {
+    counts = read(AdjacencyList::In, 0, static_cast<VertexId>(vertices()), sink);
+    return true;
+  }
+
+ private:
+  void copy_position() override {
+    const std::span<const uint32_t> table = checked_table_copy(file_, layout_, checkpoint_);
+    heads_.assign(table.begin(), table.end());  // empty: no checkpoint yet, every chain empty
+    copy_log();
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) group_log(d);
+  }
+
+  // The log records grouped by vertex (source for out, destination for in), in log order: a
+  // counting sort.
+  void group_log(AdjacencyList d) {
+    const bool out = d == AdjacencyList::Out;
+    const int k = static_cast<int>(d);
+    std::vector<uint64_t>& begin = log_begin_[k];
+    begin.assign(vertices() + 1, 0);
+    for (const LoggedEdge& e : logged_) ++begin[(out ? e.src : e.dst) + 1];
+    for (uint64_t v = 0; v < vertices(); ++v) begin[v + 1] += begin[v];
+    std::vector<uint32_t>& by_vertex = log_by_vertex_[k];
+    by_vertex.resize(logged_.size());
+    std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
+    for (uint32_t i = 0; i < logged_.size(); ++i) by_vertex[next[out ? logged_[i].src : logged_[i].dst]++] = i;
+  }
+
+  // Direction d of the vertices [first, end): each chain, then the records naming it; edges as
+  // (source, destination, weight), grouped by the vertex.
+  ReadCounts read(AdjacencyList d, VertexId first, VertexId end, const EdgeSink& sink) const {
+    const bool out = d == AdjacencyList::Out;
+    const int k = static_cast<int>(d);
+    ReadCounts counts;
+    std::vector<WeightedEdge> pending;
+    std::vector<const AdjacencyBlock*> chain;
+    LiveNeighbours neighbours(entry_words(header_.geometry));
+    for (uint64_t v = first; v < end; ++v) {
+      chain.clear();
+      neighbours.clear();
+      const uint32_t head = heads_.empty() ? 0 : heads_[(out ? 0 : vertices()) + v];
+      walk_chain(file_, layout_, checkpoint_.high_water, d, static_cast<VertexId>(v), head,
+                 [&](const AdjacencyBlock& block) {
+                   chain.push_back(&block);
+                   ++counts.blocks;
+                   counts.block_bytes += store::block_units(block.header.size_class) * kBlockUnitBytes;
+                 });
+      neighbours.apply_chain(chain);
+      for (uint64_t i = log_begin_[k][v]; i < log_begin_[k][v + 1]; ++i) {
+        const LoggedEdge& e = logged_[log_by_vertex_[k][i]];
+        neighbours.apply((out ? e.dst : e.src) | (e.deleted ? kFlagBit : 0), e.weight);
+      }
+      const VertexId self = static_cast<VertexId>(v);
+      neighbours.for_each([&](uint32_t n, Weight w) {
+        pending.push_back(out ? WeightedEdge{self, n, w} : WeightedEdge{n, self, w});
+      });
+      if (pending.size() >= (1u << 20)) {
+        sink(std::span<const WeightedEdge>(pending));
+        counts.edges += pending.size();
+        pending.clear();
+      }
+    }
+    sink(std::span<const WeightedEdge>(pending));
+    counts.edges += pending.size();
+    return counts;
+  }
+
+  std::vector<uint32_t> heads_;              // out heads then in heads, as the table copy holds them
+  std::vector<uint64_t> log_begin_[2];       // per direction: where each vertex's records start
+  std::vector<uint32_t> log_by_vertex_[2];   // per direction: indexes into logged_
+};
+
+}  // namespace
+
+std::unique_ptr<StoreView> make_chain_view(ReaderLease lease, PmemFile file, const StoreHeader& header) {
+  return std::make_unique<ChainView>(std::move(lease), std::move(file), header);
+}
+
+}  // namespace graphso::store
