@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "base/packed_pages.h"
 #include "base/types.h"
+#include "io/page_sums.h"
 
 namespace graphso {
 
@@ -34,6 +36,9 @@ struct EngineLayout {
   std::string name;                  // "gridgraph", "xstream": part of the TChunk file's identity
   std::string dir;                   // where the TChunk table is kept
   std::vector<std::string> files;    // edge files, padded to 4096 bytes for O_DIRECT
+  // Per file, its page checksums when they are not in a sidecar (FILE.sums) beside it: a store's
+  // section pages, whose CRCs its section table holds. Empty: every file has its sidecar.
+  std::vector<std::shared_ptr<const PageSums>> page_sums;
   std::vector<StaticPartition> partitions;
   // Optional: every partition again, in the order a round that wants them all reads best
   // (GridGraph: column by column from grid.col, so a destination range stays in cache while its

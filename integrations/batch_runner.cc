@@ -356,6 +356,18 @@ std::string report_json(const BatchReport& r) {
   w.field("mode", r.mode);
   w.field("engine", r.engine);
   w.field("graph", r.graph_dir);
+  if (r.store) {
+    w.begin_object("store");
+    w.field("path", r.store->path);
+    w.field("mode", r.store->mode);
+    w.field("version", r.store->version);
+    w.field("checkpoint", r.store->checkpoint_seq);
+    w.field("edges", r.store->edges);
+    w.field("pages_in_place", r.store->pages_in_place);
+    w.field("pages_rewritten", r.store->pages_rewritten);
+    w.field("open_seconds", r.store->open_seconds);
+    w.end_object();
+  }
   w.field("order", r.order);
   w.field("vertices", r.vertices);
   w.field("edges", r.edges);

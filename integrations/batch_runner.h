@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,18 @@ struct TrialRecord {
   uint64_t bytes_read = 0;
 };
 
+// A run on a store (`graphso run STORE`, integrations/store_graph.h): which store, at which version.
+struct StoreRunInfo {
+  std::string path;
+  std::string mode;            // the store mode
+  uint64_t version = 0;        // the log position the run sees the graph at
+  uint64_t checkpoint_seq = 0;
+  uint64_t edges = 0;
+  uint64_t pages_in_place = 0;   // read from the store file
+  uint64_t pages_rewritten = 0;  // written to the scratch file (sections with logged operations, chain modes)
+  double open_seconds = 0;       // view, layout and out-degrees
+};
+
 struct BatchReport {
   std::string run_id;  // set by `run`: tells this run's report from another's
   // Set by `run`: each result file it published in --out, with the CRC-32C of its bytes, so a
@@ -112,6 +125,7 @@ struct BatchReport {
   std::string engine;
   std::string mode;
   std::string graph_dir;
+  std::optional<StoreRunInfo> store;  // set by `run` on a store
   std::string order;  // the graph's vertex order
   uint64_t vertices = 0;
   uint64_t edges = 0;

@@ -82,6 +82,13 @@ void PageSums::record(uint64_t offset, std::span<const std::byte> pages) {
   crc32c_of_pages(pages, kPageBytes, std::span(sums_).subspan(first, count));
 }
 
+void PageSums::expect(uint64_t offset, uint32_t crc) {
+  if (offset % kPageBytes) fail("internal: a page sum expected at offset {}, not a page boundary", offset);
+  const uint64_t page = offset / kPageBytes;
+  if (sums_.size() <= page) sums_.resize(page + 1);
+  sums_[page] = crc;
+}
+
 void PageSums::verify(const std::string& path, uint64_t offset, std::span<const std::byte> pages) const {
   if (offset % kPageBytes || pages.size() % kPageBytes)
     fail("{}: a read of {} bytes at offset {} is not whole pages and cannot be verified", path, pages.size(), offset);

@@ -29,6 +29,8 @@ class PageSums {
 
   // A file written page by page (a spill file): the sums of whole pages written at `offset`.
   void record(uint64_t offset, std::span<const std::byte> pages);
+  // A page whose CRC-32C is known already (a store's section page, from its table): its sum.
+  void expect(uint64_t offset, uint32_t crc);
   void clear() { sums_.clear(); }
 
   // Checks whole pages read from `path` at `offset`; the first page whose CRC-32C differs from

@@ -140,10 +140,10 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
   // Read in whole pages, each verified: a table cut from corrupt edges would hide chunks from
   // the jobs, which no later check of the chunks themselves could notice.
   std::vector<File> files;
-  std::vector<PageSums> sums;
+  std::vector<std::shared_ptr<const PageSums>> sums = layout.page_sums;
   for (const auto& f : layout.files) {
     files.emplace_back(f, File::Mode::Read);
-    sums.push_back(PageSums::load(f, files.back().size()));
+    if (layout.page_sums.empty()) sums.push_back(std::make_shared<const PageSums>(PageSums::load(f, files.back().size())));
   }
   std::vector<std::byte> pages, decoded;
   const auto& degrees = *layout.out_degrees;
@@ -162,7 +162,7 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       const uint64_t begin = align_down(c.offset, PageSums::kPageBytes);
       pages.resize(align_up(c.offset + c.bytes, PageSums::kPageBytes) - begin);
       files[part.file].pread_exact(pages, begin);
-      sums[part.file].verify(files[part.file].path(), begin, pages);
+      sums[part.file]->verify(files[part.file].path(), begin, pages);
       const std::byte* raw = pages.data() + (c.offset - begin);
       if (layout.packed()) {
         PackedPageProblem problem;

@@ -13,7 +13,7 @@ constexpr uint32_t kMaxAttempts = 64;
 
 std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   if (!path_exists(path)) fail("{}: no such store", path);
-  ReaderLease lease = ReaderLease::take(path);  // before anything is read: no page it names is reused
+  ReaderLease lease = ReaderLease::open(path);
   PmemFile file = PmemFile::open_read_only(path);
   const StoreHeader header = read_superblock(file);
   std::unique_ptr<StoreView> view = header.mode == StoreMode::Dgap
@@ -25,8 +25,11 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
 
 void StoreView::fix_version() {
   for (uint32_t attempt = 1; attempt <= kMaxAttempts; ++attempt) {
-    // The checkpoint, then the head: the head never falls behind the checkpoint's position.
+    // The checkpoint, held by the lease before anything it names is read, then the head (which
+    // never falls behind the checkpoint's position).
     checkpoint_ = read_checkpoint(file_, layout_);
+    lease_.hold(checkpoint_.seq);
+    if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
     head_ = read_log_head(file_, layout_);
     if (header_.mode == StoreMode::Naive)
       check_naive_closed(file_, checkpoint_, head_,

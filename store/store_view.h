@@ -7,8 +7,8 @@
 // its position to S are copied into memory, and the copy is retried when a checkpoint commits
 // meanwhile (the slot and the log range may then be overwritten). What the view reads later never
 // changes under it: xpgraph blocks below a checkpoint's high-water mark are never written again,
-// and a dgap writer reuses no page a checkpoint named while a reader holds a lease
-// (store/reader_lease.h), which every view does. A naive store is read only after a clean close.
+// and a dgap writer reuses no page the view's checkpoint named while the view holds its lease on
+// that checkpoint (store/reader_lease.h). A naive store is read only after a clean close.
 // The graph a view shows is the graph after the first S logged operations.
 #pragma once
 
@@ -67,6 +67,7 @@ class StoreView {
 
   const StoreHeader& header() const { return header_; }
   const std::string& path() const { return file_.path(); }
+  const PmemFile& file() const { return file_; }  // mapped read-only
   uint64_t version() const { return head_; }  // S: the log position the view shows the graph at
   const Checkpoint& checkpoint() const { return checkpoint_; }
   uint32_t attempts() const { return attempts_; }  // copies made: more than one when a checkpoint moved

@@ -99,16 +99,17 @@ std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrep
   return graph;
 }
 
-Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
-                   uint64_t mem_bytes, const RunOptions& options) {
-  GridGraph graph = GridGraph::open(graph_dir);
+namespace {
+
+Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<std::string>& job_args, Sharing sharing,
+                     uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options) {
   Batch batch;
   batch.order = graph.order();
   for (size_t i = 0; i < job_args.size(); ++i) batch.specs.push_back(parse_job_argument(job_args[i], i));
   name_jobs(batch.specs);
   for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), options.async));
   BatchConfig config;
-  config.engine = options.engine;
+  config.engine = engine ? EngineKind::XStream : options.engine;
   config.sharing = sharing;
   config.mem_bytes = mem_bytes;
   config.threads = options.threads;
@@ -119,13 +120,28 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
   config.late_join = options.late_join;
   config.pass_order = options.pass_order;
   config.cache_ratio = options.cache_ratio;
-  if (options.engine == EngineKind::XStream) {
+  if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.mem_bytes += config.update_mem_bytes;
   }
-  ReaderFactory own{ReaderOptions{}};
-  batch.report = run_batch(config, graph, batch.jobs, options.readers ? *options.readers : own);
+  batch.report = engine ? run_batch(config, graph, *engine, batch.jobs, readers)
+                        : run_batch(config, graph, batch.jobs, readers);
   return batch;
+}
+
+}  // namespace
+
+Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
+                   uint64_t mem_bytes, const RunOptions& options) {
+  GridGraph graph = GridGraph::open(graph_dir);
+  ReaderFactory own{ReaderOptions{}};
+  return run_batch_with(graph, nullptr, job_args, sharing, mem_bytes, options.readers ? *options.readers : own, options);
+}
+
+Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>& job_args, Sharing sharing,
+                         uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options) {
+  XStreamEngine engine(store.graph(), store.layout(), readers);
+  return run_batch_with(store.graph(), &engine, job_args, sharing, mem_bytes, readers, options);
 }
 
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction) {

@@ -12,6 +12,7 @@
 #include "prep/grid_prep.h"
 #include "integrations/batch_runner.h"
 #include "integrations/result_check.h"
+#include "integrations/store_graph.h"
 #include "jobs/job_spec.h"
 #include "middleware/tchunk.h"
 #include "reference/reference.h"
@@ -86,6 +87,11 @@ inline const std::vector<EngineKind> kEngines = {EngineKind::GridGraph, EngineKi
 // Runs `--job` style arguments through the library (as `graphso run` does).
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
                    uint64_t mem_bytes, const RunOptions& options = {});
+
+// The same on a store opened for a run (`graphso run STORE`), with the X-Stream engine over its
+// layout; the store's own page checksums verify every read.
+Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>& job_args, Sharing sharing,
+                         uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options = {});
 
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
 // graph_fraction of the graph's edge bytes beyond the vertex state.

@@ -38,6 +38,15 @@ GridGraph GridGraph::open(const std::string& dir) {
   return g;
 }
 
+GridGraph GridGraph::in_memory(const std::string& dir, GridMeta meta, std::vector<uint32_t> out_degrees) {
+  GridGraph g;
+  g.files_ = GraphFiles(dir);
+  g.order_ = VertexOrder::natural(meta.vertices);
+  g.meta_ = std::move(meta);
+  g.out_degrees_ = std::move(out_degrees);
+  return g;
+}
+
 uint32_t GridGraph::identity() const {
   // The meta's own checksum. A crc32 over the whole file would not do: over data followed by its
   // own crc32 it is the same constant for every file.

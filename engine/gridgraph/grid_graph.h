@@ -17,6 +17,10 @@ namespace graphso {
 class GridGraph {
  public:
   static GridGraph open(const std::string& dir);
+  // A graph known only in memory (a store read in place, integrations/store_graph.h): its meta
+  // (vertex ranges, counts; no blocks), out-degrees and the natural order; `dir` names it in
+  // reports. It has no edge files: only an engine given its layout runs on it.
+  static GridGraph in_memory(const std::string& dir, GridMeta meta, std::vector<uint32_t> out_degrees);
 
   const std::string& dir() const { return files_.dir(); }
   const GraphFiles& files() const { return files_; }

@@ -78,7 +78,10 @@ EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout)
 }
 
 XStreamEngine::XStreamEngine(const GridGraph& graph, ReaderFactory& readers)
-    : graph_(graph), xstream_(XStreamLayout::open(graph)), layout_(xstream_layout(graph, xstream_)), readers_(readers) {}
+    : XStreamEngine(graph, xstream_layout(graph, XStreamLayout::open(graph)), readers) {}
+
+XStreamEngine::XStreamEngine(const GridGraph& graph, EngineLayout layout, ReaderFactory& readers)
+    : graph_(graph), layout_(std::move(layout)), readers_(readers) {}
 
 void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) {
   jobs_ = jobs;

@@ -35,6 +35,9 @@ EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout)
 class XStreamEngine final : public Engine {
  public:
   XStreamEngine(const GridGraph& graph, ReaderFactory& readers);
+  // Over a layout of the caller's whose static partitions are source ranges (a store's sections,
+  // integrations/store_graph.h); the graph gives the vertex ranges updates are binned by.
+  XStreamEngine(const GridGraph& graph, EngineLayout layout, ReaderFactory& readers);
 
   const EngineLayout& layout() const override { return layout_; }
   // Spilled updates go to a scratch directory of the engine's own (set_scratch_parent; a file
@@ -58,7 +61,6 @@ class XStreamEngine final : public Engine {
   bool failed(uint32_t job) const;
 
   const GridGraph& graph_;
-  XStreamLayout xstream_;
   EngineLayout layout_;
   ReaderFactory& readers_;
   std::span<Job* const> jobs_;

@@ -1,6 +1,8 @@
 #include "store/dgap/dgap_store.h"
 
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -161,6 +163,7 @@ class DgapStore final : public StoreWriter {
   // checkpoint persists what it commits.
   template <typename Wanted>
   void merge_sections(Wanted&& wanted) {
+    leases_checked_ = false;
     std::vector<size_t> picked;
     for (size_t s = 0; s < sections_.size(); ++s)
       if (wanted(sections_[s])) picked.push_back(s);
@@ -175,12 +178,11 @@ class DgapStore final : public StoreWriter {
         encoded[k] = encode_section(content, header_.geometry.weighted, sections_[s].entry.key);
       }
     });
-    // From the last picked section back, so the indexes of those before stay valid.
-    for (size_t k = picked.size(); k-- > 0;) {
-      const size_t s = picked[k];
-      pending_ -= sections_[s].log.size();
-      retire(sections_[s]);
-      std::vector<Section> parts;
+    // Pages in key order (free pages lowest first), so sections merged together follow each
+    // other in the file and a reader's ranges join; then the table, from the last picked section
+    // back, so the indexes of those before stay valid.
+    std::vector<std::vector<Section>> parts(picked.size());
+    for (size_t k = 0; k < picked.size(); ++k)
       for (EncodedSection& e : encoded[k]) {
         Section part;
         part.entry.key = e.key;
@@ -191,20 +193,24 @@ class DgapStore final : public StoreWriter {
           part.entry.crc = crc32c_of(e.page);
           ++pages_written_;
         }
-        parts.push_back(std::move(part));
+        parts[k].push_back(std::move(part));
       }
-      splits_ += parts.size() - 1;
-      sections_[s] = std::move(parts[0]);
-      sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(s) + 1, std::make_move_iterator(parts.begin() + 1),
-                       std::make_move_iterator(parts.end()));
+    for (size_t k = picked.size(); k-- > 0;) {
+      const size_t s = picked[k];
+      pending_ -= sections_[s].log.size();
+      retire(sections_[s]);
+      splits_ += parts[k].size() - 1;
+      sections_[s] = std::move(parts[k][0]);
+      sections_.insert(sections_.begin() + static_cast<std::ptrdiff_t>(s) + 1,
+                       std::make_move_iterator(parts[k].begin() + 1), std::make_move_iterator(parts[k].end()));
       ++merges_;
     }
     keys_.resize(sections_.size());
     for (size_t s = 0; s < sections_.size(); ++s) keys_[s] = sections_[s].entry.key;
   }
 
-  // A page no longer named: reusable at once when no checkpoint names it, else once the next
-  // checkpoint commits (and no reader holds a lease on what the old one named).
+  // A page no longer named: reusable at once when no checkpoint names it; else, once the next
+  // checkpoint commits, when no reader holds a checkpoint that names it (store/reader_lease.h).
   void retire(const Section& s) {
     if (s.entry.page == 0) return;
     (s.committed ? retired_ : uncommitted_free_).push_back(s.entry.page);
@@ -216,15 +222,25 @@ class DgapStore final : public StoreWriter {
       uncommitted_free_.pop_back();
       return page;
     }
-    // Pages the checkpoint before the one in force named: a snapshot reader may still read them.
-    if (!free_.empty() && !readers_present(lock_.fd())) {
+    // Pages retired by checkpoint r were named by those before it: free once no reader holds one
+    // (asked at most once per merge round while a reader holds one back).
+    while (free_.empty() && !retired_batches_.empty() && !leases_checked_) {
+      if (readers_before(lock_.fd(), retired_batches_.front().first)) {
+        leases_checked_ = true;
+        break;
+      }
+      free_.insert(free_.end(), retired_batches_.front().second.begin(), retired_batches_.front().second.end());
+      std::sort(free_.begin(), free_.end(), std::greater<>());  // taken from the back: lowest first
+      retired_batches_.pop_front();
+    }
+    if (!free_.empty()) {
       const uint32_t page = free_.back();
       free_.pop_back();
       return page;
     }
     if (high_water_ < section_pages(header_.geometry)) return static_cast<uint32_t>(high_water_++);
     fail("{}: the store is full: all {} pages are in use{}", file_.path(), section_pages(header_.geometry),
-         free_.empty() ? "" : " or held by a reader's lease");
+         retired_batches_.empty() ? "" : " or held by a reader of an older checkpoint");
   }
 
   // Persist order (docs/store.md): the pages named since the checkpoint in force, the section
@@ -257,7 +273,7 @@ class DgapStore final : public StoreWriter {
     checkpoint_ = next;
     ++checkpoints_;
     for (Section& s : sections_) s.committed = true;
-    free_.insert(free_.end(), retired_.begin(), retired_.end());
+    if (!retired_.empty()) retired_batches_.emplace_back(next.seq, std::move(retired_));
     retired_.clear();
   }
 
@@ -284,8 +300,11 @@ class DgapStore final : public StoreWriter {
         }
         keys_[s] = table[s].key;
       }
+      // Pages the checkpoint does not name: an older one may have, and a reader may hold it.
+      std::vector<uint32_t> unnamed;
       for (uint32_t p = 1; p < c.high_water; ++p)
-        if (!used[p]) free_.push_back(p);
+        if (!used[p]) unnamed.push_back(p);
+      if (!unnamed.empty()) retired_batches_.emplace_back(c.seq, std::move(unnamed));
       high_water_ = c.high_water;
       verify_log_lines(file_, layout_, c.flushed, head);
       replay(c.flushed, head);
@@ -298,8 +317,10 @@ class DgapStore final : public StoreWriter {
   std::vector<uint64_t> keys_;            // sections_[s].entry.key, for routing
   uint64_t pending_ = 0;                  // operations in the section logs
   uint64_t high_water_ = 1;               // pages [1, H) handed out
-  std::vector<uint32_t> free_;            // no checkpoint in force names them
+  std::vector<uint32_t> free_;            // no checkpoint a reader may hold names them (lowest last)
   std::vector<uint32_t> retired_;         // the checkpoint in force names them, the sections no longer
+  std::deque<std::pair<uint64_t, std::vector<uint32_t>>> retired_batches_;  // by the checkpoint that retired them
+  bool leases_checked_ = false;           // a reader held retired pages back this merge round
   std::vector<uint32_t> uncommitted_free_;  // written and replaced since the checkpoint in force
   uint64_t checkpoints_ = 0, replayed_ = 0, merges_ = 0, splits_ = 0, pages_written_ = 0;
   uint64_t merges_before_ = 0, splits_before_ = 0;

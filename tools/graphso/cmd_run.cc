@@ -1,4 +1,4 @@
-// graphso run GRAPH_DIR --job ALGO[:KEY=VALUE]... [--engine gridgraph|xstream] --sharing MODE --mem SIZE --out DIR --report FILE
+// graphso run GRAPH_DIR|STORE --job ALGO[:KEY=VALUE]... [--engine gridgraph|xstream] --sharing MODE --mem SIZE --out DIR --report FILE
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,9 +13,11 @@
 #include "base/progress.h"
 #include "base/staging.h"
 #include "engine/gridgraph/grid_graph.h"
+#include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
 #include "integrations/result_check.h"
+#include "integrations/store_graph.h"
 #include "jobs/job_file.h"
 #include "jobs/job_sources.h"
 #include "jobs/job_spec.h"
@@ -56,6 +58,11 @@ void print_summary(const BatchReport& r, std::FILE* out) {
               r.counters.edges_loaded ? static_cast<double>(r.counters.active_edges_loaded) /
                                             static_cast<double>(r.counters.edges_loaded)
                                       : 0.0);
+  if (r.store)
+    std::fprintf(out, "store %s (%s) at version %llu: %llu pages read in place, %llu rewritten to scratch; opened in %.3f s\n",
+                 r.store->path.c_str(), r.store->mode.c_str(), static_cast<unsigned long long>(r.store->version),
+                 static_cast<unsigned long long>(r.store->pages_in_place),
+                 static_cast<unsigned long long>(r.store->pages_rewritten), r.store->open_seconds);
   if (r.mode == "chunk")
     std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions; "
                 "TChunk table %s in memory, %s of source index read from the device\n",
@@ -97,7 +104,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
+  std::string dir, store_path, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -105,7 +112,9 @@ int cmd_run(const Args& args) {
   uint32_t trials = 1;
   bool verify = false;
   options.add_options()
-      ("graph", po::value(&dir)->required(), "prepared graph directory")
+      ("graph", po::value(&dir), "prepared graph directory, or a store file (run on the store at its acknowledged "
+                                "position, with the xstream engine, while ingest may go on)")
+      ("store", po::value(&store_path), "a store file to run on (the same as giving it in place of GRAPH_DIR)")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
       ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md); - or a pipe: read to its end")
       ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
@@ -166,10 +175,19 @@ int cmd_run(const Args& args) {
   po::positional_options_description positional;
   positional.add("graph", 1);
   po::variables_map vm;
-  if (!parse_options("run", "GRAPH_DIR --job ALGO[:KEY=VALUE]... [options]", args, options, positional, vm))
+  if (!parse_options("run", "GRAPH_DIR|STORE --job ALGO[:KEY=VALUE]... [options]", args, options, positional, vm))
     return 0;
   std::vector<JobSpec> specs;
   command_line([&] {
+    if (dir.empty() == store_path.empty())
+      fail("run: give a prepared graph directory or a store (--store STORE, or the store in its place), one of them");
+    if (dir.empty() && vm.count("graph")) fail("run: the graph directory is empty");
+    if (!dir.empty() && StoreGraph::is_store(dir)) store_path = std::move(dir), dir.clear();
+    // A store is laid out for the X-Stream engine (partitions by source); GridGraph needs a grid.
+    if (!store_path.empty() && !vm["engine"].defaulted() && engine != "xstream")
+      fail("run: a store runs with --engine xstream only (the gridgraph engine needs a prepared grid: `graphso "
+           "snapshot` makes one)");
+    if (!store_path.empty()) engine = "xstream";
     if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
     if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
     if (out_format != "text" && out_format != "graphalytics" && out_format != "bin")
@@ -222,9 +240,20 @@ int cmd_run(const Args& args) {
     for (size_t i = 0; i < job_args.size(); ++i) specs.push_back(parse_job_argument(job_args[i], i));
   });
 
-  // Everything the user gave is checked before any work starts.
-  GridGraph graph = GridGraph::open(dir);
-  if (config.engine == EngineKind::XStream) XStreamLayout::open(graph);
+  // Everything the user gave is checked before any work starts. A store is opened at its version
+  // (its view fixed, its sections laid out) as the graph is.
+  ReaderFactory readers(reader_options);
+  std::optional<GridGraph> prepared;
+  std::unique_ptr<StoreGraph> store;
+  if (!store_path.empty()) {
+    if (!path_exists(store_path)) fail("{}: no such store", store_path);
+    if (!StoreGraph::is_store(store_path)) fail("{}: not a graphso store", store_path);
+    store = StoreGraph::open(store_path, config.spill_dir, readers);
+  } else {
+    prepared.emplace(GridGraph::open(dir));
+    if (config.engine == EngineKind::XStream) XStreamLayout::open(*prepared);
+  }
+  const GridGraph& graph = store ? store->graph() : *prepared;
   if (!job_file.empty()) {  // --job and --jobs are exclusive: specs is empty here
     JobFile parsed = parse_job_file(job_file);
     specs = std::move(parsed.specs);
@@ -275,7 +304,6 @@ int cmd_run(const Args& args) {
     report_file.emplace(report_path);
   }
 
-  ReaderFactory readers(reader_options);
   config.writes_results = results.has_value();
   BatchReport report;
   const std::string run_id = new_run_id();
@@ -285,14 +313,20 @@ int cmd_run(const Args& args) {
   };
   for (uint32_t trial = 0; trial < trials; ++trial) {
     if (trial > 0) make_trial_jobs(trial);
-    report = run_batch(config, graph, jobs, readers);
+    if (store) {
+      XStreamEngine engine(graph, store->layout(), readers);
+      report = run_batch(config, graph, engine, jobs, readers);
+      report.store = store->info();
+    } else {
+      report = run_batch(config, graph, jobs, readers);
+    }
     report.run_id = run_id;
     trial_records.push_back({report.wall_seconds, report.io.bytes_read});
   }
   if (trials > 1) report.trials = trial_records;
   if (verify) {
     // After the run, so the reference's memory is not in the run's budget (it is in the peak).
-    const ReferenceGraph reference = load_reference_graph(graph);
+    const ReferenceGraph reference = store ? store->reference() : load_reference_graph(graph);
     std::vector<std::string> wrong;
     for (size_t j = 0; j < jobs.size(); ++j) {
       if (report.jobs[j].failed || !jobs[j]->converged()) continue;

@@ -1,0 +1,124 @@
+// `graphso run STORE` through the library: a batch on a store (every store mode, weighted and
+// not, after deletions and with operations still in the log) equals the reference on the edges
+// an independent model says the store holds, in every sharing mode; a dgap store's sections are
+// read in place where nothing is logged after the checkpoint, and its view's version stays fixed
+// while the writer goes on.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "integrations/store_graph.h"
+#include "store/graph_store.h"
+#include "tests/store_checks.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::store;
+using graphso::testing::Adjacency;
+using graphso::testing::adjacency_of;
+using graphso::testing::EdgeOp;
+using graphso::testing::TempDir;
+
+namespace {
+
+const std::vector<std::string> kJobs = {"bfs:source=0", "sssp:source=0", "pagerank:iterations=10", "wcc"};
+
+// The graph the model holds, as an edge set (weights as the store keeps them).
+EdgeSet edges_of(const Adjacency& model, uint64_t vertices) {
+  EdgeSet set;
+  set.vertices = vertices;
+  set.weighted = true;
+  for (VertexId v = 0; v < vertices; ++v)
+    for (const auto& [n, w] : model.out_edges[v]) set.edges.push_back({v, n, w});
+  return set;
+}
+
+// Vertex state plus a quarter of the graph's packed bytes: every round reads the graph again.
+uint64_t budget(const StoreGraph& g) {
+  const uint64_t n = g.graph().meta().vertices;
+  return n * 64 + std::max<uint64_t>(64 << 10, g.layout().stored_bytes() / 4);
+}
+
+void check_runs(const StoreGraph& g, const EdgeSet& expected, ReaderFactory& readers) {
+  for (Sharing sharing : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
+    INFO("sharing " << sharing_name(sharing));
+    graphso::testing::RunOptions options;
+    options.chunk_bytes = 8192;
+    auto batch = graphso::testing::run_batch_on_store(g, kJobs, sharing, budget(g), readers, options);
+    REQUIRE(batch.report.io.bytes_read > 0);
+    for (size_t j = 0; j < batch.jobs.size(); ++j)
+      graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], expected);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("store run: a batch on a store equals the reference at its version, in every store and sharing mode") {
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap);
+  const bool weighted = GENERATE(false, true);
+  INFO(store_mode_name(mode) << (weighted ? ", weighted" : ""));
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, weighted, 31, dir);
+  // Deletions of every fifth edge (each removes the earliest occurrence, whatever its weight).
+  std::vector<WeightedEdge> deletes;
+  for (size_t i = 0; i < set.edges.size(); i += 5) deletes.push_back(set.edges[i]);
+  // Then, after a checkpoint, a few edges from the first sources only: the log after it touches
+  // few sections.
+  std::vector<WeightedEdge> late;
+  for (uint32_t i = 0; i < 50; ++i)
+    late.push_back({i % 8, static_cast<VertexId>(i * 37 % set.vertices), weighted ? 1 + i % 5 : 1});
+  std::vector<EdgeOp> ops = graphso::testing::adds_of(std::span<const WeightedEdge>(set.edges));
+  for (const WeightedEdge& e : deletes) ops.push_back({e.src, e.dst, true});
+  for (const EdgeOp& op : graphso::testing::adds_of(std::span<const WeightedEdge>(late))) ops.push_back(op);
+  const EdgeSet expected = edges_of(adjacency_of(ops, set.vertices), set.vertices);
+
+  const std::string path = dir.file("store.pm");
+  {
+    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 4096, weighted, mode), mode,
+                                {.threads = 2, .section_log = 32});
+    for (size_t at = 0; at < set.edges.size(); at += 500)
+      s->add_edges(std::span(set.edges).subspan(at, std::min<size_t>(500, set.edges.size() - at)));
+    for (size_t at = 0; at < deletes.size(); at += 300)
+      s->del_edges(std::span(deletes).subspan(at, std::min<size_t>(300, deletes.size() - at)));
+    s->flush_to_blocks();
+    s->add_edges(std::span<const WeightedEdge>(late));
+    if (mode == StoreMode::Naive) s->close();
+    // Not flushed (xpgraph, dgap): the last operations are still only in the log.
+  }
+  ReaderFactory readers{ReaderOptions{}};
+  auto g = StoreGraph::open(path, "", readers);
+  REQUIRE(g->info().version == set.edges.size() + deletes.size() + late.size());
+  REQUIRE(g->info().edges == expected.edges.size());
+  if (mode == StoreMode::Dgap) {
+    // Sections the log does not touch are read in place, the others rewritten.
+    REQUIRE(g->info().pages_in_place > 0);
+    REQUIRE(g->info().pages_rewritten > 0);
+  } else {
+    REQUIRE(g->info().pages_in_place == 0);
+  }
+  check_runs(*g, expected, readers);
+}
+
+TEST_CASE("store run: a dgap store checkpointed is read wholly in place, and its version holds while the writer goes on") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 33, dir);
+  const size_t half = set.edges.size() / 2;
+  const std::string path = dir.file("store.pm");
+  auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size(), 2048, false, StoreMode::Dgap),
+                              StoreMode::Dgap, {.threads = 2, .section_log = 16});
+  s->add_edges(std::span(set.edges).first(half));
+  s->flush_to_blocks();
+  ReaderFactory readers{ReaderOptions{}};
+  auto g = StoreGraph::open(path, "", readers);
+  REQUIRE(g->info().pages_rewritten == 0);
+  REQUIRE(g->info().pages_in_place == g->layout().stored_bytes() / 4096);
+  // The writer rewrites every section several times and commits checkpoints meanwhile.
+  for (size_t at = half; at < set.edges.size(); at += 200)
+    s->add_edges(std::span(set.edges).subspan(at, std::min<size_t>(200, set.edges.size() - at)));
+  s->flush_to_blocks();
+  REQUIRE(s->status().merges > 50);
+  EdgeSet first_half;
+  first_half.vertices = set.vertices;
+  first_half.edges.assign(set.edges.begin(), set.edges.begin() + static_cast<long>(half));
+  check_runs(*g, first_half, readers);
+}
