@@ -102,9 +102,27 @@ class DgapStore final : public StoreWriter {
   };
 
   // The section whose key range holds `key`.
+  // A bucket of sources narrows the search to the sections that may hold its keys (DGAP's vertex
+  // index, coarse): from the one before the bucket's first section to the next bucket's first.
   size_t section_of(uint64_t key) const {
-    auto it = std::upper_bound(keys_.begin(), keys_.end(), key);
+    const uint64_t b = (key >> 32) >> kBucketShift;
+    const size_t lo = bucket_first_[b];
+    auto it = std::upper_bound(keys_.begin() + static_cast<std::ptrdiff_t>(lo > 0 ? lo - 1 : 0),
+                               keys_.begin() + static_cast<std::ptrdiff_t>(bucket_first_[b + 1]), key);
     return it == keys_.begin() ? 0 : static_cast<size_t>(it - keys_.begin()) - 1;
+  }
+  // keys_ from sections_, and per bucket the first section whose key's source is in it or later.
+  void index_keys() {
+    keys_.resize(sections_.size());
+    for (size_t s = 0; s < sections_.size(); ++s) keys_[s] = sections_[s].entry.key;
+    const uint64_t buckets = (header_.geometry.vertices >> kBucketShift) + 1;
+    bucket_first_.resize(buckets + 1);
+    size_t s = 0;
+    for (uint64_t b = 0; b < buckets; ++b) {
+      while (s < keys_.size() && (keys_[s] >> 32) < (b << kBucketShift)) ++s;
+      bucket_first_[b] = s;
+    }
+    bucket_first_[buckets] = keys_.size();
   }
   uint64_t next_key(size_t s) const { return s + 1 < sections_.size() ? sections_[s + 1].entry.key : kNoNextKey; }
 
@@ -132,18 +150,25 @@ class DgapStore final : public StoreWriter {
     }
   }
 
-  // Appends each operation to its section's log, in log order.
+  // Appends each operation to its section's log, in log order: each thread finds the sections of
+  // a slice of the batch, then takes the operations of its own range of sections.
   template <typename EdgeRecord>
   void route(std::span<const EdgeRecord> batch, bool deletes) {
     std::vector<uint32_t> section(batch.size());
-#pragma omp parallel for num_threads(options_.threads) schedule(static)
-    for (size_t i = 0; i < batch.size(); ++i)
-      section[i] = static_cast<uint32_t>(section_of(edge_key(batch[i].src, batch[i].dst)));
-    for (size_t i = 0; i < batch.size(); ++i) {
-      Weight weight = 1;
-      if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = header_.geometry.weighted ? batch[i].weight : 1;
-      sections_[section[i]].log.push_back({batch[i].src, batch[i].dst, weight, deletes});
-    }
+    const uint32_t threads = options_.threads;
+    run_tasks(threads, [&](uint32_t t) {
+      for (size_t i = batch.size() * t / threads, end = batch.size() * (t + 1) / threads; i < end; ++i)
+        section[i] = static_cast<uint32_t>(section_of(edge_key(batch[i].src, batch[i].dst)));
+    });
+    run_tasks(threads, [&](uint32_t t) {
+      const uint64_t lo = sections_.size() * t / threads, hi = sections_.size() * (t + 1) / threads;
+      for (size_t i = 0; i < batch.size(); ++i) {
+        if (section[i] < lo || section[i] >= hi) continue;
+        Weight weight = 1;
+        if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = header_.geometry.weighted ? batch[i].weight : 1;
+        sections_[section[i]].log.push_back({batch[i].src, batch[i].dst, weight, deletes});
+      }
+    });
     pending_ += batch.size();
   }
 
@@ -205,8 +230,7 @@ class DgapStore final : public StoreWriter {
                        std::make_move_iterator(parts[k].begin() + 1), std::make_move_iterator(parts[k].end()));
       ++merges_;
     }
-    keys_.resize(sections_.size());
-    for (size_t s = 0; s < sections_.size(); ++s) keys_[s] = sections_[s].entry.key;
+    index_keys();
   }
 
   // A page no longer named: reusable at once when no checkpoint names it; else, once the next
@@ -290,7 +314,6 @@ class DgapStore final : public StoreWriter {
       splits_before_ = counts.splits;
       std::vector<bool> used(c.high_water, false);
       sections_.resize(table.size());
-      keys_.resize(table.size());
       for (size_t s = 0; s < table.size(); ++s) {
         sections_[s].entry = table[s];
         sections_[s].committed = true;
@@ -298,7 +321,6 @@ class DgapStore final : public StoreWriter {
           used[table[s].page] = true;
           sections_[s].edges = packed_page_edges(file_.at<std::byte>(layout_.page_offset(table[s].page)));
         }
-        keys_[s] = table[s].key;
       }
       // Pages the checkpoint does not name: an older one may have, and a reader may hold it.
       std::vector<uint32_t> unnamed;
@@ -306,6 +328,7 @@ class DgapStore final : public StoreWriter {
         if (!used[p]) unnamed.push_back(p);
       if (!unnamed.empty()) retired_batches_.emplace_back(c.seq, std::move(unnamed));
       high_water_ = c.high_water;
+      index_keys();
       verify_log_lines(file_, layout_, c.flushed, head);
       replay(c.flushed, head);
     });
@@ -314,7 +337,9 @@ class DgapStore final : public StoreWriter {
   }
 
   std::vector<Section> sections_;
+  static constexpr uint32_t kBucketShift = 8;  // 256 sources a bucket
   std::vector<uint64_t> keys_;            // sections_[s].entry.key, for routing
+  std::vector<size_t> bucket_first_;      // index_keys()
   uint64_t pending_ = 0;                  // operations in the section logs
   uint64_t high_water_ = 1;               // pages [1, H) handed out
   std::vector<uint32_t> free_;            // no checkpoint a reader may hold names them (lowest last)

@@ -29,7 +29,7 @@ std::vector<SectionEntry> read_section_table(const PmemFile& file, const StoreLa
   std::memcpy(&header, table, sizeof header);
   const std::string where = fmt::format("{}: corrupt store: {}the section table copy {} of checkpoint {}", file.path(),
                                         damage_note(c), c.slot, c.seq);
-  if (header.sections == 0 || header.sections > table_capacity(layout) || header.splits > header.merges)
+  if (header.sections == 0 || header.sections > table_capacity(layout))
     fail("{} counts {} sections (it holds 1 to {})", where, header.sections, table_capacity(layout));
   if (used_table_crc(table, header.sections) != c.table_crc) fail("{} does not match its checksum", where);
   if (counts) *counts = header;
@@ -148,40 +148,42 @@ std::vector<std::byte> encode_page(std::span<const WeightedEdge> edges, bool wei
 
 std::vector<EncodedSection> encode_section(std::span<const WeightedEdge> edges, bool weighted, uint64_t key) {
   if (edges.empty()) return {EncodedSection{key, 0, {}}};
-  // Where a writer filling pages to `fill` bytes starts a new page.
-  auto page_starts = [&](uint64_t fill) {
-    std::vector<size_t> starts{0};
+  {
+    // Most merges still fit their page: one encode.
+    std::vector<std::byte> out;
+    PackedPageWriter writer(weighted, out);
+    for (const WeightedEdge& e : edges) writer.add(e);
+    writer.finish();
+    if (writer.pages() == 1) return {EncodedSection{key, static_cast<uint32_t>(edges.size()), std::move(out)}};
+  }
+  // Where a writer filling pages to kSectionFillBytes starts a new page.
+  std::vector<size_t> starts{0};
+  {
     std::vector<std::byte> scratch;
-    PackedPageWriter writer(weighted, scratch, fill);
+    PackedPageWriter writer(weighted, scratch, kSectionFillBytes);
     for (size_t i = 0; i < edges.size(); ++i) {
       const uint64_t before = writer.pages();
       writer.add(edges[i]);
       if (writer.pages() > before) starts.push_back(i);
     }
-    return starts;
-  };
-  std::vector<size_t> starts = page_starts(kSectionPageBytes);
-  if (starts.size() > 1) {
-    starts = page_starts(kSectionFillBytes);
-    // Move each cut back to where its edge's run of equals begins (forward past it when the run
-    // began before the previous cut: equals that alone fill a page).
-    auto same = [&](size_t i) { return edges[i].src == edges[i - 1].src && edges[i].dst == edges[i - 1].dst; };
-    std::vector<size_t> cuts{0};
-    for (size_t k = 1; k < starts.size(); ++k) {
-      size_t cut = starts[k];
-      while (cut > cuts.back() && same(cut)) --cut;
-      if (cut == cuts.back()) {
-        cut = starts[k];
-        while (cut < edges.size() && same(cut)) ++cut;
-      }
-      if (cut > cuts.back() && cut < edges.size()) cuts.push_back(cut);
+  }
+  // Each cut moves back to where its edge's run of equals begins (forward past it when the run
+  // began before the previous cut: equals that alone fill a page).
+  auto same = [&](size_t i) { return edges[i].src == edges[i - 1].src && edges[i].dst == edges[i - 1].dst; };
+  std::vector<size_t> cuts{0};
+  for (size_t k = 1; k < starts.size(); ++k) {
+    size_t cut = starts[k];
+    while (cut > cuts.back() && same(cut)) --cut;
+    if (cut == cuts.back()) {
+      cut = starts[k];
+      while (cut < edges.size() && same(cut)) ++cut;
     }
-    starts = std::move(cuts);
+    if (cut > cuts.back() && cut < edges.size()) cuts.push_back(cut);
   }
   std::vector<EncodedSection> parts;
-  for (size_t k = 0; k < starts.size(); ++k) {
-    const size_t end = k + 1 < starts.size() ? starts[k + 1] : edges.size();
-    std::span<const WeightedEdge> part = edges.subspan(starts[k], end - starts[k]);
+  for (size_t k = 0; k < cuts.size(); ++k) {
+    const size_t end = k + 1 < cuts.size() ? cuts[k + 1] : edges.size();
+    std::span<const WeightedEdge> part = edges.subspan(cuts[k], end - cuts[k]);
     std::vector<std::byte> pages = encode_page(part, weighted);
     // A part longer than a page holds equal edges only: each page is a section of its own.
     size_t first = 0;

@@ -32,6 +32,8 @@ import json
 import os
 import statistics
 import resource
+import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -43,7 +45,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "verify", "cpu", "async", "encoding", "defaults"]
+               "engines", "memory", "store", "evolving", "verify", "cpu", "async", "encoding", "defaults"]
 
 
 def log(message):
@@ -760,6 +762,106 @@ def exp_store(ctx):
     return raw, md, lambda path: plots.store(plot_rows, setting, path)
 
 
+def exp_evolving(ctx):
+    """DGAP's method on an evolving graph, every store mode side by side: load 10% of the edges,
+    insert the rest but 1,000 in batches (2 threads), then BFS, PageRank x10 and WCC as one batch
+    on the live store (`run STORE`), against snapshot + run and prep + run of the same edges; then
+    freshness: 1,000 more edges acknowledged, and the time until a BFS that includes them ends."""
+    scale = ctx.args.scale if ctx.args.quick else max(ctx.args.scale, 20)
+    inputs = [(f"R-MAT {scale}", ctx.bench.rmat_plain_edges(scale))]
+    inputs.append(("soc-slashdot0902-d", ctx.bench.dataset_edges("soc-slashdot0902-d.el.gz", False))
+                  if not ctx.args.quick else
+                  (f"road grid {QUICK_ROAD_SIDE}x{QUICK_ROAD_SIDE}", ctx.bench.road_edges(QUICK_ROAD_SIDE)))
+    jobs = ["bfs:source=0", "pagerank:iterations=10", "wcc"]
+    threads = 2
+    work = ctx.bench.work
+    rows, raw = [], {}
+
+    def timed(*args):
+        started = time.time()
+        out = ctx.bench.cli(*args)
+        return time.time() - started, out
+
+    def run_report(graph, label, extra=()):
+        r = ctx.bench.run(graph, jobs, "chunk", graph_mem, label, ("--engine", "xstream", *extra), threads=threads)
+        if "failed" in r:
+            raise SystemExit(f"bench: evolving {label} failed: {r['failed']}")
+        return r
+
+    for name, edges in inputs:
+        stem = os.path.join(work, "evolving-" + os.path.basename(edges).rsplit(".", 1)[0])
+        with open(edges, "rb") as f:
+            count = struct.unpack_from("<Q", f.read(32), 24)[0]  # the edge list header's edge count
+        load_end, fresh_start = count // 10, count - 1000
+        parts = {"load": (0, load_end), "insert": (load_end, fresh_start), "fresh": (fresh_start, count),
+                 "before_fresh": (0, fresh_start)}
+        for part, (a, b) in parts.items():
+            ctx.bench.cli("convert", edges, "-o", f"{stem}.{part}.bin", "--slice", f"{a}:{b}")
+        # The same edges prepared directly, for the run and the budget (a quarter of its bytes).
+        prepared = stem + ".prepared"
+        prep_seconds, _ = timed("prep", f"{stem}.before_fresh.bin", "-o", prepared, "--engine", "both")
+        graph_bytes = ctx.bench.graph_info(prepared)["edge_bytes"]
+        graph_mem = max(1 << 20, graph_bytes // 4)
+        prepared_run = run_report(prepared, f"{name} prepared")
+        runs = {}
+        for mode in ["xpgraph", "dgap", "naive"]:
+            store = os.path.join(work, f"evolving.{mode}.store")
+            for leftover in (store, store + ".new"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+            report = os.path.join(work, "evolving.ingest.json")
+            log(f"  {name}: {mode}: load 10%, insert the rest")
+            ctx.bench.cli("ingest", store, "--input", f"{stem}.load.bin", "--store-mode", mode, "--threads", threads)
+            ctx.bench.cli("ingest", store, "--input", f"{stem}.insert.bin", "--threads", threads, "--report", report)
+            with open(report) as f:
+                ingest = json.load(f)
+            in_place = run_report(store, f"{name} {mode} in place")
+            snapshot = store + ".snapshot"
+            shutil.rmtree(snapshot, ignore_errors=True)
+            snapshot_seconds, _ = timed("snapshot", store, "-o", snapshot, "--engine", "both")
+            on_snapshot = run_report(snapshot, f"{name} {mode} snapshot")
+            shutil.rmtree(snapshot, ignore_errors=True)
+            # Freshness: 1,000 edges acknowledged (the ingest returns once they are durable), then
+            # a BFS on the store that includes them.
+            fresh_ingest, _ = timed("ingest", store, "--input", f"{stem}.fresh.bin", "--threads", threads)
+            fresh_run, out = timed("run", store, "--job", "bfs:source=0", "--graph-mem", graph_mem,
+                                   "--threads", threads)
+            runs[mode] = {"ingest": ingest, "in_place": in_place, "snapshot_seconds": snapshot_seconds,
+                          "on_snapshot": on_snapshot, "fresh_ingest_seconds": fresh_ingest,
+                          "fresh_run_seconds": fresh_run}
+            os.remove(store)
+        raw[name] = {"edges": count, "prep_seconds": prep_seconds, "prepared_run": prepared_run, "modes": runs}
+        base = prepared_run["wall_seconds"]
+        for mode, r in runs.items():
+            ing, place = r["ingest"], r["in_place"]
+            rows.append([name, mode, f"{ing['edges_per_second'] / 1e6:.2f} M", f"{ing['line_bytes_per_edge']:.1f}",
+                         f"{place['wall_seconds']:.2f} ({place['store']['open_seconds']:.2f} open)",
+                         f"{place['wall_seconds'] / base:.2f}x",
+                         f"{r['snapshot_seconds']:.2f} + {r['on_snapshot']['wall_seconds']:.2f}",
+                         f"{r['fresh_ingest_seconds'] + r['fresh_run_seconds']:.2f}",
+                         f"{place['store']['pages_in_place']:,} / {place['store']['pages_rewritten']:,}"])
+        rows.append([name, "prepared directory", "", "", f"{base:.2f}", "1.00x",
+                     f"prep {prep_seconds:.2f} + {base:.2f}", "", ""])
+        x, d = runs["xpgraph"], runs["dgap"]
+        rows.append([name, "**dgap / xpgraph**",
+                     f"**{d['ingest']['edges_per_second'] / x['ingest']['edges_per_second']:.2f}x**",
+                     f"**{d['ingest']['line_bytes_per_edge'] / x['ingest']['line_bytes_per_edge']:.2f}x**",
+                     f"**{d['in_place']['wall_seconds'] / x['in_place']['wall_seconds']:.2f}x**", "",
+                     f"**snapshot {d['snapshot_seconds'] / x['snapshot_seconds']:.2f}x**",
+                     f"**{(d['fresh_ingest_seconds'] + d['fresh_run_seconds']) / (x['fresh_ingest_seconds'] + x['fresh_run_seconds']):.2f}x**",
+                     ""])
+    md = table(["input", "store mode", "insert edges/s", "persisted bytes/edge", "batch in place (s)",
+                "in place / prepared", "snapshot + run (s)", "freshness (s)", "pages in place / rewritten"], rows)
+    md += ("\n\nInsert: the 90% after a 10% load, batch 65,536, 2 threads, the ingest's own report (persisted bytes "
+           "in 256-byte XPLines). Batch: BFS, PageRank x10 and WCC in chunk mode with the X-Stream engine, "
+           "graph-data budget a quarter of the prepared graph's bytes, 2 threads; in place is `run STORE` (its "
+           "time includes opening the store's view and laying out its pages), snapshot + run is `snapshot` then "
+           "`run` on it, prepared is `prep` of the same edges then `run`. Freshness: `ingest` of 1,000 edges (they "
+           "are acknowledged when it returns) plus `run STORE --job bfs`, both whole processes.")
+    setting = f"{threads} threads; commit {ctx.commit}"
+    return raw, md + f"\n\n{setting}", None
+
+
 def exp_verify(ctx):
     """What verifying every read against its page checksum costs: each batch with --verify-reads on and
     off, alternated in one run, the median of each kept."""
@@ -1068,7 +1170,7 @@ def exp_defaults(ctx):
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
+           "store": exp_store, "evolving": exp_evolving, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
            "defaults": exp_defaults}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -1077,6 +1179,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "orders": "8. Vertex orders and read granularity", "engines": "9. Both engines: GridGraph and X-Stream",
           "memory": "10. Memory: peak RSS against the budget",
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
+          "evolving": "11b. Evolving graphs: every store mode, jobs on the live store",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",

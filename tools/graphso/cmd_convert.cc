@@ -1,4 +1,4 @@
-// graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --format F]
+// graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --slice A:B --format F]
 #include <unistd.h>
 
 #include <cerrno>
@@ -6,6 +6,7 @@
 
 #include "base/dataset_ids.h"
 #include "base/file.h"
+#include "base/progress.h"
 #include "datasets/edge_input.h"
 #include "datasets/edge_list.h"
 #include "tools/graphso/options.h"
@@ -14,7 +15,7 @@ namespace graphso {
 
 int cmd_convert(const Args& args) {
   po::options_description options("convert options");
-  std::string input, output, format;
+  std::string input, output, format, slice;
   options.add_options()
       ("input", po::value(&input)->required(),
        "input graph: edge lists (.el .wel .txt .mtx .raw .bin), DIMACS .gr, GAPBS .sg/.wsg, METIS .graph/.metis, "
@@ -24,7 +25,10 @@ int cmd_convert(const Args& args) {
       ("weighted", po::bool_switch(), "read a weight column (text), values (mtx) or 12-byte records (raw)")
       ("symmetrize", po::bool_switch(), "add v->u for every u->v")
       ("drop-self-loops", po::bool_switch(), "drop u->u edges")
-      ("dedup", po::bool_switch(), "keep one u->v (with its smallest weight)");
+      ("dedup", po::bool_switch(), "keep one u->v (with its smallest weight)")
+      ("slice", po::value(&slice),
+       "A:B: keep edges A to B-1 (in the input's order, after the transforms) and every vertex: a graph's first "
+       "part to load and the rest to insert, as evolving-graph benchmarks do");
   po::positional_options_description positional;
   positional.add("input", 1);
   po::variables_map vm;
@@ -32,6 +36,14 @@ int cmd_convert(const Args& args) {
 
   EdgeInputOptions in;
   in.format = command_line([&] { return parse_input_format(format); });
+  uint64_t slice_begin = 0, slice_end = UINT64_MAX;
+  if (vm.count("slice")) command_line([&] {
+      const size_t colon = slice.find(':');
+      if (colon == std::string::npos) fail("convert: --slice '{}' (expected A:B, edges A to B-1)", slice);
+      slice_begin = parse_size(slice.substr(0, colon), "--slice start");
+      slice_end = parse_size(slice.substr(colon + 1), "--slice end");
+      if (slice_end <= slice_begin) fail("convert: --slice {}: the end must be past the start", slice);
+    });
   in.weighted = vm["weighted"].as<bool>();
   // The output is written whole, then renamed into place: over the input, it would replace it.
   if (same_file(input, output)) fail("convert: {} is the input; write the output to another file", output);
@@ -43,6 +55,12 @@ int cmd_convert(const Args& args) {
   transforms.dedup = vm["dedup"].as<bool>();
   apply_transforms(set, transforms);
   if (set.edges.empty()) fail("{}: no edges left after dropping self-loops", input);
+  if (vm.count("slice")) {
+    if (slice_end > set.edges.size())
+      fail("convert: --slice {}: {} has {} edges", slice, input, set.edges.size());
+    set.edges.erase(set.edges.begin() + static_cast<std::ptrdiff_t>(slice_end), set.edges.end());
+    set.edges.erase(set.edges.begin(), set.edges.begin() + static_cast<std::ptrdiff_t>(slice_begin));
+  }
 
   // The dataset's own ids go beside the edge list, where prep finds them; an earlier file's are
   // removed first, so they never pair with edges they do not belong to.
