@@ -140,6 +140,8 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     flush();
   }
 
+  if (pages.empty())
+    fail("{}: the store holds no edges at log position {}: there is nothing to run on yet", path, view.version());
   // Static partitions: runs of pages that follow each other in one file.
   EngineLayout& layout = g->layout_;
   for (const PageRef& p : pages) {

@@ -161,6 +161,39 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
   REQUIRE(del.status == 0);
   REQUIRE(store_stat(store)["edges"] == "31768");
   REQUIRE_THAT(graphso_cli({"snapshot", store, "-o", snapshot}).out, Catch::Contains("at log position 33768: 4096 vertices, 31768 edges"));
+
+  // The same graph in a dgap store, loaded in two parts (convert --slice), then run on in place:
+  // its results are the snapshot's, byte for byte.
+  REQUIRE(graphso_cli({"convert", in->path, "-o", in->dir.file("head.bin"), "--slice", "0:3000"}).status == 0);
+  REQUIRE(graphso_cli({"convert", in->path, "-o", in->dir.file("tail.bin"), "--slice", "3000:32768"}).status == 0);
+  const std::string live = in->dir.file("live.pm");
+  for (const char* part : {"head.bin", "tail.bin", "deletions.bin"}) {
+    std::vector<std::string> args = {"ingest", live, "--input", in->dir.file(part), "--store-mode", "dgap"};
+    if (std::string(part) == "deletions.bin") args.push_back("--delete");
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  auto dgap_stat = store_stat(live);
+  CHECK(dgap_stat["mode"] == "dgap");
+  CHECK(dgap_stat["edges"] == "31768");
+  CHECK(std::stoull(dgap_stat["sections"]) >= 10);
+  CHECK(std::stoull(dgap_stat["section_merges"]) >= std::stoull(dgap_stat["sections"]));
+  CHECK(dgap_stat["section_log_ops"] == "0");  // every ingest ends with a checkpoint
+  REQUIRE_THAT(graphso_cli({"store-check", live}).out, Catch::Contains("31768 edges through the sections"));
+  REQUIRE(graphso_cli({"run", snapshot, "--job", "bfs:source=1", "--job", "wcc", "--out",
+                       snapshot + ".after"}).status == 0);
+  CliResult on_store = graphso_cli({"run", live, "--job", "bfs:source=1", "--job", "wcc", "--sharing", "partition",
+                                    "--out", live + ".out", "--report", live + ".json"});
+  INFO(on_store.err);
+  REQUIRE(on_store.status == 0);
+  REQUIRE_THAT(on_store.out, Catch::Contains("store " + live + " (dgap) at version 33768: ") &&
+                                 Catch::Contains("rewritten to scratch"));
+  const std::string run_report = read_small_file(live + ".json");
+  REQUIRE_THAT(run_report, Catch::Contains("\"mode\": \"dgap\"") && Catch::Contains("\"version\": 33768") &&
+                           Catch::Contains("\"pages_rewritten\": 0"));
+  for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
+    REQUIRE(read_small_file(live + ".out/" + result) == read_small_file(snapshot + ".after/" + result));
 }
 
 TEST_CASE("store cli: a weighted input keeps its weights: a snapshot's SSSP equals SSSP on the edges prepared directly") {
@@ -250,6 +283,24 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
                          "must be a power of two from 16 to 256 bytes, not 100");
   REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
   require_one_line_error(graphso_cli({"ingest", in->dir.file("other.pm"), "--input", in->path, "--delete"}), "no such store to delete from");
+  require_usage_error(graphso_cli({"ingest", in->dir.file("new.pm"), "--input", in->path, "--store-mode", "dgap",
+                                   "--section-log", "0"}),
+                      "--section-log 0 is out of range");
+  REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
+  // run STORE: the X-Stream engine only, one graph, a real store.
+  require_usage_error(graphso_cli({"run", store, "--job", "bfs", "--engine", "gridgraph"}),
+                      "a store runs with --engine xstream only");
+  require_usage_error(graphso_cli({"run", store, "--store", store, "--job", "bfs"}),
+                      "give a prepared graph directory or a store");
+  require_one_line_error(graphso_cli({"run", "--store", in->path, "--job", "bfs"}), "not a graphso store");
+  require_one_line_error(graphso_cli({"run", "--store", in->dir.file("none.pm"), "--job", "bfs"}), "no such store");
+  require_usage_error(graphso_cli({"convert", in->path, "-o", in->dir.file("part.bin"), "--slice", "9"}),
+                      "--slice '9' (expected A:B");
+  require_usage_error(graphso_cli({"convert", in->path, "-o", in->dir.file("part.bin"), "--slice", "9:9"}),
+                      "the end must be past the start");
+  require_one_line_error(graphso_cli({"convert", in->path, "-o", in->dir.file("part.bin"), "--slice", "0:5000"}),
+                         "has 1024 edges");
+  REQUIRE_FALSE(path_exists(in->dir.file("part.bin")));
   require_usage_error(graphso_cli({"ingest", store, "--input", in->path, "--shadow", in->dir.file("s"), "--crash-at", "nowhere"}),
                          "unknown crash point 'nowhere'");
   require_one_line_error(graphso_cli({"store-stat", in->dir.file("missing.pm")}), "missing.pm: no such store");
@@ -355,6 +406,21 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     REQUIRE_THAT(crashed.err, Catch::Contains(std::string("power cut at crash point ") + cut.point));
     // Recovery sees only what was persisted.
     uint64_t k = require_store_holds_prefix(shadow, in->set.edges, last_ack(acks), 2);
+    if (k == 0) {
+      ReaderFactory readers{ReaderOptions{}};
+      REQUIRE_THAT(error_of([&] { StoreGraph::open(shadow, "", readers); }), Catch::Contains("holds no edges at log position 0"));
+    } else {
+      // A batch on the recovered image sees exactly those edges.
+      ReaderFactory readers{ReaderOptions{}};
+      auto g = StoreGraph::open(shadow, "", readers);
+      REQUIRE(g->info().version == k);
+      EdgeSet expected;
+      expected.vertices = in->set.vertices;
+      expected.weighted = weighted;
+      expected.edges.assign(in->set.edges.begin(), in->set.edges.begin() + static_cast<long>(k));
+      auto batch = run_batch_on_store(*g, {"bfs:source=0", "sssp:source=0", "wcc"}, Sharing::Chunk, 64 << 20, readers);
+      for (size_t j = 0; j < batch.jobs.size(); ++j) check_against_reference(batch.specs[j], *batch.jobs[j], expected);
+    }
     // The image is a store: ingest resumes on it, once more through a cut, then to the end.
     std::vector<std::string> resume = crash_ingest(shadow, *in, acks, mode);
     resume.insert(resume.end(), {"--shadow", dir.file("shadow2.pm"), "--crash-at", "checkpoint-table:2"});

@@ -811,7 +811,8 @@ def exp_evolving(ctx):
                     os.remove(leftover)
             report = os.path.join(work, "evolving.ingest.json")
             log(f"  {name}: {mode}: load 10%, insert the rest")
-            ctx.bench.cli("ingest", store, "--input", f"{stem}.load.bin", "--store-mode", mode, "--threads", threads)
+            ctx.bench.cli("ingest", store, "--input", f"{stem}.load.bin", "--store-mode", mode, "--threads", threads,
+                          "--expect-edges", count)
             ctx.bench.cli("ingest", store, "--input", f"{stem}.insert.bin", "--threads", threads, "--report", report)
             with open(report) as f:
                 ingest = json.load(f)

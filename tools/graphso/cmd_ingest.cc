@@ -56,7 +56,7 @@ class AckLog {
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
   std::string store_path, input_path, mode_name, log_slots, block_space, buffer_mem, report_path, ack_log, crash_at;
-  uint64_t batch = 0, vertices = 0, acknowledged = 0;
+  uint64_t batch = 0, vertices = 0, acknowledged = 0, expect_edges = 0;
   StoreOptions store_options;
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file (created when missing)")
@@ -67,6 +67,8 @@ int cmd_ingest(const Args& args) {
       ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline) or dgap (a sorted edge array "
        "the engines read in place)")
       ("vertices", number(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
+      ("expect-edges", number(&expect_edges)->default_value(0),
+       "new store: size its block space for this many edges (default: the input's), for a store loaded in parts")
       ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
       ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
       ("max-buffer", number(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
@@ -118,7 +120,7 @@ int cmd_ingest(const Args& args) {
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
     check_input_ids(reader, capacity, input_path);
     // A store keeps weights when its first input has them.
-    StoreGeometry geometry = default_geometry(capacity, info.edges, slots, info.weighted, new_mode);
+    StoreGeometry geometry = default_geometry(capacity, std::max(expect_edges, info.edges), slots, info.weighted, new_mode);
     if (block_units) geometry.block_units = new_mode == StoreMode::Dgap ? align_down(*block_units, kUnitsPerPage) : *block_units;
     graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
