@@ -28,7 +28,7 @@ struct StoreOptions {
   uint32_t max_buffer_bytes = 256;           // xpgraph: top vertex buffer, flushed as one block
   uint64_t buffer_memory = uint64_t{1} << 30;  // DRAM buffers (vertex buffers, section logs) past this: checkpoint
   uint64_t archive_threshold = 1 << 16;      // xpgraph: logged, unbuffered edges that start buffering
-  uint32_t section_log = 1024;               // dgap: a section's logged operations that start its merge
+  uint32_t section_log = 2048;               // dgap: a section's logged operations that start its merge
   PowerCutConfig power_cut{};
 };
 

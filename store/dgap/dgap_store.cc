@@ -1,6 +1,8 @@
 #include "store/dgap/dgap_store.h"
 
 #include <algorithm>
+#include <exception>
+#include <thread>
 #include <deque>
 #include <functional>
 #include <cstring>
@@ -143,9 +145,27 @@ class DgapStore final : public StoreWriter {
       std::span<const EdgeRecord> batch =
           edges.first(std::min<uint64_t>(capacity - (log_.head() - checkpoint_.flushed), edges.size()));
       edges = edges.subspan(batch.size());
-      log_.append(batch, deletes);
-      route(batch, deletes);
-      merge_sections([&](const Section& s) { return s.log.size() >= options_.section_log; });
+      // The batch is logged (and acknowledged) on a thread of its own while its operations go to
+      // their section logs and full sections merge: merged pages are no checkpoint's until one
+      // commits, after both. (XPGraph overlaps logging and buffering the same way.)
+      std::exception_ptr logging_failed;
+      std::thread logger([&] {
+        try {
+          log_.append(batch, deletes);
+        } catch (...) {
+          logging_failed = std::current_exception();
+        }
+      });
+      std::exception_ptr applying_failed;
+      try {
+        route(batch, deletes);
+        merge_sections([&](const Section& s) { return s.log.size() >= options_.section_log; });
+      } catch (...) {
+        applying_failed = std::current_exception();
+      }
+      logger.join();
+      if (logging_failed) std::rethrow_exception(logging_failed);
+      if (applying_failed) std::rethrow_exception(applying_failed);
       if (pending_ * sizeof(SectionOp) > options_.buffer_memory) checkpoint();
     }
   }

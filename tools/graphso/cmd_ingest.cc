@@ -73,7 +73,7 @@ int cmd_ingest(const Args& args) {
       ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
       ("max-buffer", number(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer (dgap: section log) memory that triggers a checkpoint")
-      ("section-log", number(&store_options.section_log)->default_value(1024),
+      ("section-log", number(&store_options.section_log)->default_value(2048),
        "dgap: logged operations on a section that start its merge (DGAP's per-section log)")
       ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
        "logged edges that start buffering (XPGraph's archiving threshold)")
