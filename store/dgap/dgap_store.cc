@@ -1,13 +1,12 @@
 #include "store/dgap/dgap_store.h"
 
 #include <algorithm>
-#include <exception>
-#include <thread>
-#include <deque>
-#include <functional>
 #include <cstring>
-#include <numeric>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "base/checksum.h"
@@ -103,8 +102,7 @@ class DgapStore final : public StoreWriter {
     std::vector<SectionOp> log;    // logged operations not yet merged, in log order
   };
 
-  // The section whose key range holds `key`.
-  // A bucket of sources narrows the search to the sections that may hold its keys (DGAP's vertex
+  // The section whose key range holds `key`. A bucket of sources narrows the search to the sections that may hold its keys (DGAP's vertex
   // index, coarse): from the one before the bucket's first section to the next bucket's first.
   size_t section_of(uint64_t key) const {
     const uint64_t b = (key >> 32) >> kBucketShift;
@@ -149,13 +147,22 @@ class DgapStore final : public StoreWriter {
       // their section logs and full sections merge: merged pages are no checkpoint's until one
       // commits, after both. (XPGraph overlaps logging and buffering the same way.)
       std::exception_ptr logging_failed;
-      std::thread logger([&] {
+      auto log_batch = [&] {
         try {
           log_.append(batch, deletes);
         } catch (...) {
           logging_failed = std::current_exception();
         }
-      });
+      };
+      // (A few edges are logged first instead: a thread costs more than they do.)
+      constexpr size_t kLogAlongside = 4096;
+      std::optional<std::thread> logger;
+      if (batch.size() >= kLogAlongside) {
+        logger.emplace(log_batch);
+      } else {
+        log_batch();
+        if (logging_failed) std::rethrow_exception(logging_failed);
+      }
       std::exception_ptr applying_failed;
       try {
         route(batch, deletes);
@@ -163,7 +170,7 @@ class DgapStore final : public StoreWriter {
       } catch (...) {
         applying_failed = std::current_exception();
       }
-      logger.join();
+      if (logger) logger->join();
       if (logging_failed) std::rethrow_exception(logging_failed);
       if (applying_failed) std::rethrow_exception(applying_failed);
       if (pending_ * sizeof(SectionOp) > options_.buffer_memory) checkpoint();
@@ -194,7 +201,6 @@ class DgapStore final : public StoreWriter {
 
   // Replays log records [from, to) into the section logs (recovery).
   void replay(uint64_t from, uint64_t to) {
-    std::vector<WeightedEdge> adds, dels;
     for (uint64_t p = from; p < to; ++p) {
       const LoggedEdge e = log_.read(p);
       SectionOp op{e.src, e.dst, header_.geometry.weighted ? e.weight : 1, e.deleted};
