@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'verify', 'cpu', 'async', 'encoding', 'defaults']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'evolving', 'verify', 'cpu', 'async', 'encoding', 'defaults']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -45,6 +45,16 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "assert len({(x['graph'], x['engine'], x['mode']) for x in ran}) == 4, len(ran)\n"
                                 "for x in ran: assert x['peak_rss_bytes'] > 0 and x['mem_bytes'] > x['graph_budget_bytes'] > 0\n"
                                 "assert len(r['experiments']['store']['data']) == 2\n"
+                                "ev = r['experiments']['evolving']['data']\n"
+                                "assert len(ev) == 2\n"
+                                "for g in ev.values():\n"
+                                "    assert set(g['modes']) == {'xpgraph', 'dgap', 'naive'} and g['prepared_run']['wall_seconds'] > 0\n"
+                                "    for mode, x in g['modes'].items():\n"
+                                "        assert x['ingest']['mode'] == mode and x['ingest']['edges'] > 0, mode\n"
+                                "        s = x['in_place']['store']\n"
+                                "        assert s['mode'] == mode and s['edges'] == g['edges'] - 1000, (mode, s)\n"
+                                "        assert (s['pages_in_place'] > 0 and s['pages_rewritten'] == 0) if mode == 'dgap' else s['pages_in_place'] == 0\n"
+                                "        assert x['snapshot_seconds'] > 0 and x['fresh_run_seconds'] > 0\n"
                                 "for runs in r['experiments']['store']['data'].values():\n"
                                 "    assert set(runs) == {'xpgraph', 'naive'}\n"
                                 "    for mode, run in runs.items():\n"
@@ -94,7 +104,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 11b. Evolving graphs", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
        {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store", "async"}) {
