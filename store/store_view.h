@@ -37,6 +37,28 @@ struct ReadCounts {
   uint64_t block_bytes = 0;  // and their size
 };
 
+// Gathers edges for a sink and hands them over in pieces of about a million (at a point the
+// caller chooses: between two vertices, two sections), counting them.
+class PieceSink {
+ public:
+  PieceSink(const EdgeSink& sink, ReadCounts& counts) : sink_(sink), counts_(counts) {}
+  std::vector<WeightedEdge>& pending() { return pending_; }
+  // Hands the pending edges over if they are a piece's worth.
+  void boundary() {
+    if (pending_.size() >= (1u << 20)) flush();
+  }
+  void flush() {
+    sink_(std::span<const WeightedEdge>(pending_));
+    counts_.edges += pending_.size();
+    pending_.clear();
+  }
+
+ private:
+  const EdgeSink& sink_;
+  ReadCounts& counts_;
+  std::vector<WeightedEdge> pending_;
+};
+
 // A dgap section as a view sees it (StoreView::sections): its page in the store file, unchanged
 // at the view's version when `logged` is 0; else its page with that many logged operations to apply.
 struct ViewSection {

@@ -16,9 +16,10 @@ class SectionView final : public StoreView {
 
   ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
     ReadCounts counts;
-    if (begin >= end) return counts;
-    std::vector<WeightedEdge> content, pending;
-    for (size_t s = section_of(edge_key(begin, 0)); s < table_.size() && table_[s].key < edge_key(end, 0); ++s) {
+    PieceSink pieces(sink, counts);
+    std::vector<WeightedEdge> content;
+    for (size_t s = section_of(edge_key(begin, 0)); begin < end && s < table_.size() && table_[s].key < edge_key(end, 0);
+         ++s) {
       content.clear();
       section_edges(s, content);
       if (table_[s].page != 0) {
@@ -26,15 +27,10 @@ class SectionView final : public StoreView {
         counts.block_bytes += kSectionPageBytes;
       }
       for (const WeightedEdge& e : content)
-        if (e.src >= begin && e.src < end) pending.push_back(e);
-      if (pending.size() >= (1u << 20)) {
-        sink(std::span<const WeightedEdge>(pending));
-        counts.edges += pending.size();
-        pending.clear();
-      }
+        if (e.src >= begin && e.src < end) pieces.pending().push_back(e);
+      pieces.boundary();
     }
-    sink(std::span<const WeightedEdge>(pending));
-    counts.edges += pending.size();
+    pieces.flush();
     return counts;
   }
 

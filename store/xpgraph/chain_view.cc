@@ -50,7 +50,7 @@ class ChainView final : public StoreView {
     const bool out = d == AdjacencyList::Out;
     const int k = static_cast<int>(d);
     ReadCounts counts;
-    std::vector<WeightedEdge> pending;
+    PieceSink pieces(sink, counts);
     std::vector<const AdjacencyBlock*> chain;
     LiveNeighbours neighbours(entry_words(header_.geometry));
     for (uint64_t v = first; v < end; ++v) {
@@ -70,16 +70,11 @@ class ChainView final : public StoreView {
       }
       const VertexId self = static_cast<VertexId>(v);
       neighbours.for_each([&](uint32_t n, Weight w) {
-        pending.push_back(out ? WeightedEdge{self, n, w} : WeightedEdge{n, self, w});
+        pieces.pending().push_back(out ? WeightedEdge{self, n, w} : WeightedEdge{n, self, w});
       });
-      if (pending.size() >= (1u << 20)) {
-        sink(std::span<const WeightedEdge>(pending));
-        counts.edges += pending.size();
-        pending.clear();
-      }
+      pieces.boundary();
     }
-    sink(std::span<const WeightedEdge>(pending));
-    counts.edges += pending.size();
+    pieces.flush();
     return counts;
   }
 
