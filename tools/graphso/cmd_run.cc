@@ -181,7 +181,6 @@ int cmd_run(const Args& args) {
   command_line([&] {
     if (dir.empty() == store_path.empty())
       fail("run: give a prepared graph directory or a store (--store STORE, or the store in its place), one of them");
-    if (dir.empty() && vm.count("graph")) fail("run: the graph directory is empty");
     if (!dir.empty() && StoreGraph::is_store(dir)) store_path = std::move(dir), dir.clear();
     // A store is laid out for the X-Stream engine (partitions by source); GridGraph needs a grid.
     if (!store_path.empty() && !vm["engine"].defaulted() && engine != "xstream")
