@@ -1,12 +1,15 @@
-// The evolving-graph store (XPGraph on PMEM; docs/store.md): edges are logged and acknowledged in
-// batches, buffered per vertex in DRAM, flushed to PMEM as whole 256-byte blocks, and made
-// recoverable by checkpoints. `StoreMode::Naive` is the GraphOne-on-PMEM baseline: no DRAM
-// buffers, every edge written into the PMEM adjacency lists in place and persisted with its batch.
+// The evolving-graph store on PMEM (docs/store.md), one face for every store mode: edges are
+// logged and acknowledged in batches, then kept as the mode keeps them, and made recoverable by
+// checkpoints. `StoreMode::XPGraph` buffers them per vertex in DRAM and flushes whole 256-byte
+// blocks; `StoreMode::Naive` (the GraphOne-on-PMEM baseline) writes every edge into its PMEM
+// block in place (both store/xpgraph/); `StoreMode::Dgap` keeps one sorted edge array in 4 KiB
+// sections rewritten copy-on-write (store/dgap/).
 //
 // One writer per store: create() and open() take the store's WriterLock (a second writer, in
 // this process or another, gets a one-line error); snapshots and store-stat read beside it.
-// Threads: one caller at a time. Buffering runs `threads` OpenMP threads, each on its own shard of
-// vertices. DRAM: 32 bytes per vertex of capacity, plus the vertex buffer pools.
+// Threads: one caller at a time. Buffering (merging) runs `threads` OpenMP threads. DRAM, xpgraph:
+// 32 bytes per vertex of capacity, plus the vertex buffer pools; dgap: 16 bytes per logged,
+// unmerged operation and a few per section.
 //
 // After an error (a full store, a failed persist) the object must be dropped: what is durable is
 // what open() recovers.
