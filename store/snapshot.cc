@@ -23,8 +23,13 @@ void fill_info(const StoreView& view, SnapshotInfo& info) {
 }  // namespace
 
 SnapshotInfo peek_snapshot_position(const std::string& store_path) {
+  const StorePosition p = peek_store_position(store_path);
   SnapshotInfo info;
-  fill_info(*StoreView::open(store_path), info);
+  info.store_id = p.header.store_id;
+  info.position = p.head;
+  info.vertices = p.header.geometry.vertices;
+  info.weighted = p.header.geometry.weighted;
+  info.checkpoint_seq = p.checkpoint.seq;
   return info;
 }
 
@@ -50,12 +55,12 @@ SnapshotInfo scan_snapshot(const StoreView& view, const SnapshotConsumer& consum
 }
 
 SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::string& edge_list_path) {
+  const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   std::optional<EdgeListWriter> writer;
-  const bool weighted = peek_snapshot_position(store_path).weighted;
   SnapshotConsumer consumer{
-      [&] { writer.emplace(edge_list_path, weighted); },  // a dropped writer leaves no file
+      [&] { writer.emplace(edge_list_path, view->weighted()); },  // a dropped writer leaves no file
       [&](std::span<const WeightedEdge> edges) { writer->append(edges); }, {}};
-  SnapshotInfo info = scan_snapshot(store_path, consumer);
+  SnapshotInfo info = scan_snapshot(*view, consumer);
   writer->finish(info.vertices);
   return info;
 }

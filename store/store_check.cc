@@ -38,8 +38,9 @@ StoreCheck check_store(const std::string& store_path) {
     fail("{}: corrupt store: at log position {} the out-chains hold {} edges and the in-chains {}{}", store_path,
          check.read.position, out.count, in.count, out.count == in.count ? ", not the same ones" : "");
 
-  PmemFile file = PmemFile::open_read_only(store_path);
-  check.header = read_superblock(file);
+  // The records beside the graph, read now from the view's mapping.
+  const PmemFile& file = view->file();
+  check.header = view->header();
   const StoreLayout layout(check.header.geometry);
   check.log_head = read_log_head(file, layout);
   const Checkpoint c = read_checkpoint(file, layout);

@@ -14,8 +14,9 @@ StoreStat read_store_stat(const std::string& store_path) {
   const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   stat.snapshot = scan_snapshot(*view, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
   stat.sections = view->section_stats();
-  PmemFile file = PmemFile::open_read_only(store_path);
-  stat.header = read_superblock(file);
+  // The records beside the graph, read now from the view's mapping.
+  const PmemFile& file = view->file();
+  stat.header = view->header();
   const StoreLayout layout(stat.header.geometry);
   stat.checkpoint = read_checkpoint(file, layout);
   stat.input = read_inputs(file, layout).current;

@@ -8,8 +8,28 @@
 namespace graphso::store {
 
 namespace {
+
 constexpr uint32_t kMaxAttempts = 64;
+
+// A naive store is read only after a clean close (its blocks are written in place).
+void check_readable(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head) {
+  if (header.mode == StoreMode::Naive)
+    check_naive_closed(file, c, head, "is open for writing (or was not closed cleanly); read it after ingest ends");
+}
+
 }  // namespace
+
+StorePosition peek_store_position(const std::string& path) {
+  if (!path_exists(path)) fail("{}: no such store", path);
+  const PmemFile file = PmemFile::open_read_only(path);
+  StorePosition p;
+  p.header = read_superblock(file);
+  const StoreLayout layout(p.header.geometry);
+  p.checkpoint = read_checkpoint(file, layout);
+  p.head = read_log_head(file, layout);
+  check_readable(file, p.header, p.checkpoint, p.head);
+  return p;
+}
 
 std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   if (!path_exists(path)) fail("{}: no such store", path);
@@ -31,9 +51,7 @@ void StoreView::fix_version() {
     lease_.hold(checkpoint_.seq);
     if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
     head_ = read_log_head(file_, layout_);
-    if (header_.mode == StoreMode::Naive)
-      check_naive_closed(file_, checkpoint_, head_,
-                         "is open for writing (or was not closed cleanly); read it after ingest ends");
+    check_readable(file_, header_, checkpoint_, head_);
     try {
       with_damage_note(checkpoint_, [&] {
         check_positions(file_, header_, checkpoint_, head_);

@@ -81,6 +81,16 @@ struct SectionStats {
   uint64_t merges = 0, splits = 0;  // since the store was created, as the checkpoint records them
 };
 
+// The store's header and the version a view opened now would fix (the checkpoint in force, then
+// the head), read without copying anything: what tells whether an earlier snapshot is still the
+// graph. A naive store that is not closed cleanly is an error, as for a view.
+struct StorePosition {
+  StoreHeader header;
+  Checkpoint checkpoint;
+  uint64_t head = 0;
+};
+StorePosition peek_store_position(const std::string& path);
+
 class StoreView {
  public:
   // Opens `path` read-only at its current version; errors name the store and the damaged word.

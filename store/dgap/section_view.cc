@@ -92,6 +92,7 @@ class SectionView final : public StoreView {
       const LoggedEdge& e = logged_[i];
       ops_[next[section[i]]++] = {e.src, e.dst, weighted() ? e.weight : Weight{1}, e.deleted};
     }
+    std::vector<LoggedEdge>().swap(logged_);  // ops_ holds the log now
   }
 
   size_t section_of(uint64_t key) const {

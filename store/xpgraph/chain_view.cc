@@ -14,41 +14,45 @@ class ChainView final : public StoreView {
       : StoreView(std::move(lease), std::move(file), header) {}
 
   ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
-    return read(AdjacencyList::Out, begin, end, sink);
+    return read(AdjacencyList::Out, out_log_, begin, end, sink);
   }
+  // Only store-check reads the in-chains: their grouping of the log is made here, not at open.
   bool in_edges(const EdgeSink& sink, ReadCounts& counts) const override {
-    counts = read(AdjacencyList::In, 0, static_cast<VertexId>(vertices()), sink);
+    counts = read(AdjacencyList::In, group_log(AdjacencyList::In), 0, static_cast<VertexId>(vertices()), sink);
     return true;
   }
 
  private:
+  // The log records grouped by vertex (source for out, destination for in), in log order.
+  struct LogByVertex {
+    std::vector<uint64_t> begin;      // where each vertex's records start in `records`
+    std::vector<size_t> records;      // indexes into logged_
+  };
+
   void copy_position() override {
     const std::span<const uint32_t> table = checked_table_copy(file_, layout_, checkpoint_);
     heads_.assign(table.begin(), table.end());  // empty: no checkpoint yet, every chain empty
     copy_log();
-    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) group_log(d);
+    out_log_ = group_log(AdjacencyList::Out);
   }
 
-  // The log records grouped by vertex (source for out, destination for in), in log order: a
-  // counting sort.
-  void group_log(AdjacencyList d) {
+  // A counting sort of the log by the vertex d names.
+  LogByVertex group_log(AdjacencyList d) const {
     const bool out = d == AdjacencyList::Out;
-    const int k = static_cast<int>(d);
-    std::vector<uint64_t>& begin = log_begin_[k];
-    begin.assign(vertices() + 1, 0);
-    for (const LoggedEdge& e : logged_) ++begin[(out ? e.src : e.dst) + 1];
-    for (uint64_t v = 0; v < vertices(); ++v) begin[v + 1] += begin[v];
-    std::vector<uint32_t>& by_vertex = log_by_vertex_[k];
-    by_vertex.resize(logged_.size());
-    std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
-    for (uint32_t i = 0; i < logged_.size(); ++i) by_vertex[next[out ? logged_[i].src : logged_[i].dst]++] = i;
+    LogByVertex g;
+    g.begin.assign(vertices() + 1, 0);
+    for (const LoggedEdge& e : logged_) ++g.begin[(out ? e.src : e.dst) + 1];
+    for (uint64_t v = 0; v < vertices(); ++v) g.begin[v + 1] += g.begin[v];
+    g.records.resize(logged_.size());
+    std::vector<uint64_t> next(g.begin.begin(), g.begin.end() - 1);
+    for (size_t i = 0; i < logged_.size(); ++i) g.records[next[out ? logged_[i].src : logged_[i].dst]++] = i;
+    return g;
   }
 
   // Direction d of the vertices [first, end): each chain, then the records naming it; edges as
   // (source, destination, weight), grouped by the vertex.
-  ReadCounts read(AdjacencyList d, VertexId first, VertexId end, const EdgeSink& sink) const {
+  ReadCounts read(AdjacencyList d, const LogByVertex& log, VertexId first, VertexId end, const EdgeSink& sink) const {
     const bool out = d == AdjacencyList::Out;
-    const int k = static_cast<int>(d);
     ReadCounts counts;
     PieceSink pieces(sink, counts);
     std::vector<const AdjacencyBlock*> chain;
@@ -64,8 +68,8 @@ class ChainView final : public StoreView {
                    counts.block_bytes += store::block_units(block.header.size_class) * kBlockUnitBytes;
                  });
       neighbours.apply_chain(chain);
-      for (uint64_t i = log_begin_[k][v]; i < log_begin_[k][v + 1]; ++i) {
-        const LoggedEdge& e = logged_[log_by_vertex_[k][i]];
+      for (uint64_t i = log.begin[v]; i < log.begin[v + 1]; ++i) {
+        const LoggedEdge& e = logged_[log.records[i]];
         neighbours.apply((out ? e.dst : e.src) | (e.deleted ? kFlagBit : 0), e.weight);
       }
       const VertexId self = static_cast<VertexId>(v);
@@ -79,8 +83,7 @@ class ChainView final : public StoreView {
   }
 
   std::vector<uint32_t> heads_;              // out heads then in heads, as the table copy holds them
-  std::vector<uint64_t> log_begin_[2];       // per direction: where each vertex's records start
-  std::vector<uint32_t> log_by_vertex_[2];   // per direction: indexes into logged_
+  LogByVertex out_log_;
 };
 
 }  // namespace
