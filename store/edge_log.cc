@@ -10,6 +10,11 @@
 
 namespace graphso::store {
 
+void fail_corrupt_log_record(const PmemFile& file, uint64_t position) {
+  fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex", file.path(),
+       position);
+}
+
 void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister) {
   *file.at<uint64_t>(layout.log_head) = encode_log_head(0);
   persister.persist(layout.log_head, sizeof(uint64_t));

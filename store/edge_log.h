@@ -51,6 +51,45 @@ class EdgeLog {
   uint64_t head_;
 };
 
+[[noreturn]] void fail_corrupt_log_record(const PmemFile& file, uint64_t position);
+
+// A shard thread's pass over log records [first, position): append(AdjacencyList, vertex, entry,
+// weight) for each record whose source (out) or destination (in) is in [lo, lo + span), the entry
+// being the other end with bit 31 set for a deletion; prefetch(AdjacencyList, vertex) a few records
+// ahead. The hot path of buffering: the records are decoded here rather than through
+// read_log_record, which divides to find each position's slot and lap; slot and phase step along.
+template <typename Prefetch, typename Append>
+void route_log_records(const PmemFile& file, const StoreLayout& layout, uint64_t first, uint64_t position, VertexId lo,
+                       uint32_t span, Prefetch&& prefetch, Append&& append) {
+  const uint64_t slots = layout.geometry.log_slots;
+  const uint64_t vertices = layout.geometry.vertices;
+  const LogRecord* records = file.at<LogRecord>(layout.log);
+  const Weight* weights = layout.geometry.weighted ? file.at<Weight>(layout.log_weights) : nullptr;
+  constexpr uint64_t kAhead = 16;  // records between a slot's prefetch and its use
+  uint64_t slot = first % slots;
+  uint32_t phase = phase_of(first, slots);
+  for (uint64_t p = first; p < position; ++p) {
+    if (p + kAhead < position) {
+      const uint64_t ahead = slot + kAhead;
+      const LogRecord& next = records[ahead < slots ? ahead : ahead - slots];
+      const VertexId s = next.src & ~kFlagBit, d = next.dst & ~kFlagBit;
+      if (s - lo < span) prefetch(AdjacencyList::Out, s);
+      if (d - lo < span) prefetch(AdjacencyList::In, d);
+    }
+    const LogRecord r = records[slot];
+    const VertexId src = r.src & ~kFlagBit, dst = r.dst & ~kFlagBit;
+    if ((r.dst >> 31) != phase || src >= vertices || dst >= vertices)
+      fail_corrupt_log_record(file, p);
+    const uint32_t tombstone = r.src & kFlagBit;
+    const Weight weight = weights ? weights[slot] : 1;
+    if (src - lo < span) append(AdjacencyList::Out, src, dst | tombstone, weight);
+    if (dst - lo < span) append(AdjacencyList::In, dst, src | tombstone, weight);
+    if (++slot == slots) {
+      slot = 0;
+      phase ^= 1;
+    }
+  }
+}
 // Writes and persists head 0 into a new store (a zero word would not match its check bits).
 void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister);
 

@@ -15,9 +15,10 @@
 #include "base/error.h"
 #include "store/dgap/dgap_store.h"
 #include "store/edge_log.h"
+#include "store/gear/gear_store.h"
 #include "store/pmem_file.h"
 #include "store/xpgraph/chain_store.h"
-#include "store/xpgraph/vertex_buffers.h"
+#include "store/vertex_buffers.h"
 
 namespace graphso::store {
 
@@ -37,6 +38,10 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
   g.mode = mode;
   if (mode == StoreMode::Dgap) {
     g.block_units = dgap_pages(edges, weighted) * kUnitsPerPage;
+    return g;
+  }
+  if (mode == StoreMode::Gear) {
+    g.block_units = gear_pages(vertices, edges, weighted) * kUnitsPerPage;
     return g;
   }
   // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
@@ -69,9 +74,9 @@ std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& pat
   if (geometry.log_slots < kMinLogSlots) fail("{}: the log needs at least {} slots, not {}", path, kMinLogSlots, geometry.log_slots);
   if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
     fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
-  if (mode == StoreMode::Dgap && (geometry.block_units % kUnitsPerPage != 0 || section_pages(geometry) < 2))
-    fail("{}: a dgap store's block region is whole 4 KiB pages, at least 2, not {} block units", path,
-         geometry.block_units);
+  if (paged(mode) && (geometry.block_units % kUnitsPerPage != 0 || section_pages(geometry) < 2))
+    fail("{}: a {} store's block region is whole 4 KiB pages, at least 2, not {} block units", path,
+         store_mode_name(mode), geometry.block_units);
   StoreGeometry g = geometry;
   g.mode = mode;
   StoreHeader header{g, mode, std::random_device{}() * uint64_t{0x9E3779B97F4A7C15ull} ^ static_cast<uint64_t>(::getpid())};
@@ -117,9 +122,14 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
   }
   PmemFile file = PmemFile::open(path);
   StoreHeader header = read_superblock(file);
-  return std::unique_ptr<GraphStore>(
-      new GraphStore(header.mode == StoreMode::Dgap ? open_dgap_store(std::move(lock), std::move(file), header, options)
-                                                    : open_chain_store(std::move(lock), std::move(file), header, options)));
+  switch (header.mode) {
+    case StoreMode::Dgap:
+      return std::unique_ptr<GraphStore>(new GraphStore(open_dgap_store(std::move(lock), std::move(file), header, options)));
+    case StoreMode::Gear:
+      return std::unique_ptr<GraphStore>(new GraphStore(open_gear_store(std::move(lock), std::move(file), header, options)));
+    default:
+      return std::unique_ptr<GraphStore>(new GraphStore(open_chain_store(std::move(lock), std::move(file), header, options)));
+  }
 }
 
 namespace {

@@ -16,7 +16,8 @@ namespace {
 
 constexpr CrashPoint kAllPoints[] = {CrashPoint::InputRecord,      CrashPoint::LogRecords,
                                      CrashPoint::LogHead,          CrashPoint::CheckpointBlocks,
-                                     CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot};
+                                     CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot,
+                                   CrashPoint::Relocation};
 
 }  // namespace
 
@@ -28,6 +29,7 @@ const char* crash_point_name(CrashPoint point) {
     case CrashPoint::CheckpointBlocks: return "checkpoint-blocks";
     case CrashPoint::CheckpointTable: return "checkpoint-table";
     case CrashPoint::CheckpointSlot: return "checkpoint-slot";
+    case CrashPoint::Relocation: return "relocation";
   }
   return "?";
 }
@@ -99,9 +101,10 @@ void Persister::persist(std::span<const ByteRange> ranges) {
 
 void Persister::crash_point(CrashPoint point) {
   if (power_cut_.crash_point != crash_point_name(point)) return;
-  if (++crash_hits_ < power_cut_.crash_after) return;
+  const uint64_t hits = ++crash_hits_;
+  if (hits < power_cut_.crash_after) return;
   std::fprintf(stderr, "graphso: power cut at crash point %s (pass %llu)\n", crash_point_name(point),
-               static_cast<unsigned long long>(crash_hits_));
+               static_cast<unsigned long long>(hits));
   std::fflush(stderr);
   std::_Exit(kCrashExitCode);  // no destructors: nothing more reaches the shadow image
 }

@@ -4,6 +4,7 @@
 // shadow image and stops the process at a named crash point.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -22,6 +23,7 @@ enum class CrashPoint {
   CheckpointBlocks,  // after the flushed blocks, before the table copy
   CheckpointTable,   // after the table copy, before the slot
   CheckpointSlot,    // after the slot (the commit point)
+  Relocation,        // gear: a list copied to its new subpage, the old one still named
 };
 const char* crash_point_name(CrashPoint point);
 // Every name, for --help and error messages.
@@ -48,7 +50,7 @@ struct ByteRange {
   uint64_t length;
 };
 
-// Not thread-safe: the store persists from one thread at a time.
+// Not thread-safe but for crash_point: the store persists from one thread at a time.
 class Persister {
  public:
   // new_store: the file was just created (all zeros).
@@ -67,7 +69,7 @@ class Persister {
   const PmemFile& file_;
   PowerCutConfig power_cut_;
   File shadow_;
-  uint64_t crash_hits_ = 0;
+  std::atomic<uint64_t> crash_hits_ = 0;  // crash_point alone may be called from ingest threads
   PersistStats stats_;
 };
 

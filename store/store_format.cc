@@ -10,7 +10,7 @@
 namespace graphso::store {
 
 namespace {
-constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}, {StoreMode::Dgap, "dgap"}};
+constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}, {StoreMode::Dgap, "dgap"}, {StoreMode::Gear, "gear"}};
 }  // namespace
 
 const char* store_mode_name(StoreMode mode) { return enum_name<StoreMode>(kStoreModeNames, mode); }

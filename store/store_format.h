@@ -13,7 +13,8 @@
 namespace graphso::store {
 
 // 2: log line checksums; 3: a checked head word, a checksum of each table copy, naive blocks
-// checksummed, the input record kept in both slots.
+// checksummed, the input record kept in both slots. (Modes added since, dgap and gear, are new
+// superblock mode values: older stores read the same.)
 inline constexpr FileFormat kStoreFormat{"PGSSTORE", 3, "a graphso store", "store",
                                          "re-create it with `graphso ingest`"};
 inline constexpr uint64_t kRegionAlignment = 4096;
@@ -32,7 +33,9 @@ inline constexpr uint32_t block_class_for(uint32_t n) { return n <= block_entrie
 inline constexpr uint32_t kFlagBit = 0x80000000u;  // delete / phase / tombstone bit of a u32
 inline constexpr uint64_t kMaxStoreVertices = kFlagBit;  // ids must leave bit 31 free
 
-enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1, Dgap = 2 };
+enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1, Dgap = 2, Gear = 3 };
+// dgap and gear cut the block region into 4 KiB pages; the checkpoint's high-water mark counts pages.
+inline constexpr bool paged(StoreMode mode) { return mode == StoreMode::Dgap || mode == StoreMode::Gear; }
 const char* store_mode_name(StoreMode mode);
 StoreMode parse_store_mode(const std::string& name);
 
@@ -162,6 +165,40 @@ struct SectionEntry {
 static_assert(sizeof(SectionEntry) == 16 && sizeof(SectionTableHeader) == 16);
 inline constexpr uint64_t section_pages(const StoreGeometry& g) { return g.block_units / kUnitsPerPage; }
 
+// gear mode (store/gear): the block region is cut into 4 KiB pages (page 0 unused). A page in use
+// holds subpages of one level: level L is 64 << L bytes, so levels 0-6 cut a page into 64 to 1
+// equal subpages, and a level L > 6 list takes a run of 2^(L-6) pages. Each vertex's out-list and
+// in-list is one subpage (or run): its entries from the start, the rest reserved for what comes.
+// A table copy is a header, a GearList per vertex and direction (out-lists then in-lists), then a
+// GearPage per page of the region.
+inline constexpr uint32_t kGearPageLevel = 6;    // a whole page; above it, runs of pages
+inline constexpr uint32_t kGearMaxLevel = 26;    // a run of 2^20 pages (4 GiB)
+inline constexpr uint8_t kGearPageFree = 0xFF;   // GearPage::level of a page not in use
+inline constexpr uint8_t kGearPageInRun = 0xFE;  // of a run's pages after its first
+inline constexpr uint64_t gear_level_bytes(uint32_t level) { return uint64_t{64} << level; }
+inline constexpr uint32_t gear_subpages(uint32_t level) { return level >= kGearPageLevel ? 1 : 64u >> level; }
+inline constexpr uint64_t gear_run_pages(uint32_t level) { return level <= kGearPageLevel ? 1 : uint64_t{1} << (level - kGearPageLevel); }
+struct GearTableHeader {
+  uint64_t relocations;      // since the store was created: lists moved to a larger subpage
+  uint64_t relocated_bytes;  // the entries those moves copied again
+};
+struct GearList {
+  uint32_t unit;   // 64-byte unit of its subpage's start; 0: the list is empty
+  uint32_t words;  // entry words it holds (the rest of the subpage is reserved)
+  uint32_t crc;    // CRC-32C of those words
+};
+struct GearPage {
+  uint64_t written;  // wear levelling inside the page: subpage s was written this round
+  uint32_t writes;   // subpage writes into the page since the store was created
+  uint8_t level;     // of its subpages; kGearPageFree, or kGearPageInRun
+  uint8_t reserved[3];
+};
+static_assert(sizeof(GearTableHeader) == 16 && sizeof(GearList) == 12 && sizeof(GearPage) == 16);
+// The page table's offset in a table copy (the lists start right after the header).
+inline constexpr uint64_t gear_page_offset(uint64_t vertices) {
+  return (sizeof(GearTableHeader) + 2 * vertices * sizeof(GearList) + 15) / 16 * 16;
+}
+
 // Where each region starts; all 4 KiB-aligned.
 struct StoreLayout {
   explicit StoreLayout(const StoreGeometry& geometry);
@@ -178,9 +215,13 @@ struct StoreLayout {
   uint64_t file_bytes = 0;
 
   // xpgraph, naive: out heads then in heads, a u32 per vertex each; dgap: a section table that
-  // holds a section per page.
+  // holds a section per page; gear: the lists and the page table.
   uint64_t table_bytes() const {
-    return geometry.mode == StoreMode::Dgap ? (section_pages(geometry) + 1) * sizeof(SectionEntry) : geometry.vertices * 8;
+    switch (geometry.mode) {
+      case StoreMode::Dgap: return (section_pages(geometry) + 1) * sizeof(SectionEntry);
+      case StoreMode::Gear: return gear_page_offset(geometry.vertices) + section_pages(geometry) * sizeof(GearPage);
+      default: return geometry.vertices * 8;
+    }
   }
   uint64_t page_offset(uint64_t page) const { return blocks + page * kSectionPageBytes; }
   uint64_t block_offset(uint64_t unit) const { return blocks + unit * kBlockUnitBytes; }

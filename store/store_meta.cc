@@ -48,7 +48,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   std::memcpy(&s, file.at<Superblock>(0), sizeof s);
   check_tag(kStoreFormat, s.tag, file.path());
   check_crc(file.path(), s.crc, record_crc(s), "store superblock");
-  if (s.mode > static_cast<uint32_t>(StoreMode::Dgap)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
+  if (s.mode > static_cast<uint32_t>(StoreMode::Gear)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
   if (s.flags & ~kStoreWeighted) fail("{}: corrupt store: unknown flags {:#x}", file.path(), s.flags);
   h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units, (s.flags & kStoreWeighted) != 0};
@@ -57,7 +57,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   h.store_id = s.store_id;
   if (h.geometry.vertices == 0 || h.geometry.vertices > kMaxStoreVertices || h.geometry.log_slots < kMinLogSlots ||
       h.geometry.block_units < 8 || h.geometry.block_units > (uint64_t{1} << 32) ||
-      (h.mode == StoreMode::Dgap && (h.geometry.block_units % kUnitsPerPage != 0 || section_pages(h.geometry) < 2)))
+      (paged(h.mode) && (h.geometry.block_units % kUnitsPerPage != 0 || section_pages(h.geometry) < 2)))
     fail("{}: corrupt store: impossible geometry", file.path());
   StoreLayout layout(h.geometry);
   if (file.size() != layout.file_bytes)
@@ -97,7 +97,7 @@ std::string damage_note(const Checkpoint& c) {
 }
 
 void check_positions(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head) {
-  const bool pages = header.mode == StoreMode::Dgap;
+  const bool pages = paged(header.mode);
   const uint64_t limit = pages ? section_pages(header.geometry) : header.geometry.block_units;
   if (c.high_water < 1 || c.high_water > limit)
     fail("{}: corrupt store: {}checkpoint {}'s high-water mark {} is outside the {} {}", file.path(), damage_note(c),

@@ -14,6 +14,7 @@ StoreStat read_store_stat(const std::string& store_path) {
   const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   stat.snapshot = scan_snapshot(*view, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
   stat.sections = view->section_stats();
+  stat.placement = view->placement_stats();
   // The records beside the graph, read now from the view's mapping.
   const PmemFile& file = view->file();
   stat.header = view->header();
@@ -22,8 +23,8 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.input = read_inputs(file, layout).current;
   stat.log_head = read_log_head(file, layout);
   stat.file_bytes = file.size();
-  // A dgap store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
-  const uint64_t unit = stat.header.mode == StoreMode::Dgap ? kSectionPageBytes : kBlockUnitBytes;
+  // A paged store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
+  const uint64_t unit = paged(stat.header.mode) ? kSectionPageBytes : kBlockUnitBytes;
   stat.block_bytes_used = (stat.checkpoint.high_water - 1) * unit;
   stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;

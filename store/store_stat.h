@@ -25,6 +25,7 @@ struct StoreStat {
   uint64_t bytes_used = 0;            // every region before the blocks, and the blocks used
   uint64_t input_acknowledged = 0;    // of `input`'s edges
   SectionStats sections;              // dgap: the edge array (all zero in the other modes)
+  PlacementStats placement;           // gear: lists in subpages, page wear (all zero in the others)
 
   uint64_t log_unflushed() const { return log_head - std::min(log_head, checkpoint.flushed); }
 };

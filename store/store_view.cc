@@ -3,6 +3,8 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "store/dgap/section_view.h"
+#include "store/gear/list_view.h"
+#include "store/live_neighbours.h"
 #include "store/xpgraph/chain_view.h"
 
 namespace graphso::store {
@@ -36,9 +38,12 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   ReaderLease lease = ReaderLease::open(path);
   PmemFile file = PmemFile::open_read_only(path);
   const StoreHeader header = read_superblock(file);
-  std::unique_ptr<StoreView> view = header.mode == StoreMode::Dgap
-                                        ? make_section_view(std::move(lease), std::move(file), header)
-                                        : make_chain_view(std::move(lease), std::move(file), header);
+  std::unique_ptr<StoreView> view;
+  switch (header.mode) {
+    case StoreMode::Dgap: view = make_section_view(std::move(lease), std::move(file), header); break;
+    case StoreMode::Gear: view = make_list_view(std::move(lease), std::move(file), header); break;
+    default: view = make_chain_view(std::move(lease), std::move(file), header);
+  }
   view->fix_version();
   return view;
 }
@@ -75,6 +80,47 @@ void StoreView::copy_log() {
   logged_.clear();
   logged_.reserve(head_ - checkpoint_.flushed);
   for (uint64_t p = checkpoint_.flushed; p < head_; ++p) logged_.push_back(read_log_record(file_, layout_, p));
+}
+
+StoreView::LogByVertex StoreView::group_log(AdjacencyList d) const {
+  const bool out = d == AdjacencyList::Out;
+  LogByVertex g;
+  g.begin.assign(vertices() + 1, 0);
+  for (const LoggedEdge& e : logged_) ++g.begin[(out ? e.src : e.dst) + 1];
+  for (uint64_t v = 0; v < vertices(); ++v) g.begin[v + 1] += g.begin[v];
+  g.records.resize(logged_.size());
+  std::vector<uint64_t> next(g.begin.begin(), g.begin.end() - 1);
+  for (size_t i = 0; i < logged_.size(); ++i) g.records[next[out ? logged_[i].src : logged_[i].dst]++] = i;
+  return g;
+}
+
+void StoreView::emit_vertex(AdjacencyList d, VertexId v, std::span<const std::span<const uint32_t>> words,
+                            const LogByVertex& log, PieceSink& pieces) const {
+  const bool out = d == AdjacencyList::Out;
+  const uint32_t step = entry_words(header_.geometry);
+  bool tombstones = false;
+  for (std::span<const uint32_t> w : words)
+    for (size_t k = 0; k < w.size() && !tombstones; k += step) tombstones = (w[k] & kFlagBit) != 0;
+  for (uint64_t i = log.begin[v]; i < log.begin[v + 1] && !tombstones; ++i) tombstones = logged_[log.records[i]].deleted;
+  std::vector<WeightedEdge>& to = pieces.pending();
+  auto edge = [&](uint32_t n, Weight w) { to.push_back(out ? WeightedEdge{v, n, w} : WeightedEdge{n, v, w}); };
+  if (!tombstones) {
+    for (std::span<const uint32_t> w : words)
+      for (size_t k = 0; k < w.size(); k += step) edge(w[k], step == 2 ? w[k + 1] : Weight{1});
+    for (uint64_t i = log.begin[v]; i < log.begin[v + 1]; ++i) {
+      const LoggedEdge& e = logged_[log.records[i]];
+      edge(out ? e.dst : e.src, e.weight);
+    }
+  } else {
+    LiveNeighbours neighbours(step);
+    for (std::span<const uint32_t> w : words) neighbours.apply_words(w);
+    for (uint64_t i = log.begin[v]; i < log.begin[v + 1]; ++i) {
+      const LoggedEdge& e = logged_[log.records[i]];
+      neighbours.apply((out ? e.dst : e.src) | (e.deleted ? kFlagBit : 0), e.weight);
+    }
+    neighbours.for_each(edge);
+  }
+  pieces.boundary();
 }
 
 }  // namespace graphso::store

@@ -35,6 +35,7 @@ struct ReadCounts {
   uint64_t edges = 0;
   uint64_t blocks = 0;       // adjacency blocks walked, or section pages read
   uint64_t block_bytes = 0;  // and their size
+  uint64_t pages = 0;        // distinct 4 KiB pages of the block region those lie in
 };
 
 // Gathers edges for a sink and hands them over in pieces of about a million (at a point the
@@ -59,6 +60,25 @@ class PieceSink {
   std::vector<WeightedEdge> pending_;
 };
 
+// Counts the distinct 4 KiB pages of the block region a read touches (ReadCounts::pages).
+class PagesTouched {
+ public:
+  explicit PagesTouched(const StoreLayout& layout)
+      : blocks_(layout.blocks), seen_(layout.geometry.block_units / kUnitsPerPage + 1, false) {}
+  // `bytes` read at file offset `offset` (in the block region).
+  void note(uint64_t offset, uint64_t bytes, ReadCounts& counts) {
+    for (uint64_t p = (offset - blocks_) / kSectionPageBytes; p * kSectionPageBytes < offset - blocks_ + bytes; ++p)
+      if (p < seen_.size() && !seen_[p]) {
+        seen_[p] = true;
+        ++counts.pages;
+      }
+  }
+
+ private:
+  uint64_t blocks_;
+  std::vector<bool> seen_;
+};
+
 // A dgap section as a view sees it (StoreView::sections): its page in the store file, unchanged
 // at the view's version when `logged` is 0; else its page with that many logged operations to apply.
 struct ViewSection {
@@ -79,6 +99,16 @@ struct SectionStats {
   uint64_t logged = 0;         // operations after the checkpoint (in the section logs)
   uint64_t max_logged = 0;     // in one section
   uint64_t merges = 0, splits = 0;  // since the store was created, as the checkpoint records them
+};
+
+// gear: how the lists sit in their subpages and how the pages wore (store-stat).
+struct PlacementStats {
+  uint64_t lists[kGearMaxLevel + 1] = {};  // lists whose subpage is of each level
+  uint64_t list_bytes = 0;                 // entry bytes the lists hold
+  uint64_t subpage_bytes = 0;              // their subpages' size: the rest is reserved space
+  uint64_t relocations = 0, relocated_bytes = 0;  // since the store was created
+  uint64_t pages_written = 0;              // pages written at least once
+  uint64_t max_writes = 0, total_writes = 0;  // subpage writes into one page (the most), and into all
 };
 
 // The store's header and the version a view opened now would fix (the checkpoint in force, then
@@ -117,6 +147,8 @@ class StoreView {
   // The edges of section k (sections()) at the view's version, in key order, appended to `out`.
   virtual void section_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/) const {}
   virtual SectionStats section_stats() const { return {}; }
+  // gear: placement and wear as the view's checkpoint recorded them (all zero in the other modes).
+  virtual PlacementStats placement_stats() const { return {}; }
 
  protected:
   StoreView(ReaderLease lease, PmemFile file, const StoreHeader& header)
@@ -126,6 +158,18 @@ class StoreView {
   virtual void copy_position() = 0;
   // The log records [checkpoint.flushed, head), checked against their line sums.
   void copy_log();
+  // The copied log records grouped by vertex (source for out, destination for in), in log order:
+  // a counting sort.
+  struct LogByVertex {
+    std::vector<uint64_t> begin;  // where each vertex's records start in `records`
+    std::vector<size_t> records;  // indexes into logged_
+  };
+  LogByVertex group_log(AdjacencyList d) const;
+  // Hands v's live d-neighbours to `pieces`: `words` (entries as lists and blocks hold them, in
+  // log order, then the log's records for v, in `log`). Without a tombstone among them each entry
+  // is an edge as it stands; with one, LiveNeighbours applies them.
+  void emit_vertex(AdjacencyList d, VertexId v, std::span<const std::span<const uint32_t>> words,
+                   const LogByVertex& log, PieceSink& pieces) const;
 
   ReaderLease lease_;
   PmemFile file_;

@@ -2,7 +2,8 @@
 // mode implements, and what all of them share: the locked, mapped file, its layout, the persister,
 // the edge log that acknowledges every batch, the checkpoint in force and the input records.
 // A mode lives in a folder of its own (store/xpgraph: chained blocks, with the naive baseline;
-// store/dgap: sections of a sorted edge array) and includes only this and what store/ shares.
+// store/dgap: sections of a sorted edge array; store/gear: each list in one subpage) and includes
+// only this and what store/ shares.
 #pragma once
 
 #include <atomic>
@@ -29,6 +30,7 @@ struct StoreOptions {
   uint64_t buffer_memory = uint64_t{1} << 30;  // DRAM buffers (vertex buffers, section logs) past this: checkpoint
   uint64_t archive_threshold = 1 << 16;      // xpgraph: logged, unbuffered edges that start buffering
   uint32_t section_log = 2048;               // dgap: a section's logged operations that start its merge
+  bool wear_levelling = true;                // gear: allocate on the healthiest pages and subpages
   PowerCutConfig power_cut{};
 };
 
@@ -50,6 +52,9 @@ struct StoreStatus {
   uint64_t merges = 0;          // section merges by this process
   uint64_t splits = 0;          // sections a merge split off
   uint64_t pages_written = 0;   // by this process
+  // gear: lists moved to a larger subpage by this process, and the entry bytes they copied again
+  uint64_t relocations = 0;
+  uint64_t relocated_bytes = 0;
   PersistStats persisted;
 };
 

@@ -25,6 +25,7 @@ class SectionView final : public StoreView {
       if (table_[s].page != 0) {
         ++counts.blocks;
         counts.block_bytes += kSectionPageBytes;
+        ++counts.pages;  // each section its own page
       }
       for (const WeightedEdge& e : content)
         if (e.src >= begin && e.src < end) pieces.pending().push_back(e);

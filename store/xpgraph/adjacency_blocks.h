@@ -8,11 +8,11 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "base/types.h"
 #include "store/pmem_file.h"
+#include "store/live_neighbours.h"
 #include "store/store_format.h"
 
 namespace graphso::store {
@@ -75,53 +75,10 @@ void walk_chain(const PmemFile& file, const StoreLayout& layout, uint64_t high_w
   }
 }
 
-// A vertex's neighbour multiset, built in log order: an entry adds one occurrence (with its
-// weight), a tombstone (bit 31) removes the earliest live occurrence of its neighbour, whatever
-// its weight, or nothing. Queries and snapshots both read through it. Without weights only the
-// counts are kept: every snapshot and store-stat walks every vertex through here.
-class LiveNeighbours {
- public:
-  explicit LiveNeighbours(uint32_t entry_words = 1) : entry_words_(entry_words) {}
-  void clear() {
-    count_.clear();
-    weights_.clear();
-  }
-  void apply(uint32_t entry, Weight weight = 1) {
-    const uint32_t n = entry & ~kFlagBit;
-    const bool tombstone = (entry & kFlagBit) != 0;
-    if (entry_words_ == 1) {
-      if (!tombstone) ++count_[n];
-      else if (auto it = count_.find(n); it != count_.end() && it->second > 0) --it->second;
-    } else if (!tombstone) {
-      weights_[n].push_back(weight);
-    } else if (auto it = weights_.find(n); it != weights_.end() && !it->second.empty()) {
-      it->second.erase(it->second.begin());
-    }
-  }
-  // Entries as blocks and vertex buffers hold them: entry_words words each.
-  void apply_words(std::span<const uint32_t> words) {
-    for (size_t i = 0; i + entry_words_ <= words.size(); i += entry_words_)
-      apply(words[i], entry_words_ == 2 ? words[i + 1] : Weight{1});
-  }
-  // A chain as walk_chain gives it, newest block first: applied oldest first.
-  void apply_chain(std::span<const AdjacencyBlock* const> newest_first) {
-    for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it)
-      apply_words(std::span<const uint32_t>((*it)->entries, (*it)->header.count));
-  }
-  // Calls f(neighbour, weight) once per live occurrence, in no particular order (weight 1
-  // without weights).
-  template <typename F>
-  void for_each(F&& f) const {
-    for (const auto& [n, k] : count_)
-      for (uint64_t j = 0; j < k; ++j) f(n, Weight{1});
-    for (const auto& [n, weights] : weights_)
-      for (Weight w : weights) f(n, w);
-  }
-
- private:
-  uint32_t entry_words_;
-  std::unordered_map<uint32_t, uint64_t> count_;                 // without weights
-  std::unordered_map<uint32_t, std::vector<Weight>> weights_;  // with weights, oldest first
-};
+// A chain as walk_chain gives it, newest block first: applied oldest first.
+inline void apply_chain(LiveNeighbours& neighbours, std::span<const AdjacencyBlock* const> newest_first) {
+  for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it)
+    neighbours.apply_words(std::span<const uint32_t>((*it)->entries, (*it)->header.count));
+}
 
 }  // namespace graphso::store

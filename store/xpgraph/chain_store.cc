@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "store/edge_log.h"
 #include "store/xpgraph/adjacency_blocks.h"
-#include "store/xpgraph/vertex_buffers.h"
+#include "store/vertex_buffers.h"
 
 namespace graphso::store {
 namespace {
@@ -203,46 +203,19 @@ class ChainStore final : public StoreWriter {
 
   // Moves log records [buffered_, position) into the vertex buffers, flushing full ones. Every
   // shard thread reads every record and keeps the ones whose source (out) or destination (in) it
-  // owns. The records are decoded here rather than through read_log_record, which divides to
-  // find each position's slot and lap: this is the hot path, and it steps slot and phase along. `alongside`, if given, runs at the same time on a thread of its own.
+  // owns. `alongside`, if given, runs at the same time on a thread of its own.
   void buffer_to(uint64_t position, const std::function<void()>& alongside = {}) {
     const uint64_t first = buffered_;
-    const uint64_t slots = log_.slots();
-    const uint64_t vertices = header_.geometry.vertices;
-    const LogRecord* records = file_.at<LogRecord>(layout_.log);
-    const Weight* weights = header_.geometry.weighted ? file_.at<Weight>(layout_.log_weights) : nullptr;
     const uint32_t extra = alongside ? 1 : 0;
     if (position <= first && !alongside) return;
     run_tasks(options_.threads + extra, [&](uint32_t task) {
       if (task < extra) return alongside();
       const uint32_t shard = task - extra;
       const VertexId lo = shard_begin(shard);
-      const uint32_t span = shard_begin(shard + 1) - lo;
-      constexpr uint64_t kAhead = 16;  // records between a slot's prefetch and its use
-      uint64_t slot = first % slots;
-      uint32_t phase = phase_of(first, slots);
-      for (uint64_t p = first; p < position; ++p) {
-        if (p + kAhead < position) {
-          uint64_t ahead = slot + kAhead;
-          const LogRecord& next = records[ahead < slots ? ahead : ahead - slots];
-          VertexId s = next.src & ~kFlagBit, d = next.dst & ~kFlagBit;
-          if (s - lo < span) buffers_->prefetch(AdjacencyList::Out, s);
-          if (d - lo < span) buffers_->prefetch(AdjacencyList::In, d);
-        }
-        const LogRecord r = records[slot];
-        const VertexId src = r.src & ~kFlagBit, dst = r.dst & ~kFlagBit;
-        if ((r.dst >> 31) != phase || src >= vertices || dst >= vertices)
-          fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex",
-               file_.path(), p);
-        const uint32_t tombstone = r.src & kFlagBit;
-        const Weight weight = weights ? weights[slot] : 1;
-        if (src - lo < span) append(shard, AdjacencyList::Out, src, dst | tombstone, weight);
-        if (dst - lo < span) append(shard, AdjacencyList::In, dst, src | tombstone, weight);
-        if (++slot == slots) {
-          slot = 0;
-          phase ^= 1;
-        }
-      }
+      route_log_records(
+          file_, layout_, first, position, lo, shard_begin(shard + 1) - lo,
+          [&](AdjacencyList d, VertexId v) { buffers_->prefetch(d, v); },
+          [&](AdjacencyList d, VertexId v, uint32_t entry, Weight weight) { append(shard, d, v, entry, weight); });
     });
     buffered_ = position;
   }
@@ -313,7 +286,7 @@ class ChainStore final : public StoreWriter {
                [&](const AdjacencyBlock& block) { chain.push_back(&block); });
     const uint32_t words = entry_words(header_.geometry);
     LiveNeighbours neighbours(words);
-    neighbours.apply_chain(chain);
+    apply_chain(neighbours, chain);
     if (buffers_) neighbours.apply_words(buffers_->entries(d, v));
     if (with_log)
       for (uint64_t p = buffered_; p < log_.head(); ++p) {

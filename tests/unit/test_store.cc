@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <random>
 
-#include "store/xpgraph/buffer_pool.h"
+#include "store/buffer_pool.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
 #include "store/snapshot.h"
@@ -72,10 +72,12 @@ std::vector<EdgeOp> ops_of(std::span<const EdgeRecord> adds, std::span<const Edg
 TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compaction and recovery") {
   const bool weighted = GENERATE(false, true);
   const uint32_t threads = GENERATE(1u, 2u);
-  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap);
-  const uint32_t max_buffer = mode == StoreMode::XPGraph ? GENERATE(256u, 64u, 16u) : 256u;
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap, StoreMode::Gear);
+  const uint32_t max_buffer = mode == StoreMode::XPGraph || mode == StoreMode::Gear ? GENERATE(256u, 64u, 16u) : 256u;
+  // gear: both allocation policies (levelling off reuses freed subpages first).
+  const bool wear_levelling = mode == StoreMode::Gear ? GENERATE(true, false) : true;
   INFO(store_mode_name(mode) << ", " << threads << " threads, buffers up to " << max_buffer << " bytes"
-                             << (weighted ? ", weighted" : ""));
+                             << (weighted ? ", weighted" : "") << (wear_levelling ? "" : ", wear levelling off"));
   TempDir dir;
   // Weighted: the store keeps each edge's weight through buffers, blocks, deletions (which remove
   // the earliest live occurrence whatever its weight), compaction and recovery.
@@ -91,7 +93,8 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
   // A log of 1000 slots under 16K edges: it wraps and forces a checkpoint every few batches.
   StoreGeometry geometry = default_geometry(set.vertices, plain.size() + deletes.size(), 1000, weighted, mode);
   // dgap: section logs of 32 operations, so sections merge and split between checkpoints too.
-  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300, .section_log = 32};
+  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300, .section_log = 32,
+                       .wear_levelling = wear_levelling};
   {
     auto s = GraphStore::create(path, geometry, mode, options);
     REQUIRE(s->header().geometry.weighted == weighted);
@@ -99,6 +102,11 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     else add_in_batches(*s, plain, 257);
     require_store_equals(*s, adjacency_of(ops({}), set.vertices));
     if (mode != StoreMode::Naive) REQUIRE(s->status().checkpoints >= plain.size() / 1000 - 1);
+    if (mode == StoreMode::Gear) {
+      // Lists outgrew their subpages and moved, each taking its words along.
+      INFO("relocations " << s->status().relocations << ", relocated bytes " << s->status().relocated_bytes);
+      REQUIRE((s->status().relocations > set.vertices / 4 && s->status().relocated_bytes > 4 * s->status().relocations));
+    }
     if (mode == StoreMode::Dgap) {
       INFO("merges " << s->status().merges << ", splits " << s->status().splits << ", checkpoints " << s->status().checkpoints);
       REQUIRE((s->status().merges > s->status().checkpoints && s->status().splits >= 5));
@@ -123,6 +131,21 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     REQUIRE(s->status().replayed == 0);
     require_store_equals(*s, expected);
     REQUIRE(check_store(path).read.edges == expected.edges);
+  } else if (mode == StoreMode::Gear) {
+    // Compaction rewrites the lists deletions left tombstones in to their live entries: every
+    // vertex with live edges in a direction has one list there, the others none.
+    s->compact();
+    require_store_equals(*s, expected);
+    s.reset();
+    s = GraphStore::open(path, options);
+    REQUIRE(s->status().replayed == 0);
+    require_store_equals(*s, expected);
+    uint64_t lists = 0;
+    for (const auto* adjacency : {&expected.out, &expected.in})
+      for (const auto& list : *adjacency) lists += list.empty() ? 0 : 1;
+    const SnapshotInfo info = check_store(path).read;
+    REQUIRE(info.edges == expected.edges);
+    REQUIRE(info.blocks + info.in_blocks == lists);
   } else if (mode == StoreMode::XPGraph) {
     s->compact();
     require_store_equals(*s, expected);
@@ -368,24 +391,31 @@ TEST_CASE("store: a snapshot runs BFS, SSSP, PageRank and WCC equal to the refer
   REQUIRE(second.info.edges == adds.size());
 }
 
-TEST_CASE("store view: a dgap view keeps its version while the writer rewrites sections and reuses pages") {
+TEST_CASE("store view: a view keeps its version while the writer rewrites sections or relocates lists and reuses the space") {
+  // dgap rewrites sections to free pages; gear (first fit, so freed subpages come back first)
+  // appends after the words a checkpoint names and relocates lists to free subpages.
+  const StoreMode mode = GENERATE(StoreMode::Dgap, StoreMode::Gear);
+  INFO(store_mode_name(mode));
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 21, dir);
   std::vector<Edge> plain = plain_edges(set);
   const std::string path = dir.file("store.pm");
   const size_t half = plain.size() / 2;
-  auto s = GraphStore::create(path, default_geometry(set.vertices, plain.size(), 1024, false, StoreMode::Dgap),
-                              StoreMode::Dgap, {.threads = 2, .section_log = 16});
+  auto s = GraphStore::create(path, default_geometry(set.vertices, plain.size(), 1024, false, mode), mode,
+                              {.threads = 2, .max_buffer_bytes = 16, .archive_threshold = 64, .section_log = 16,
+                               .wear_levelling = false});
   add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half)), 300);
   s->flush_to_blocks();
   const std::unique_ptr<StoreView> view = StoreView::open(path);
   REQUIRE(view->version() == half);
-  // The writer goes on: every section is merged many times over, checkpoints commit, and the
-  // pages the view's checkpoint named are retired. With the view's lease none is written over.
+  // The writer goes on: every section is merged (every list relocated) many times over,
+  // checkpoints commit, and the pages (subpages) the view's checkpoint named are retired. With the
+  // view's lease none is written over.
   add_in_batches(*s, std::vector<Edge>(plain.begin() + static_cast<long>(half), plain.end()), 300);
   add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half / 2)), 300, true);
   s->flush_to_blocks();
   REQUIRE(s->status().checkpoint_seq > view->checkpoint().seq + 3);
+  if (mode == StoreMode::Gear) REQUIRE(s->status().relocations > set.vertices / 4);
   std::vector<Edge> got;
   view->out_edges(0, static_cast<VertexId>(set.vertices), [&](std::span<const WeightedEdge> edges) {
     for (const WeightedEdge& e : edges) got.push_back({e.src, e.dst});

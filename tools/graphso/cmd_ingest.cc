@@ -1,4 +1,4 @@
-// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap]
+// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap|gear]
 // Appends an edge list to the evolving-graph store (created on first use), durably, batch by
 // batch. Resumable: the store records the input and how many of its edges are acknowledged.
 #include <chrono>
@@ -55,7 +55,8 @@ class AckLog {
 
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
-  std::string store_path, input_path, mode_name, log_slots, block_space, buffer_mem, report_path, ack_log, crash_at;
+  std::string store_path, input_path, mode_name, log_slots, block_space, buffer_mem, report_path, ack_log, crash_at,
+      wear_levelling;
   uint64_t batch = 0, vertices = 0, acknowledged = 0, expect_edges = 0;
   StoreOptions store_options;
   options.add_options()
@@ -64,8 +65,8 @@ int cmd_ingest(const Args& args) {
       ("threads", number(&store_options.threads)->default_value(2), "buffering threads (one shard of vertices each)")
       ("batch", number(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
       ("delete", po::bool_switch(), "the input's edges are deletions")
-      ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline) or dgap (a sorted edge array "
-       "the engines read in place)")
+      ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline), dgap (a sorted edge array "
+       "the engines read in place) or gear (each vertex's neighbours together in one subpage)")
       ("vertices", number(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
       ("expect-edges", number(&expect_edges)->default_value(0),
        "new store: size its block space for this many edges (default: the input's), for a store loaded in parts")
@@ -75,6 +76,8 @@ int cmd_ingest(const Args& args) {
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer (dgap: section log) memory that triggers a checkpoint")
       ("section-log", number(&store_options.section_log)->default_value(2048),
        "dgap: logged operations on a section that start its merge (DGAP's per-section log)")
+      ("wear-levelling", po::value(&wear_levelling)->default_value("on"),
+       "gear: on (new subpages on the least written pages, GEAR's dual-granularity leveller) or off (first fit)")
       ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
        "logged edges that start buffering (XPGraph's archiving threshold)")
       ("report", po::value(&report_path), "write a JSON report here")
@@ -106,6 +109,9 @@ int cmd_ingest(const Args& args) {
     if (slots < kMinLogSlots) fail("ingest: --log-slots {} is below the minimum of {}", slots, kMinLogSlots);
     if (block_space != "auto") block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
     if (!mode_name.empty()) mode = parse_store_mode(mode_name);
+    if (wear_levelling != "on" && wear_levelling != "off")
+      fail("ingest: --wear-levelling '{}' (expected on or off)", wear_levelling);
+    store_options.wear_levelling = wear_levelling == "on";
     check_store_options(store_options);
   });
   const bool deletes = vm["delete"].as<bool>();
@@ -121,7 +127,7 @@ int cmd_ingest(const Args& args) {
     check_input_ids(reader, capacity, input_path);
     // A store keeps weights when its first input has them.
     StoreGeometry geometry = default_geometry(capacity, std::max(expect_edges, info.edges), slots, info.weighted, new_mode);
-    if (block_units) geometry.block_units = new_mode == StoreMode::Dgap ? align_down(*block_units, kUnitsPerPage) : *block_units;
+    if (block_units) geometry.block_units = paged(new_mode) ? align_down(*block_units, kUnitsPerPage) : *block_units;
     graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
       std::printf("%s: created (%s, %s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
@@ -241,9 +247,11 @@ int cmd_ingest(const Args& args) {
         .field("device_write_bytes", device_bytes)
         .field("checkpoints", s.checkpoints)
         .field("log_head", s.head)
-        .field("block_bytes_used", (s.high_water - 1) * (s.header.mode == StoreMode::Dgap ? kSectionPageBytes : kBlockUnitBytes));
+        .field("block_bytes_used", (s.high_water - 1) * (paged(s.header.mode) ? kSectionPageBytes : kBlockUnitBytes));
     if (s.header.mode == StoreMode::Dgap)
       json.field("sections", s.sections).field("merges", s.merges).field("splits", s.splits).field("pages_written", s.pages_written);
+    if (s.header.mode == StoreMode::Gear)
+      json.field("relocations", s.relocations).field("relocated_bytes", s.relocated_bytes);
     json.end_object();
     AtomicOutputFile out(report_path);
     out.append(json.text() + "\n");

@@ -46,6 +46,22 @@ int cmd_store_stat(const Args& args) {
     line("section_merges", a.merges);
     line("section_splits", a.splits);
   }
+  if (s.header.mode == store::StoreMode::Gear) {
+    // Placement: lists per subpage level, how full their subpages are, what relocation rewrote;
+    // wear: subpage writes per page (over the pages written at least once).
+    const store::PlacementStats& g = s.placement;
+    for (uint32_t level = 0; level <= store::kGearMaxLevel; ++level)
+      if (g.lists[level]) std::printf("lists_%llu_bytes: %llu\n", static_cast<unsigned long long>(store::gear_level_bytes(level)),
+                                      static_cast<unsigned long long>(g.lists[level]));
+    std::printf("reserved_utilisation: %.3f\n", g.subpage_bytes ? static_cast<double>(g.list_bytes) / g.subpage_bytes : 0.0);
+    line("relocations", g.relocations);
+    line("relocated_bytes", g.relocated_bytes);
+    line("pages_written", g.pages_written);
+    line("page_writes_max", g.max_writes);
+    const double mean = g.pages_written ? static_cast<double>(g.total_writes) / g.pages_written : 0.0;
+    std::printf("page_writes_mean: %.2f\n", mean);
+    std::printf("page_writes_max_over_mean: %.2f\n", mean > 0 ? g.max_writes / mean : 0.0);
+  }
   if (s.input) {
     std::printf("input: %s\n", s.input->path.c_str());
     line("input_edges", s.input->edges);

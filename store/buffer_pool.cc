@@ -1,4 +1,4 @@
-#include "store/xpgraph/buffer_pool.h"
+#include "store/buffer_pool.h"
 
 #include <new>
 

@@ -1,4 +1,4 @@
-#include "store/xpgraph/vertex_buffers.h"
+#include "store/vertex_buffers.h"
 
 #include <algorithm>
 #include <bit>

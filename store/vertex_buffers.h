@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/types.h"
-#include "store/xpgraph/buffer_pool.h"
+#include "store/buffer_pool.h"
 #include "store/store_format.h"
 
 namespace graphso::store {
