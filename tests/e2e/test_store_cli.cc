@@ -194,6 +194,41 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
                            Catch::Contains("\"pages_rewritten\": 0"));
   for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
     REQUIRE(read_small_file(live + ".out/" + result) == read_small_file(snapshot + ".after/" + result));
+
+  // And in gear stores, evolved in eight steps (each ingest ends with a checkpoint that appends
+  // every vertex's new edges to its list), with wear levelling on and off: lists outgrow their
+  // subpages and move, and a run on the store gives the snapshot's results.
+  for (const std::string levelling : {"on", "off"}) {
+    INFO("gear, wear levelling " << levelling);
+    const std::string gear = in->dir.file("gear-" + levelling + ".pm");
+    for (uint64_t step = 0; step < 8; ++step) {
+      const std::string part = in->dir.file("step" + std::to_string(step) + ".bin");
+      REQUIRE(graphso_cli({"convert", in->path, "-o", part, "--slice",
+                           std::to_string(step * 4096) + ":" + std::to_string(step * 4096 + 4096)}).status == 0);
+      CliResult r = graphso_cli({"ingest", gear, "--input", part, "--store-mode", "gear", "--wear-levelling", levelling});
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+    }
+    REQUIRE(graphso_cli({"ingest", gear, "--input", in->dir.file("deletions.bin"), "--delete"}).status == 0);
+    auto gear_stat = store_stat(gear);
+    CHECK(gear_stat["mode"] == "gear");
+    CHECK(gear_stat["edges"] == "31768");
+    CHECK(std::stoull(gear_stat["lists_64_bytes"]) > 1000);
+    CHECK(std::stoull(gear_stat["relocations"]) > 1000);
+    CHECK(std::stoull(gear_stat["relocated_bytes"]) > 4 * std::stoull(gear_stat["relocations"]));
+    const double utilisation = std::stod(gear_stat["reserved_utilisation"]);
+    CHECK((utilisation > 0.2 && utilisation < 1.0));
+    CHECK(std::stod(gear_stat["page_writes_max_over_mean"]) >= 1.0);
+    REQUIRE_THAT(graphso_cli({"store-check", gear}).out, Catch::Contains("31768 edges, the same multiset through the out-lists"));
+    CliResult on_gear = graphso_cli({"run", gear, "--job", "bfs:source=1", "--job", "wcc", "--out", gear + ".out"});
+    INFO(on_gear.err);
+    REQUIRE(on_gear.status == 0);
+    REQUIRE_THAT(on_gear.out, Catch::Contains("store " + gear + " (gear) at version 33768: "));
+    for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
+      REQUIRE(read_small_file(gear + ".out/" + result) == read_small_file(snapshot + ".after/" + result));
+  }
+  require_usage_error(graphso_cli({"ingest", in->dir.file("x.pm"), "--input", in->path, "--wear-levelling", "maybe"}),
+                      "--wear-levelling 'maybe' (expected on or off)");
 }
 
 TEST_CASE("store cli: a weighted input keeps its weights: a snapshot's SSSP equals SSSP on the edges prepared directly") {
@@ -375,15 +410,19 @@ void kill_loop(const std::string& mode) {
 
 TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest") { kill_loop("xpgraph"); }
 
-// The same in dgap mode: about a minute, so with the long checks (make test-long, in CI).
+// The same in dgap and gear mode: about a minute each, so with the long checks (make test-long, in CI).
 TEST_CASE("store crash in dgap mode: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
   kill_loop("dgap");
+}
+
+TEST_CASE("store crash in gear mode: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
+  kill_loop("gear");
 }
 
 TEST_CASE("store crash: power cut at every named crash point, recovered from the shadow image") {
   // Weighted: the weights (their own log region, two-word block entries) recover exactly too.
   const bool weighted = GENERATE(false, true);
-  const std::string mode = GENERATE("xpgraph", "dgap");
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear");
   auto in = rmat_input(10, 16, 11, weighted);
   struct Cut {
     const char* point;
@@ -394,7 +433,11 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
                                 {"checkpoint-blocks", 9}, {"checkpoint-table", 3},  {"checkpoint-table", 12},
                                 {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
   const std::vector<Cut> weighted_cuts = {{"log-records", 40}, {"log-head", 57}, {"checkpoint-blocks", 9}, {"checkpoint-slot", 11}};
-  for (const Cut& cut : weighted ? weighted_cuts : all) {
+  // gear: also in the middle of relocations (a list copied to its new subpage, the old one still
+  // the checkpoint's), early and late in the ingest.
+  std::vector<Cut> cuts = weighted ? weighted_cuts : all;
+  if (mode == "gear") cuts.insert(cuts.end(), {{"relocation", 1}, {"relocation", 700}});
+  for (const Cut& cut : cuts) {
     INFO(mode << " mode, crash point " << cut.point << ", pass " << cut.pass << (weighted ? ", weighted" : ""));
     TempDir dir;
     const std::string store = dir.file("store.pm"), shadow = dir.file("shadow.pm"), acks = dir.file("acks");
@@ -489,8 +532,10 @@ TEST_CASE("store crash: a damaged input record in a crash image never makes the 
 }
 
 TEST_CASE("store: snapshots taken while another process ingests hold exactly a prefix of the input") {
-  // dgap: the writer rewrites sections to free pages meanwhile; a reader's lease keeps the pages it reads.
-  const std::string mode = GENERATE("xpgraph", "dgap");
+  // dgap: the writer rewrites sections to free pages meanwhile; a reader's lease keeps the pages it
+  // reads. gear: the writer appends after the words the reader's checkpoint names and relocates
+  // lists to free subpages.
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear");
   INFO(mode << " mode");
   auto in = rmat_input(11, 16, 13);
   const std::string store = in->dir.file("store.pm");
@@ -538,7 +583,7 @@ TEST_CASE("store: snapshots taken while another process ingests hold exactly a p
 TEST_CASE("store run: batches on a store while another process ingests equal the reference at their version") {
   // The view fixes each batch's version; in dgap mode the writer meanwhile merges sections into
   // free pages, and the run's lease keeps the pages it reads.
-  const std::string mode = GENERATE("dgap", "xpgraph");
+  const std::string mode = GENERATE("dgap", "xpgraph", "gear");
   INFO(mode << " mode");
   auto in = rmat_input(11, 16, 17);
   const std::string store = in->dir.file("store.pm");

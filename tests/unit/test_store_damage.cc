@@ -1,7 +1,7 @@
 // One damaged persisted word of a store, in each store mode: every bit of every metadata word
 // flipped in turn (superblock, both input records, both checkpoint slots, the log head, the log
-// line checksums, both vertex or section table copies, the header of every reachable block, every
-// page a dgap section table names) and every page
+// line checksums, both vertex, section or list table copies, the header of every reachable block,
+// every page a dgap section table names, every gear list's words) and every page
 // of the file zero-filled in turn. Every reader (a snapshot, the writer's recovery and its
 // queries, store-check) must then give exactly the undamaged store's edge multiset or fail with
 // one line naming the damaged structure; a snapshot's error must be store-check's and store-stat's
@@ -18,6 +18,7 @@
 
 #include "base/file.h"
 #include "store/dgap/sections.h"
+#include "store/gear/gear_lists.h"
 #include "store/xpgraph/adjacency_blocks.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
@@ -126,7 +127,7 @@ Reading by_writer(const std::string& path) {
 bool names_a_structure(const std::string& message) {
   for (const char* name : {"superblock", "bad magic", "version", "input record", "checkpoint", "log head", "log records",
                            "log record at", "vertex table", "block unit", "truncated or damaged store",
-                           "section table", "(section "})
+                           "section table", "(section ", "-list of vertex", "list and page table"})
     if (message.find(name) != std::string::npos) return true;
   return false;
 }
@@ -207,7 +208,9 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   // A dgap table copy is read as far as its count: the rest of the region is not in force.
   const std::vector<SectionEntry> sections =
       mode == StoreMode::Dgap ? read_section_table(mapped, layout, c) : std::vector<SectionEntry>{};
-  const uint64_t table_in_force = mode == StoreMode::Dgap ? (sections.size() + 1) * sizeof(SectionEntry) : layout.table_bytes();
+  uint64_t table_in_force = mode == StoreMode::Dgap ? (sections.size() + 1) * sizeof(SectionEntry) : layout.table_bytes();
+  // A gear table copy (make test): its header, the lists and the page table's first pages.
+  if (mode == StoreMode::Gear && !every_bit) table_in_force = gear_page_offset(kVertices) + 8 * sizeof(GearPage);
   // The other copy: as much of it (make test) or all of it.
   const uint64_t other_table = every_bit ? layout.table_bytes() : table_in_force;
   std::vector<Range> ranges = {
@@ -230,14 +233,25 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
     }
     REQUIRE(named >= 1);
   }
-  const std::span<const uint32_t> table =
-      mode == StoreMode::Dgap ? std::span<const uint32_t>() : checked_table_copy(mapped, layout, c);
+  if (mode == StoreMode::Gear) {
+    // Every list's words are checksummed whole: all of them (make test-long) or a word of each.
+    const GearTable t = checked_gear_table(mapped, layout, c);
+    uint64_t lists = 0;
+    for (uint64_t i = 0; i < t.lists.size(); ++i) {
+      if (t.lists[i].unit == 0) continue;
+      ++lists;
+      ranges.push_back({layout.block_offset(t.lists[i].unit), every_bit ? t.lists[i].words * 4ull : 4,
+                        fmt::format("list {} words", i), true});
+    }
+    REQUIRE(lists > 40);
+  }
+  const std::span<const uint32_t> table = paged(mode) ? std::span<const uint32_t>() : checked_table_copy(mapped, layout, c);
   std::set<uint32_t> units;
   for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
     for (VertexId v = 0; v < kVertices && !table.empty(); ++v)
       walk_chain(mapped, layout, c.high_water, d, v, table[(d == AdjacencyList::Out ? 0 : kVertices) + v],
                  [&](const AdjacencyBlock& b) { units.insert(static_cast<uint32_t>((reinterpret_cast<const std::byte*>(&b) - mapped.base() - layout.blocks) / kBlockUnitBytes)); });
-  REQUIRE((mode == StoreMode::Dgap || units.size() > 20));
+  REQUIRE((paged(mode) || units.size() > 20));
   uint64_t k = 0;
   for (uint32_t unit : units)
     if (every_bit || k++ % (units.size() / 8) == 0)
@@ -267,7 +281,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       }
   const uint64_t flips = tally.trials;
   // Every page holding anything, zero-filled.
-  const uint64_t used = mode == StoreMode::Dgap ? layout.page_offset(c.high_water) : layout.block_offset(c.high_water);
+  const uint64_t used = paged(mode) ? layout.page_offset(c.high_water) : layout.block_offset(c.high_water);
   const std::string zeros(kRegionAlignment, '\0');
   for (uint64_t page = 0; page < used; page += kRegionAlignment) {
     file.pwrite_all(std::as_bytes(std::span(zeros)), page);
@@ -289,6 +303,8 @@ TEST_CASE("store damage: one flipped bit or one zeroed page is an error naming i
   SECTION("naive") { check_every_damage(StoreMode::Naive, false, false); }
   SECTION("dgap") { check_every_damage(StoreMode::Dgap, false, false); }
   SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, false); }
+  SECTION("gear") { check_every_damage(StoreMode::Gear, false, false); }
+  SECTION("gear, weighted") { check_every_damage(StoreMode::Gear, true, false); }
 }
 
 TEST_CASE("store damage, every bit of every metadata word", "[.long][long][store]") {
@@ -297,4 +313,6 @@ TEST_CASE("store damage, every bit of every metadata word", "[.long][long][store
   SECTION("naive") { check_every_damage(StoreMode::Naive, false, true); }
   SECTION("dgap") { check_every_damage(StoreMode::Dgap, false, true); }
   SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, true); }
+  SECTION("gear") { check_every_damage(StoreMode::Gear, false, true); }
+  SECTION("gear, weighted") { check_every_damage(StoreMode::Gear, true, true); }
 }

@@ -54,7 +54,7 @@ void check_runs(const StoreGraph& g, const EdgeSet& expected, ReaderFactory& rea
 }  // namespace
 
 TEST_CASE("store run: a batch on a store equals the reference at its version, in every store and sharing mode") {
-  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap);
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap, StoreMode::Gear);
   const bool weighted = GENERATE(false, true);
   INFO(store_mode_name(mode) << (weighted ? ", weighted" : ""));
   TempDir dir;
@@ -83,7 +83,7 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
     s->flush_to_blocks();
     s->add_edges(std::span<const WeightedEdge>(late));
     if (mode == StoreMode::Naive) s->close();
-    // Not flushed (xpgraph, dgap): the last operations are still only in the log.
+    // Not flushed (xpgraph, dgap, gear): the last operations are still only in the log.
   }
   ReaderFactory readers{ReaderOptions{}};
   auto g = StoreGraph::open(path, "", readers);

@@ -25,6 +25,11 @@ int cmd_store_check(const Args& args) {
   if (c.header.mode == store::StoreMode::Dgap)
     std::printf("%s: %llu edges through the sections (%llu pages, %llu bytes), every page and key range checked\n",
                 store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes));
+  else if (c.header.mode == store::StoreMode::Gear)
+    std::printf("%s: %llu edges, the same multiset through the out-lists (%llu lists in %llu bytes of subpages) and the "
+                "in-lists (%llu lists in %llu bytes)\n",
+                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
+                n(c.read.in_block_bytes));
   else
     std::printf("%s: %llu edges, the same multiset through the out-chains (%llu blocks, %llu bytes) and the in-chains "
                 "(%llu blocks, %llu bytes)\n",
