@@ -366,6 +366,9 @@ std::string report_json(const BatchReport& r) {
     w.field("pages_in_place", r.store->pages_in_place);
     w.field("pages_rewritten", r.store->pages_rewritten);
     w.field("open_seconds", r.store->open_seconds);
+    w.field("traversal_seconds", r.store->traversal_seconds);
+    w.field("lists_read", r.store->lists_read);
+    w.field("store_pages_read", r.store->store_pages_read);
     w.end_object();
   }
   w.field("order", r.order);

@@ -114,6 +114,11 @@ struct StoreRunInfo {
   uint64_t pages_in_place = 0;   // read from the store file
   uint64_t pages_rewritten = 0;  // written to the scratch file (sections with logged operations, chain modes)
   double open_seconds = 0;       // view, layout and out-degrees
+  // The chain and list modes: reading every vertex's out-list through the view (the layout's own
+  // work, sorting and encoding pages, left out), and what that read touched.
+  double traversal_seconds = 0;
+  uint64_t lists_read = 0;   // chain blocks or gear lists
+  uint64_t store_pages_read = 0;  // distinct 4 KiB pages of the store's block region
 };
 
 struct BatchReport {

@@ -130,13 +130,21 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
       rewrite(piece);
       piece.clear();
     };
-    view.out_edges(0, static_cast<VertexId>(vertices), [&](std::span<const WeightedEdge> edges) {
+    double in_sink = 0;
+    const auto traversal_start = std::chrono::steady_clock::now();
+    const store::ReadCounts counts = view.out_edges(0, static_cast<VertexId>(vertices), [&](std::span<const WeightedEdge> edges) {
+      const auto sink_start = std::chrono::steady_clock::now();
       for (const WeightedEdge& e : edges) {
         // A piece ends between two sources, so the pages stay sorted across pieces.
         if (piece.size() >= (1u << 20) && piece.back().src != e.src) flush();
         piece.push_back(e);
       }
+      in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
     });
+    g->info_.traversal_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - traversal_start).count() - in_sink;
+    g->info_.lists_read = counts.blocks;
+    g->info_.store_pages_read = counts.pages;
     flush();
   }
 

@@ -181,6 +181,8 @@ inline constexpr uint64_t gear_run_pages(uint32_t level) { return level <= kGear
 struct GearTableHeader {
   uint64_t relocations;      // since the store was created: lists moved to a larger subpage
   uint64_t relocated_bytes;  // the entries those moves copied again
+  uint64_t wear_moves;       // lists moved off a worn page by the wear leveller
+  uint64_t wear_moved_bytes;
 };
 struct GearList {
   uint32_t unit;   // 64-byte unit of its subpage's start; 0: the list is empty
@@ -193,7 +195,7 @@ struct GearPage {
   uint8_t level;     // of its subpages; kGearPageFree, or kGearPageInRun
   uint8_t reserved[3];
 };
-static_assert(sizeof(GearTableHeader) == 16 && sizeof(GearList) == 12 && sizeof(GearPage) == 16);
+static_assert(sizeof(GearTableHeader) == 32 && sizeof(GearList) == 12 && sizeof(GearPage) == 16);
 // The page table's offset in a table copy (the lists start right after the header).
 inline constexpr uint64_t gear_page_offset(uint64_t vertices) {
   return (sizeof(GearTableHeader) + 2 * vertices * sizeof(GearList) + 15) / 16 * 16;

@@ -107,6 +107,7 @@ struct PlacementStats {
   uint64_t list_bytes = 0;                 // entry bytes the lists hold
   uint64_t subpage_bytes = 0;              // their subpages' size: the rest is reserved space
   uint64_t relocations = 0, relocated_bytes = 0;  // since the store was created
+  uint64_t wear_moves = 0, wear_moved_bytes = 0;
   uint64_t pages_written = 0;              // pages written at least once
   uint64_t max_writes = 0, total_writes = 0;  // subpage writes into one page (the most), and into all
 };

@@ -55,6 +55,8 @@ struct StoreStatus {
   // gear: lists moved to a larger subpage by this process, and the entry bytes they copied again
   uint64_t relocations = 0;
   uint64_t relocated_bytes = 0;
+  uint64_t wear_moves = 0;        // lists moved off worn pages, and their bytes
+  uint64_t wear_moved_bytes = 0;
   PersistStats persisted;
 };
 

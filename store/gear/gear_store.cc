@@ -141,6 +141,8 @@ class GearStore final : public StoreWriter {
     s.replayed = replayed_;
     s.relocations = relocations_.load();
     s.relocated_bytes = relocated_bytes_.load();
+    s.wear_moves = wear_moves_.load();
+    s.wear_moved_bytes = wear_moved_bytes_.load();
     return s;
   }
 
@@ -181,32 +183,42 @@ class GearStore final : public StoreWriter {
   }
 
   // By v's shard thread: entries after list (d, v)'s words, in its reserved space when they fit,
-  // else with the whole list in a subpage of the level that holds both (relocation).
+  // else with the whole list in a subpage of the level that holds both (relocation); and when
+  // they would land on a worn page, with the whole list in a subpage of its level on a healthy
+  // page (a wear move).
   void write_list(AdjacencyList d, VertexId v, std::span<const uint32_t> entries) {
     const uint64_t i = index(d, v);
     GearList& l = lists_[i];
     const uint64_t need = l.words + entries.size();
-    if (l.unit != 0 && need * sizeof(uint32_t) <= gear_level_bytes(levels_[i])) {
+    const bool fits = l.unit != 0 && need * sizeof(uint32_t) <= gear_level_bytes(levels_[i]);
+    const uint64_t append_at = layout_.block_offset(l.unit) - layout_.blocks + l.words * sizeof(uint32_t);
+    const bool wear_move = fits && allocator_.worn(append_at);
+    if (fits && !wear_move) {
       std::memcpy(words_at(l.unit) + l.words, entries.data(), entries.size_bytes());
       mark_written(l.unit, l.words, entries.size());
       l.crc = crc32c_of(std::as_bytes(entries), l.crc);
       l.words = static_cast<uint32_t>(need);
       return;
     }
+    // The smallest level that holds the list (a wear move keeps its level).
     uint32_t level = 0;
     while (gear_level_bytes(level) < need * sizeof(uint32_t)) ++level;
+    if (wear_move) level = levels_[i];
     if (level > kGearMaxLevel) fail("{}: the {}-list of vertex {} outgrew the largest run", file_.path(), d == AdjacencyList::Out ? "out" : "in", v);
     // The old words are checked before they are copied: a damaged one would otherwise get a
     // fresh checksum.
     const std::span<const uint32_t> old = checked_list_words(file_, layout_, d, v, l);
-    const uint64_t unit = allocator_.allocate(level);
+    const uint64_t unit = allocator_.allocate(level, wear_move);
     if (unit > UINT32_MAX) fail("{}: unit {} is past what a list can name", file_.path(), unit);
     uint32_t* to = words_at(unit);
     std::memcpy(to, old.data(), old.size_bytes());
     std::memcpy(to + old.size(), entries.data(), entries.size_bytes());
     mark_written(unit, 0, need);
     const GearList moved{static_cast<uint32_t>(unit), static_cast<uint32_t>(need), crc32c_of(std::as_bytes(entries), l.crc)};
-    if (l.unit != 0) {
+    if (wear_move) {
+      ++wear_moves_;
+      wear_moved_bytes_ += old.size_bytes();
+    } else if (l.unit != 0) {
       ++relocations_;
       relocated_bytes_ += old.size_bytes();
     }
@@ -287,20 +299,20 @@ class GearStore final : public StoreWriter {
     release_retired();
   }
 
-  // The table into copy `slot`: a checkpoint changes few lists, so only the pieces that differ
-  // from the copy's current bytes are written and persisted. Returns the copy's CRC-32C.
+  // The table into copy `slot`: a checkpoint changes few lists, so only the 256-byte lines that
+  // differ from the copy's current bytes are written and persisted. Returns the copy's CRC-32C.
   uint32_t write_table(uint32_t slot) {
     const uint64_t vertices = header_.geometry.vertices;
     image_.assign(layout_.table_bytes(), std::byte{0});
-    const GearTableHeader counts{relocations_before_ + relocations_.load(),
-                                 relocated_bytes_before_ + relocated_bytes_.load()};
+    const GearTableHeader counts{before_.relocations + relocations_.load(), before_.relocated_bytes + relocated_bytes_.load(),
+                                 before_.wear_moves + wear_moves_.load(), before_.wear_moved_bytes + wear_moved_bytes_.load()};
     std::memcpy(image_.data(), &counts, sizeof counts);
     std::memcpy(image_.data() + sizeof(GearTableHeader), lists_.data(), lists_.size() * sizeof(GearList));
     allocator_.write_table(std::span<GearPage>(reinterpret_cast<GearPage*>(image_.data() + gear_page_offset(vertices)),
                                                allocator_.pages()));
     std::byte* copy = file_.at<std::byte>(layout_.tables[slot]);
     std::vector<ByteRange> ranges;
-    constexpr uint64_t kPiece = 4096;
+    constexpr uint64_t kPiece = kXPLineBytes;
     for (uint64_t at = 0; at < image_.size(); at += kPiece) {
       const uint64_t n = std::min<uint64_t>(kPiece, image_.size() - at);
       if (std::memcmp(copy + at, image_.data() + at, n) == 0) continue;
@@ -324,8 +336,7 @@ class GearStore final : public StoreWriter {
     const uint64_t vertices = header_.geometry.vertices;
     with_damage_note(c, [&] {
       const GearTable t = checked_gear_table(file_, layout_, c);
-      relocations_before_ = t.header.relocations;
-      relocated_bytes_before_ = t.header.relocated_bytes;
+      before_ = t.header;
       allocator_.restore(t.pages, c.high_water);
       for (uint64_t i = 0; i < t.lists.size(); ++i) {
         const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
@@ -359,8 +370,8 @@ class GearStore final : public StoreWriter {
   std::vector<std::byte> image_;  // the table a commit writes
   uint64_t buffered_ = 0;
   uint64_t checkpoints_ = 0, replayed_ = 0;
-  std::atomic<uint64_t> relocations_ = 0, relocated_bytes_ = 0;
-  uint64_t relocations_before_ = 0, relocated_bytes_before_ = 0;  // by earlier processes
+  std::atomic<uint64_t> relocations_ = 0, relocated_bytes_ = 0, wear_moves_ = 0, wear_moved_bytes_ = 0;
+  GearTableHeader before_{};  // the counts of earlier processes
 };
 
 }  // namespace

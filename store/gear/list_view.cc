@@ -25,6 +25,8 @@ class ListView final : public StoreView {
     PlacementStats s;
     s.relocations = counts_.relocations;
     s.relocated_bytes = counts_.relocated_bytes;
+    s.wear_moves = counts_.wear_moves;
+    s.wear_moved_bytes = counts_.wear_moved_bytes;
     for (uint64_t i = 0; i < lists_.size(); ++i) {
       if (lists_[i].unit == 0) continue;
       ++s.lists[levels_[i]];

@@ -31,6 +31,8 @@ void PageAllocator::restore(std::span<const GearPage> table, uint64_t high_water
     level_[p] = p < high_water ? table[p].level : kGearPageFree;
     written_[p] = table[p].written;
     writes_[p].store(table[p].writes, std::memory_order_relaxed);
+    total_writes_ += table[p].writes;
+    pages_written_ += table[p].writes > 0 ? 1 : 0;
   }
   restoring_ = true;
 }
@@ -179,11 +181,16 @@ uint64_t PageAllocator::pick_subpage(uint32_t page, uint32_t level) {
   return uint64_t{page} * kUnitsPerPage + s * (gear_level_bytes(level) / kBlockUnitBytes);
 }
 
-uint64_t PageAllocator::allocate(uint32_t level) {
+uint64_t PageAllocator::allocate(uint32_t level, bool healthy) {
   std::lock_guard lock(mutex_);
   if (level > kGearPageLevel) return take_run(level);
   uint32_t page = 0;
-  if (!take_first(available_[level], page)) {
+  bool found = take_first(available_[level], page);
+  if (found && healthy && writes_[page].load(std::memory_order_relaxed) * pages_written_.load() >= total_writes_.load()) {
+    insert(available_[level], page);  // the healthiest with room is at the mean or above: a new page
+    found = false;
+  }
+  if (!found) {
     page = take_page();
     level_[page] = static_cast<uint8_t>(level);
     used_[page] = 0;
@@ -228,7 +235,16 @@ void PageAllocator::committed(uint64_t seq) {
 void PageAllocator::note_write(uint64_t offset, uint64_t bytes) {
   const uint64_t first = offset / kSectionPageBytes;
   const uint64_t last = (offset + bytes - 1) / kSectionPageBytes;
-  for (uint64_t p = first; p <= last; ++p) writes_[p].fetch_add(1, std::memory_order_relaxed);
+  for (uint64_t p = first; p <= last; ++p)
+    if (writes_[p].fetch_add(1, std::memory_order_relaxed) == 0) ++pages_written_;
+  total_writes_ += last - first + 1;
+}
+
+bool PageAllocator::worn(uint64_t offset) const {
+  if (!wear_levelling_) return false;
+  const uint64_t w = writes_[offset / kSectionPageBytes].load(std::memory_order_relaxed);
+  return w >= kWornMinimum && static_cast<double>(w) * static_cast<double>(pages_written_.load()) >
+                                  kWornFactor * static_cast<double>(total_writes_.load());
 }
 
 void PageAllocator::write_table(std::span<GearPage> out) const {

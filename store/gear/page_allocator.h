@@ -7,7 +7,10 @@
 // 2-3, 4-7, ...), so a new subpage goes to the healthiest page that has one and a new page is the
 // healthiest free one (a page never used counts as healthiest); inside a page a subpage not written
 // this round is taken first, and when none is left the round starts again (GEAR's write and
-// empty flags). Off: first fit, lowest page and subpage first.
+// empty flags). And a page written more than kWornFactor times the mean of the pages written is
+// worn: the writer moves a list whose append would land there to a page below the mean instead
+// (GEAR picks healthy pages only when it allocates, which leaves the pages of many small lists
+// to wear). Off: first fit, lowest page and subpage first, nothing moved.
 //
 // Subpages are freed in two steps, as dgap pages are: one the checkpoint in force names is
 // retired, and is reused once the next checkpoint commits and no reader holds an older one.
@@ -41,8 +44,9 @@ class PageAllocator {
   // Every subpage no list claimed is free once no reader holds a checkpoint before `seq`.
   void finish_restore(uint64_t seq);
 
-  // A subpage (or run) of `level`; its unit. Fails when the store is full.
-  uint64_t allocate(uint32_t level);
+  // A subpage (or run) of `level`; its unit. healthy: on a page written less than the mean (a
+  // list moved off a worn page). Fails when the store is full.
+  uint64_t allocate(uint32_t level, bool healthy = false);
   // A subpage no checkpoint names: free at once.
   void release(uint64_t unit, uint32_t level);
   // A subpage the checkpoint in force names: free after the next commit and its readers.
@@ -54,6 +58,11 @@ class PageAllocator {
 
   // A write of `bytes` at byte `offset` of the block region: one write to each page it touches.
   void note_write(uint64_t offset, uint64_t bytes);
+  // Wear levelling on, and the page at byte `offset` is written more than kWornFactor times the
+  // mean (and at least kWornMinimum times).
+  bool worn(uint64_t offset) const;
+  static constexpr double kWornFactor = 1.5;
+  static constexpr uint32_t kWornMinimum = 16;
 
   uint64_t high_water() const { return high_water_; }
   uint64_t pages() const { return pages_; }
@@ -84,6 +93,7 @@ class PageAllocator {
   std::vector<uint8_t> level_;
   std::vector<uint64_t> used_, written_;
   std::vector<std::atomic<uint32_t>> writes_;
+  std::atomic<uint64_t> total_writes_ = 0, pages_written_ = 0;  // pages with a write, for the mean
   std::vector<uint32_t> set_key_;  // the key's first half a page is in its set under
   std::vector<uint8_t> in_set_;
   std::set<Key> available_[kGearPageLevel + 1];  // pages of the level with a free subpage

@@ -17,6 +17,9 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   memory       peak RSS against --mem in both engines, partition and chunk mode, three budgets
   store        the evolving-graph store's ingest (XPGraph) vs the naive baseline: edges/s and
                persisted bytes per edge, R-MAT scale max(--scale, 20) and soc-slashdot, 2 threads
+  evolving     every store mode: insert, persisted bytes, jobs on the live store, snapshot, freshness
+  evolving_steps  1,000 small steps (R-MAT and a skewed stream): store traversal after each tenth, gear vs
+               xpgraph (and dgap), relocation bytes, page wear with levelling on and off
   verify       verified reads: --verify-reads on vs off
   cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
   async        asynchronous passes, re-entry, late join: W1's settings, then W1-W8 and k-core with --async on vs off,
@@ -45,7 +48,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "verify", "cpu", "async", "encoding", "defaults"]
+               "engines", "memory", "store", "evolving", "evolving_steps", "verify", "cpu", "async", "encoding", "defaults"]
 
 
 def log(message):
@@ -863,6 +866,140 @@ def exp_evolving(ctx):
     return raw, md + f"\n\n{setting}", None
 
 
+def exp_evolving_steps(ctx):
+    """GEAR's method: a graph evolving in many small steps, each step one `ingest` that ends with a
+    checkpoint. Two streams: R-MAT at max(--scale, 20) split into 1,000 steps, and a skewed stream
+    of the same size where 1% of the vertices take half the ends (`generate skewed`). Every mode's
+    store takes step k before any takes step k + 1. After each tenth of the steps, BFS then SSSP
+    on each live store (`run STORE`), the modes alternated and repeated: the store traversal (every
+    vertex's out-list read through the store's view; the layout's own sorting and encoding left
+    out), the whole run, the store pages and blocks or lists read. At the end: relocation's bytes
+    against xpgraph's persisted bytes, page write max/mean with wear levelling on and off."""
+    quick = ctx.args.quick
+    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    steps = 40 if quick else 1000
+    repeats = 1 if quick else max(3, ctx.repeats)
+    threads = 2
+    work = ctx.bench.work
+    skewed = os.path.join(work, f"skewed{scale}.bin")
+    if not os.path.exists(skewed):
+        log(f"generating the skewed stream at scale {scale}")
+        ctx.bench.cli("generate", "skewed", "--scale", scale, "--edge-factor", 16, "--seed", 1, "-o", skewed)
+    streams = [(f"R-MAT {scale}", ctx.bench.rmat_plain_edges(scale), ["xpgraph", "gear", "dgap"]),
+               (f"skewed {scale} (1% take half)", skewed, ["xpgraph", "gear", "gear, levelling off"])]
+    raw, rows, wear_rows = {}, [], []
+
+    def store_of(mode):
+        return os.path.join(work, "steps." + mode.replace(", levelling off", "-off") + ".store")
+
+    for name, edges, modes in streams:
+        with open(edges, "rb") as f:
+            count = struct.unpack_from("<Q", f.read(32), 24)[0]  # the edge list header's edge count
+        for mode in modes:
+            for leftover in (store_of(mode), store_of(mode) + ".new"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+        step_file = os.path.join(work, "steps.step.bin")
+        report = os.path.join(work, "steps.ingest.json")
+        persisted = {mode: 0 for mode in modes}
+        ingest_seconds = {mode: 0.0 for mode in modes}
+        tenths = []
+        log(f"  {name}: {steps} steps into {', '.join(modes)}")
+        for k in range(steps):
+            a, b = count * k // steps, count * (k + 1) // steps
+            ctx.bench.cli("convert", edges, "-o", step_file, "--slice", f"{a}:{b}")
+            for mode in modes:
+                args = ["ingest", store_of(mode), "--input", step_file, "--threads", threads, "--expect-edges", count,
+                        "--report", report]
+                if k == 0:
+                    args += ["--store-mode", mode.split(",")[0]]
+                    if mode == "xpgraph":
+                        # Each step's checkpoint writes a partly filled block per list it touched:
+                        # 64-256 bytes per edge end, more than the default geometry plans for.
+                        args += ["--block-space", max(1 << 24, count * 2 * 160)]
+                if mode.endswith("levelling off"):
+                    args += ["--wear-levelling", "off"]  # an ingest's option, given to each
+                ctx.bench.cli(*args)
+                with open(report) as f:
+                    r = json.load(f)
+                persisted[mode] += r["persisted_line_bytes"]
+                ingest_seconds[mode] += r["seconds"]
+            if (k + 1) % (steps // 10) != 0:
+                continue
+            tenth = {"step": k + 1, "modes": {}}
+            runs = {mode: [] for mode in modes}
+            for rep in range(repeats):
+                for mode in (modes if rep % 2 == 0 else list(reversed(modes))):
+                    out = os.path.join(work, "steps.run.json")
+                    ctx.bench.cli("run", store_of(mode), "--job", "bfs:source=random", "--job", "sssp:source=random",
+                                  "--threads", threads, "--graph-mem", max(1 << 20, count), "--report", out)
+                    with open(out) as f:
+                        runs[mode].append(json.load(f))
+            for mode in modes:
+                rs = sorted(runs[mode], key=lambda r: r["store"]["traversal_seconds"])
+                med = rs[len(rs) // 2]
+                walls = sorted(r["wall_seconds"] + r["store"]["open_seconds"] for r in runs[mode])
+                tenth["modes"][mode] = {"traversal_seconds": med["store"]["traversal_seconds"],
+                                        "all_traversal_seconds": [r["store"]["traversal_seconds"] for r in rs],
+                                        "run_seconds": walls[len(walls) // 2], "all_run_seconds": walls,
+                                        "store_pages_read": med["store"]["store_pages_read"],
+                                        "lists_read": med["store"]["lists_read"]}
+            tenths.append(tenth)
+        stats = {mode: parse_store_stat(ctx.bench.cli("store-stat", store_of(mode))) for mode in modes}
+        raw[name] = {"edges": count, "steps": steps, "repeats": repeats, "tenths": tenths,
+                     "persisted_line_bytes": persisted, "ingest_seconds": ingest_seconds, "store_stat": stats}
+        for t in tenths:
+            x = t["modes"]["xpgraph"]
+            for mode in modes:
+                m = t["modes"][mode]
+                # dgap's sections are the run's pages, read in place by the engine: no traversal of its own.
+                in_place = mode == "dgap"
+                rows.append([name, t["step"], mode, "in place" if in_place else f"{m['traversal_seconds']:.3f}",
+                             f"{m['run_seconds']:.2f}", "" if in_place else f"{m['store_pages_read']:,}",
+                             "" if in_place else f"{m['lists_read']:,}",
+                             "" if mode == "xpgraph" or in_place else
+                             f"**{m['traversal_seconds'] / x['traversal_seconds']:.2f}x**",
+                             "" if mode == "xpgraph" else f"{m['run_seconds'] / x['run_seconds']:.2f}x"])
+        for mode in modes:
+            st = stats[mode]
+            ratio = lambda key: f"{float(st[key]):.2f}" if key in st else ""
+            wear_rows.append([name, mode, fmt_bytes(persisted[mode]), f"{ingest_seconds[mode]:.1f}",
+                              fmt_bytes(int(st.get("relocated_bytes", 0))) + (
+                                  f" ({int(st['relocated_bytes']) / persisted['xpgraph']:.3f} of xpgraph's persisted)"
+                                  if "relocated_bytes" in st else ""),
+                              fmt_bytes(int(st["wear_moved_bytes"])) if "wear_moved_bytes" in st else "",
+                              st.get("page_writes_max", ""), ratio("page_writes_mean"), ratio("page_writes_max_over_mean")])
+        for mode in modes:
+            if mode in ("xpgraph", "dgap"):
+                continue
+            r = [t["modes"][mode]["traversal_seconds"] / t["modes"]["xpgraph"]["traversal_seconds"] for t in tenths]
+            raw[name][f"{mode} / xpgraph traversal"] = {"best": min(r), "worst": max(r), "median": statistics.median(r)}
+            r = [t["modes"][mode]["run_seconds"] / t["modes"]["xpgraph"]["run_seconds"] for t in tenths]
+            raw[name][f"{mode} / xpgraph run"] = {"best": min(r), "worst": max(r), "median": statistics.median(r)}
+    md = table(["stream", "after step", "store mode", "traversal (s)", "BFS + SSSP run (s)", "store pages read",
+                "blocks / lists read", "traversal / xpgraph", "run / xpgraph"], rows)
+    md += "\n\n" + table(["stream", "store mode", "persisted (all steps)", "ingest (s)", "relocation rewrote",
+                           "wear moves rewrote", "page writes max", "mean", "max / mean"], wear_rows)
+    for name in raw:
+        for key, v in raw[name].items():
+            if key.endswith("/ xpgraph traversal") or key.endswith("/ xpgraph run"):
+                md += (f"\n\n{name}: {key} {v['median']:.2f}x (median of the tenths), best {v['best']:.2f}x, "
+                       f"worst {v['worst']:.2f}x.")
+    md += ("\n\nEach step is one `ingest` process (batch 65,536, 2 threads) that ends with a checkpoint, so each "
+           "step's edges reach each vertex's chain (xpgraph: one more small block), list (gear: appended in its "
+           "subpage's reserved space, or the list relocated) or section (dgap). Traversal: `run STORE`'s read of "
+           "every vertex's out-list through the view (`store.traversal_seconds`), the median of the repeats, the "
+           "modes alternated; run: the whole BFS + SSSP batch in chunk mode with the X-Stream engine on the run's "
+           "layout of the store, graph budget the edge count in bytes (about a quarter of the packed graph), "
+           "store open included. Page writes: subpage writes per 4 KiB page over the pages written at least once "
+           "(gear's page table). Persisted: every step's ingest report (256-byte lines).")
+    return raw, md + f"\n\n{threads} threads, {repeats} repeats; commit {ctx.commit}", None
+
+
+def parse_store_stat(text):
+    return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+
+
 def exp_verify(ctx):
     """What verifying every read against its page checksum costs: each batch with --verify-reads on and
     off, alternated in one run, the median of each kept."""
@@ -1171,7 +1308,7 @@ def exp_defaults(ctx):
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
            "defaults": exp_defaults}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -1181,6 +1318,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "memory": "10. Memory: peak RSS against the budget",
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "evolving": "11b. Evolving graphs: every store mode, jobs on the live store",
+          "evolving_steps": "11c. Evolving in many small steps: gear's placement against chained blocks, and wear",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",

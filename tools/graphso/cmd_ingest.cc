@@ -251,7 +251,8 @@ int cmd_ingest(const Args& args) {
     if (s.header.mode == StoreMode::Dgap)
       json.field("sections", s.sections).field("merges", s.merges).field("splits", s.splits).field("pages_written", s.pages_written);
     if (s.header.mode == StoreMode::Gear)
-      json.field("relocations", s.relocations).field("relocated_bytes", s.relocated_bytes);
+      json.field("relocations", s.relocations).field("relocated_bytes", s.relocated_bytes)
+          .field("wear_moves", s.wear_moves).field("wear_moved_bytes", s.wear_moved_bytes);
     json.end_object();
     AtomicOutputFile out(report_path);
     out.append(json.text() + "\n");

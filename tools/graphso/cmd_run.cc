@@ -63,6 +63,10 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                  r.store->path.c_str(), r.store->mode.c_str(), static_cast<unsigned long long>(r.store->version),
                  static_cast<unsigned long long>(r.store->pages_in_place),
                  static_cast<unsigned long long>(r.store->pages_rewritten), r.store->open_seconds);
+  if (r.store && r.store->lists_read)
+    std::fprintf(out, "store traversal: %llu %s read in %.3f s, over %llu pages of the store\n",
+                 static_cast<unsigned long long>(r.store->lists_read), r.store->mode == "gear" ? "lists" : "blocks",
+                 r.store->traversal_seconds, static_cast<unsigned long long>(r.store->store_pages_read));
   if (r.mode == "chunk")
     std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions; "
                 "TChunk table %s in memory, %s of source index read from the device\n",

@@ -56,6 +56,8 @@ int cmd_store_stat(const Args& args) {
     std::printf("reserved_utilisation: %.3f\n", g.subpage_bytes ? static_cast<double>(g.list_bytes) / g.subpage_bytes : 0.0);
     line("relocations", g.relocations);
     line("relocated_bytes", g.relocated_bytes);
+    line("wear_moves", g.wear_moves);
+    line("wear_moved_bytes", g.wear_moved_bytes);
     line("pages_written", g.pages_written);
     line("page_writes_max", g.max_writes);
     const double mean = g.pages_written ? static_cast<double>(g.total_writes) / g.pages_written : 0.0;
