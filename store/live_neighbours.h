@@ -2,9 +2,11 @@
 // store/gear): adjacency entries in log order, a tombstone cancelling the earliest occurrence.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "base/types.h"
@@ -55,5 +57,14 @@ class LiveNeighbours {
   std::unordered_map<uint32_t, uint64_t> count_;                 // without weights
   std::unordered_map<uint32_t, std::vector<Weight>> weights_;  // with weights, oldest first
 };
+
+// Entries (entry_words words each) as (neighbour, weight) pairs, sorted; weight 1 without weights.
+inline std::vector<std::pair<VertexId, Weight>> sorted_edges(std::span<const uint32_t> words, uint32_t entry_words) {
+  std::vector<std::pair<VertexId, Weight>> edges;
+  for (size_t k = 0; k + entry_words <= words.size(); k += entry_words)
+    edges.emplace_back(words[k], entry_words == 2 ? words[k + 1] : Weight{1});
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
 
 }  // namespace graphso::store

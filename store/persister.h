@@ -50,6 +50,14 @@ struct ByteRange {
   uint64_t length;
 };
 
+// Appends [offset, offset + length) to ranges kept in order, joined with the last when adjacent.
+inline void add_range(std::vector<ByteRange>& ranges, uint64_t offset, uint64_t length) {
+  if (!ranges.empty() && ranges.back().offset + ranges.back().length == offset)
+    ranges.back().length += length;
+  else
+    ranges.push_back({offset, length});
+}
+
 // Not thread-safe but for crash_point: the store persists from one thread at a time.
 class Persister {
  public:

@@ -302,13 +302,7 @@ class DgapStore final : public StoreWriter {
       if (!s.committed && s.entry.page != 0) written.push_back(s.entry.page);
     std::sort(written.begin(), written.end());
     std::vector<ByteRange> ranges;
-    for (uint32_t page : written) {
-      const uint64_t offset = layout_.page_offset(page);
-      if (!ranges.empty() && ranges.back().offset + ranges.back().length == offset)
-        ranges.back().length += kSectionPageBytes;
-      else
-        ranges.push_back({offset, kSectionPageBytes});
-    }
+    for (uint32_t page : written) add_range(ranges, layout_.page_offset(page), kSectionPageBytes);
     persister_.persist(ranges);
     persister_.crash_point(CrashPoint::CheckpointBlocks);
     std::vector<SectionEntry> table(sections_.size());

@@ -7,6 +7,7 @@
 
 #include "base/checksum.h"
 #include "base/error.h"
+#include "store/dirty_lines.h"
 #include "store/edge_log.h"
 #include "store/gear/gear_lists.h"
 #include "store/gear/page_allocator.h"
@@ -36,7 +37,7 @@ class GearStore final : public StoreWriter {
         named_(2 * header.geometry.vertices, 0),
         allocator_(section_pages(header.geometry), options.wear_levelling),
         buffers_(header.geometry.vertices, options.threads, options.max_buffer_bytes, entry_words(header.geometry)),
-        dirty_((header.geometry.block_units / block_units(kBlockClasses - 1) + 63) / 64) {
+        dirty_(layout_) {
     recover();
   }
 
@@ -125,11 +126,7 @@ class GearStore final : public StoreWriter {
     }
     std::vector<uint32_t> live;
     live_entries(checked_list_words(file_, layout_, d, v, lists_[index(d, v)]), pending, live);
-    const uint32_t step = entry_words(header_.geometry);
-    std::vector<std::pair<VertexId, Weight>> out;
-    for (size_t k = 0; k < live.size(); k += step) out.emplace_back(live[k], step == 2 ? live[k + 1] : Weight{1});
-    std::sort(out.begin(), out.end());
-    return out;
+    return sorted_edges(live, entry_words(header_.geometry));
   }
 
   StoreStatus status() const override {
@@ -173,13 +170,12 @@ class GearStore final : public StoreWriter {
       allocator_.release_retired([&](uint64_t seq) { return readers_before(lock_.fd(), seq); });
   }
 
-  // Lines of the block region written since the last checkpoint, for its persist.
+  // `words` written from word `word` of the subpage at `unit`: lines for the checkpoint's persist,
+  // and a write to the page's count.
   void mark_written(uint64_t unit, uint64_t word, uint64_t words) {
     const uint64_t begin = unit * kBlockUnitBytes + word * sizeof(uint32_t);
-    const uint64_t end = begin + words * sizeof(uint32_t);
-    for (uint64_t line = begin / kXPLineBytes; line * kXPLineBytes < end; ++line)
-      dirty_[line / 64].fetch_or(uint64_t{1} << (line % 64), std::memory_order_relaxed);
-    allocator_.note_write(begin, end - begin);
+    dirty_.mark(begin, words * sizeof(uint32_t));
+    allocator_.note_write(begin, words * sizeof(uint32_t));
   }
 
   // By v's shard thread: entries after list (d, v)'s words, in its reserved space when they fit,
@@ -268,22 +264,7 @@ class GearStore final : public StoreWriter {
   // Persist order (docs/store.md): the lines written since the checkpoint in force, the table copy
   // (only its 4 KiB pieces that differ from what the slot held), then the slot.
   void commit(uint64_t position) {
-    std::vector<ByteRange> ranges;
-    const uint64_t lines = layout_.geometry.block_units * kBlockUnitBytes / kXPLineBytes;
-    for (uint64_t word = 0; word < dirty_.size(); ++word) {
-      uint64_t bits = dirty_[word].exchange(0, std::memory_order_relaxed);
-      while (bits) {
-        const uint64_t line = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        if (line >= lines) continue;
-        const uint64_t offset = layout_.blocks + line * kXPLineBytes;
-        if (!ranges.empty() && ranges.back().offset + ranges.back().length == offset)
-          ranges.back().length += kXPLineBytes;
-        else
-          ranges.push_back({offset, kXPLineBytes});
-      }
-    }
-    persister_.persist(ranges);
+    persister_.persist(dirty_.take());
     persister_.crash_point(CrashPoint::CheckpointBlocks);
 
     const uint32_t slot = 1 - checkpoint_.slot;
@@ -317,11 +298,7 @@ class GearStore final : public StoreWriter {
       const uint64_t n = std::min<uint64_t>(kPiece, image_.size() - at);
       if (std::memcmp(copy + at, image_.data() + at, n) == 0) continue;
       std::memcpy(copy + at, image_.data() + at, n);
-      const uint64_t offset = layout_.tables[slot] + at;
-      if (!ranges.empty() && ranges.back().offset + ranges.back().length == offset)
-        ranges.back().length += n;
-      else
-        ranges.push_back({offset, n});
+      add_range(ranges, layout_.tables[slot] + at, n);
     }
     persister_.persist(ranges);
     return crc32c_of(std::span<const std::byte>(image_));
@@ -366,7 +343,7 @@ class GearStore final : public StoreWriter {
   std::vector<uint8_t> named_;    // 1: the checkpoint in force names the list's subpage
   PageAllocator allocator_;
   VertexBuffers buffers_;
-  std::vector<std::atomic<uint64_t>> dirty_;  // a bit per 256-byte line of the block region
+  DirtyLines dirty_;  // lines of the block region written since the last checkpoint
   std::vector<std::byte> image_;  // the table a commit writes
   uint64_t buffered_ = 0;
   uint64_t checkpoints_ = 0, replayed_ = 0;

@@ -56,7 +56,7 @@ void AdjacencyBlocks::prepend(uint32_t thread, AdjacencyList d, VertexId v, std:
 }
 
 void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entry,
-                                      std::vector<std::atomic<uint64_t>>& dirty) {
+                                      DirtyLines& dirty) {
   uint32_t& head = heads_[static_cast<size_t>(d)][v];
   if (head == 0 || block(head).header.count + entry.size() > kBlockEntries) {
     const uint32_t unit = allocate(thread, kBlockClasses - 1);
@@ -67,8 +67,7 @@ void AdjacencyBlocks::append_in_place(uint32_t thread, AdjacencyList d, VertexId
   std::memcpy(b.entries + b.header.count, entry.data(), entry.size_bytes());
   b.header.count = static_cast<uint8_t>(b.header.count + entry.size());
   b.header.crc = block_crc(b);  // in the same XPLine, persisted with the batch
-  const uint64_t line = head / block_units(kBlockClasses - 1);
-  dirty[line / 64].fetch_or(uint64_t{1} << (line % 64), std::memory_order_relaxed);
+  dirty.mark(uint64_t{head} * kBlockUnitBytes, kXPLineBytes);  // the whole 256-byte block, one line
 }
 
 const AdjacencyBlock& checked_block(const PmemFile& file, const StoreLayout& layout, uint32_t unit,

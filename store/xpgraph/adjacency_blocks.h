@@ -12,6 +12,7 @@
 
 #include "base/types.h"
 #include "store/pmem_file.h"
+#include "store/dirty_lines.h"
 #include "store/live_neighbours.h"
 #include "store/store_format.h"
 
@@ -31,10 +32,9 @@ class AdjacencyBlocks {
   // v's shard thread, which takes blocks from its own reservation.
   void prepend(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entries, uint8_t flags = 0);
   // Naive baseline: appends one entry (its words) into v's newest block in place (a new 256-byte
-  // block when it has no room) and marks the block in `dirty` (one bit per 4 units, that is per
-  // XPLine), for the batch's persist.
+  // block when it has no room) and marks the block's line in `dirty` for the batch's persist.
   void append_in_place(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entry,
-                       std::vector<std::atomic<uint64_t>>& dirty);
+                       DirtyLines& dirty);
 
   // Units handed out so far are [1, high_water()). end_reservations() drops what threads hold in
   // reserve: all threads must be idle.

@@ -8,9 +8,11 @@
 #include <atomic>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <type_traits>
 
 #include "base/error.h"
+#include "store/dirty_lines.h"
 #include "store/edge_log.h"
 #include "store/xpgraph/adjacency_blocks.h"
 #include "store/vertex_buffers.h"
@@ -118,11 +120,7 @@ class ChainStore final : public StoreWriter {
     check_vertex(v);
     std::vector<uint32_t> words;
     merged(d, v, true, words);
-    const uint32_t step = entry_words(header_.geometry);
-    std::vector<std::pair<VertexId, Weight>> live;
-    for (size_t i = 0; i < words.size(); i += step) live.emplace_back(words[i], step == 2 ? words[i + 1] : Weight{1});
-    std::sort(live.begin(), live.end());
-    return live;
+    return sorted_edges(words, entry_words(header_.geometry));
   }
 
   StoreStatus status() const override {
@@ -235,8 +233,7 @@ class ChainStore final : public StoreWriter {
   template <typename EdgeRecord>
   void archive_in_place(std::span<const EdgeRecord> batch, bool deletes) {
     const uint32_t tombstone = deletes ? kFlagBit : 0;
-    const uint64_t line_units = block_units(kBlockClasses - 1);
-    if (dirty_.empty()) dirty_ = std::vector<std::atomic<uint64_t>>((header_.geometry.block_units / line_units + 63) / 64);
+    if (!dirty_) dirty_.emplace(layout_);
     run_tasks(options_.threads, [&](uint32_t shard) {
       const VertexId lo = shard_begin(shard);
       const uint32_t span = shard_begin(shard + 1) - lo;
@@ -246,25 +243,12 @@ class ChainStore final : public StoreWriter {
         if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = e.weight;
         const uint32_t out[2] = {e.dst | tombstone, weight}, in[2] = {e.src | tombstone, weight};
         if (e.src - lo < span)
-          blocks_.append_in_place(shard, AdjacencyList::Out, e.src, std::span<const uint32_t>(out, words), dirty_);
+          blocks_.append_in_place(shard, AdjacencyList::Out, e.src, std::span<const uint32_t>(out, words), *dirty_);
         if (e.dst - lo < span)
-          blocks_.append_in_place(shard, AdjacencyList::In, e.dst, std::span<const uint32_t>(in, words), dirty_);
+          blocks_.append_in_place(shard, AdjacencyList::In, e.dst, std::span<const uint32_t>(in, words), *dirty_);
       }
     });
-    ranges_.clear();
-    for (uint64_t word = 0; word < dirty_.size(); ++word) {
-      uint64_t bits = dirty_[word].exchange(0, std::memory_order_relaxed);
-      while (bits) {
-        uint64_t line = word * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
-        bits &= bits - 1;
-        uint64_t offset = layout_.block_offset(line * line_units);
-        if (!ranges_.empty() && ranges_.back().offset + ranges_.back().length == offset)
-          ranges_.back().length += kXPLineBytes;
-        else
-          ranges_.push_back({offset, kXPLineBytes});
-      }
-    }
-    persister_.persist(ranges_);
+    persister_.persist(dirty_->take());
     buffered_ = log_.head();
   }
 
@@ -306,8 +290,7 @@ class ChainStore final : public StoreWriter {
   uint64_t buffered_ = 0;
   uint64_t checkpoints_ = 0;
   uint64_t replayed_ = 0;
-  std::vector<std::atomic<uint64_t>> dirty_;
-  std::vector<ByteRange> ranges_;
+  std::optional<DirtyLines> dirty_;  // naive: the lines a batch wrote in place
 };
 
 }  // namespace
