@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "store/dirty_lines.h"
 #include "store/edge_log.h"
+#include "store/log_buffering.h"
 #include "store/gear/gear_lists.h"
 #include "store/gear/page_allocator.h"
 #include "store/live_neighbours.h"
@@ -235,34 +236,17 @@ class GearStore final : public StoreWriter {
     named_[i] = 0;
   }
 
-  // Moves log records [buffered_, position) into the vertex buffers, writing full ones to their
-  // lists; `alongside`, if given, runs at the same time on a thread of its own.
+  // Moves log records [buffered_, position) into the vertex buffers; a full one goes to its list.
   void buffer_to(uint64_t position, const std::function<void()>& alongside = {}) {
-    const uint64_t first = buffered_;
-    const uint32_t extra = alongside ? 1 : 0;
-    if (position <= first && !alongside) return;
-    run_tasks(options_.threads + extra, [&](uint32_t task) {
-      if (task < extra) return alongside();
-      const uint32_t shard = task - extra;
-      const VertexId lo = shard_begin(shard);
-      route_log_records(
-          file_, layout_, first, position, lo, shard_begin(shard + 1) - lo,
-          [&](AdjacencyList d, VertexId v) { buffers_.prefetch(d, v); },
-          [&](AdjacencyList d, VertexId v, uint32_t entry, Weight weight) {
-            const uint32_t words[2] = {entry, weight};
-            const bool full = header_.geometry.weighted ? buffers_.append(shard, d, v, std::span<const uint32_t>(words, 2))
-                                                        : buffers_.append(shard, d, v, entry);
-            if (full) {
-              write_list(d, v, buffers_.entries(d, v));
-              buffers_.empty(d, v);
-            }
-          });
-    });
-    buffered_ = position;
+    buffer_log_records(file_, layout_, buffers_, options_.threads, buffered_, position, alongside,
+                       [&](uint32_t, AdjacencyList d, VertexId v, std::span<const uint32_t> entries) {
+                         write_list(d, v, entries);
+                       });
+    buffered_ = std::max(buffered_, position);
   }
 
   // Persist order (docs/store.md): the lines written since the checkpoint in force, the table copy
-  // (only its 4 KiB pieces that differ from what the slot held), then the slot.
+  // (only its lines that differ from what the slot held), then the slot.
   void commit(uint64_t position) {
     persister_.persist(dirty_.take());
     persister_.crash_point(CrashPoint::CheckpointBlocks);

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "store/dirty_lines.h"
 #include "store/edge_log.h"
+#include "store/log_buffering.h"
 #include "store/xpgraph/adjacency_blocks.h"
 #include "store/vertex_buffers.h"
 
@@ -199,33 +200,13 @@ class ChainStore final : public StoreWriter {
     return store::shard_begin(shard, options_.threads, header_.geometry.vertices);
   }
 
-  // Moves log records [buffered_, position) into the vertex buffers, flushing full ones. Every
-  // shard thread reads every record and keeps the ones whose source (out) or destination (in) it
-  // owns. `alongside`, if given, runs at the same time on a thread of its own.
+  // Moves log records [buffered_, position) into the vertex buffers; a full one becomes a block.
   void buffer_to(uint64_t position, const std::function<void()>& alongside = {}) {
-    const uint64_t first = buffered_;
-    const uint32_t extra = alongside ? 1 : 0;
-    if (position <= first && !alongside) return;
-    run_tasks(options_.threads + extra, [&](uint32_t task) {
-      if (task < extra) return alongside();
-      const uint32_t shard = task - extra;
-      const VertexId lo = shard_begin(shard);
-      route_log_records(
-          file_, layout_, first, position, lo, shard_begin(shard + 1) - lo,
-          [&](AdjacencyList d, VertexId v) { buffers_->prefetch(d, v); },
-          [&](AdjacencyList d, VertexId v, uint32_t entry, Weight weight) { append(shard, d, v, entry, weight); });
-    });
-    buffered_ = position;
-  }
-
-  void append(uint32_t shard, AdjacencyList d, VertexId v, uint32_t entry, Weight weight) {
-    const uint32_t words[2] = {entry, weight};
-    const bool full = header_.geometry.weighted ? buffers_->append(shard, d, v, std::span<const uint32_t>(words, 2))
-                                                : buffers_->append(shard, d, v, entry);
-    if (full) {
-      blocks_.prepend(shard, d, v, buffers_->entries(d, v));
-      buffers_->empty(d, v);
-    }
+    buffer_log_records(file_, layout_, *buffers_, options_.threads, buffered_, position, alongside,
+                       [&](uint32_t shard, AdjacencyList d, VertexId v, std::span<const uint32_t> entries) {
+                         blocks_.prepend(shard, d, v, entries);
+                       });
+    buffered_ = std::max(buffered_, position);
   }
 
   // Naive baseline: every edge straight into its PMEM adjacency lists, then the batch's written
