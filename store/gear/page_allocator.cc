@@ -184,12 +184,19 @@ uint64_t PageAllocator::pick_subpage(uint32_t page, uint32_t level) {
 uint64_t PageAllocator::allocate(uint32_t level, bool healthy) {
   std::lock_guard lock(mutex_);
   if (level > kGearPageLevel) return take_run(level);
+  // Levelling: the first pages with room that are not worn (below the mean for a wear move); a few
+  // are looked at, then a new page is taken instead. Worn pages get no new subpage until the
+  // mean catches up with them: the exponential order alone lets a page climb to the top of its
+  // bucket, up to twice the mean.
   uint32_t page = 0;
-  bool found = take_first(available_[level], page);
-  if (found && healthy && writes_[page].load(std::memory_order_relaxed) * pages_written_.load() >= total_writes_.load()) {
-    insert(available_[level], page);  // the healthiest with room is at the mean or above: a new page
-    found = false;
+  bool found = false;
+  std::vector<uint32_t> passed;
+  while (!found && passed.size() < 8 && take_first(available_[level], page)) {
+    const uint64_t w = writes_[page].load(std::memory_order_relaxed);
+    found = !wear_levelling_ || !(healthy ? w * pages_written_.load() >= total_writes_.load() : worn_count(w));
+    if (!found) passed.push_back(page);
   }
+  for (uint32_t p : passed) insert(available_[level], p);
   if (!found) {
     page = take_page();
     level_[page] = static_cast<uint8_t>(level);
@@ -241,10 +248,12 @@ void PageAllocator::note_write(uint64_t offset, uint64_t bytes) {
 }
 
 bool PageAllocator::worn(uint64_t offset) const {
-  if (!wear_levelling_) return false;
-  const uint64_t w = writes_[offset / kSectionPageBytes].load(std::memory_order_relaxed);
-  return w >= kWornMinimum && static_cast<double>(w) * static_cast<double>(pages_written_.load()) >
-                                  kWornFactor * static_cast<double>(total_writes_.load());
+  return wear_levelling_ && worn_count(writes_[offset / kSectionPageBytes].load(std::memory_order_relaxed));
+}
+
+bool PageAllocator::worn_count(uint64_t writes) const {
+  return writes >= kWornMinimum && static_cast<double>(writes) * static_cast<double>(pages_written_.load()) >
+                                       kWornFactor * static_cast<double>(total_writes_.load());
 }
 
 void PageAllocator::write_table(std::span<GearPage> out) const {

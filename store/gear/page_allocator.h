@@ -8,9 +8,9 @@
 // healthiest free one (a page never used counts as healthiest); inside a page a subpage not written
 // this round is taken first, and when none is left the round starts again (GEAR's write and
 // empty flags). And a page written more than kWornFactor times the mean of the pages written is
-// worn: the writer moves a list whose append would land there to a page below the mean instead
-// (GEAR picks healthy pages only when it allocates, which leaves the pages of many small lists
-// to wear). Off: first fit, lowest page and subpage first, nothing moved.
+// worn: it gets no new subpage, and the writer moves a list whose append would land there to a
+// page below the mean instead (GEAR picks healthy pages only when it allocates, which leaves the
+// pages of many small lists to wear). Off: first fit, lowest page and subpage first, nothing moved.
 //
 // Subpages are freed in two steps, as dgap pages are: one the checkpoint in force names is
 // retired, and is reused once the next checkpoint commits and no reader holds an older one.
@@ -73,6 +73,7 @@ class PageAllocator {
  private:
   using Key = std::pair<uint32_t, uint32_t>;  // (wear bucket or 0, page)
   uint32_t bucket(uint32_t page) const;
+  bool worn_count(uint64_t writes) const;
   Key key(uint32_t page) const { return {wear_levelling_ ? bucket(page) : 0u, page}; }
   // Each page is in at most one set (its level's available pages, the free pages, or its level's
   // free runs), under the key it had when it went in; write counts only grow, so take_first
