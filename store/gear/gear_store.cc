@@ -201,7 +201,8 @@ class GearStore final : public StoreWriter {
     uint32_t level = 0;
     while (gear_level_bytes(level) < need * sizeof(uint32_t)) ++level;
     if (wear_move) level = levels_[i];
-    if (level > kGearMaxLevel) fail("{}: the {}-list of vertex {} outgrew the largest run", file_.path(), d == AdjacencyList::Out ? "out" : "in", v);
+    if (level > kGearMaxLevel)
+      fail("{}: the {}-list of vertex {} outgrew the largest run", file_.path(), d == AdjacencyList::Out ? "out" : "in", v);
     // The old words are checked before they are copied: a damaged one would otherwise get a
     // fresh checksum.
     const std::span<const uint32_t> old = checked_list_words(file_, layout_, d, v, l);
@@ -212,17 +213,18 @@ class GearStore final : public StoreWriter {
     std::memcpy(to + old.size(), entries.data(), entries.size_bytes());
     mark_written(unit, 0, need);
     const GearList moved{static_cast<uint32_t>(unit), static_cast<uint32_t>(need), crc32c_of(std::as_bytes(entries), l.crc)};
+    const bool relocated = l.unit != 0;  // else the list's first subpage
     if (wear_move) {
       ++wear_moves_;
       wear_moved_bytes_ += old.size_bytes();
-    } else if (l.unit != 0) {
+    } else if (relocated) {
       ++relocations_;
       relocated_bytes_ += old.size_bytes();
     }
     drop_list(i);
     l = moved;
     levels_[i] = static_cast<uint8_t>(level);
-    persister_.crash_point(CrashPoint::Relocation);
+    if (relocated) persister_.crash_point(CrashPoint::Relocation);
   }
 
   // List i gives up its subpage: at once when no checkpoint names it, else retired.
