@@ -884,7 +884,7 @@ def exp_evolving_steps(ctx):
     against xpgraph's persisted bytes, page write max/mean with wear levelling on and off."""
     quick = ctx.args.quick
     scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
-    steps = 20 if quick else 1000
+    steps = 10 if quick else 1000
     repeats = 1 if quick else max(3, ctx.repeats)
     threads = 2
     work = ctx.bench.work
