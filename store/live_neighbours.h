@@ -42,6 +42,14 @@ class LiveNeighbours {
     for (size_t i = 0; i + entry_words_ <= words.size(); i += entry_words_)
       apply(words[i], entry_words_ == 2 ? words[i + 1] : Weight{1});
   }
+  // Appends each live occurrence as blocks and lists hold it (entry_words words: the neighbour,
+  // then its weight when kept).
+  void append_words(std::vector<uint32_t>& out) const {
+    for_each([&](uint32_t n, Weight w) {
+      out.push_back(n);
+      if (entry_words_ == 2) out.push_back(w);
+    });
+  }
   // Calls f(neighbour, weight) once per live occurrence, in no particular order (weight 1
   // without weights).
   template <typename F>

@@ -6,6 +6,7 @@
 // only this and what store/ shares.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -121,6 +122,17 @@ class StoreWriter {
       if (e.src >= header_.geometry.vertices || e.dst >= header_.geometry.vertices)
         fail("{}: edge {} -> {} is outside the store's {} vertices", file_.path(), e.src, e.dst,
              header_.geometry.vertices);
+  }
+  // The next batch of `edges` the log has room for (taken off the front of `edges`); when the log
+  // holds all it may of edges not yet checkpointed (store_format.h), a checkpoint first.
+  template <typename EdgeRecord>
+  std::span<const EdgeRecord> take_log_batch(std::span<const EdgeRecord>& edges) {
+    const uint64_t capacity = log_.slots() - kLogLineRecords;
+    if (log_.head() - checkpoint_.flushed >= capacity) checkpoint();
+    const std::span<const EdgeRecord> batch =
+        edges.first(std::min<uint64_t>(capacity - (log_.head() - checkpoint_.flushed), edges.size()));
+    edges = edges.subspan(batch.size());
+    return batch;
   }
   void check_vertex(VertexId v) const {
     if (v >= header_.geometry.vertices)

@@ -136,13 +136,8 @@ class DgapStore final : public StoreWriter {
   void add_records(std::span<const EdgeRecord> edges, bool deletes) {
     check_ids(edges);
     in_lists_.reset();
-    const uint64_t capacity = log_.slots() - kLogLineRecords;
     while (!edges.empty()) {
-      // The log holds what no checkpoint has merged yet (store_format.h).
-      if (log_.head() - checkpoint_.flushed >= capacity) checkpoint();
-      std::span<const EdgeRecord> batch =
-          edges.first(std::min<uint64_t>(capacity - (log_.head() - checkpoint_.flushed), edges.size()));
-      edges = edges.subspan(batch.size());
+      const std::span<const EdgeRecord> batch = take_log_batch(edges);  // the log holds what no checkpoint merged
       // The batch is logged (and acknowledged) on a thread of its own while its operations go to
       // their section logs and full sections merge: merged pages are no checkpoint's until one
       // commits, after both. (XPGraph overlaps logging and buffering the same way.)

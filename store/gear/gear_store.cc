@@ -50,13 +50,8 @@ class GearStore final : public StoreWriter {
   template <typename EdgeRecord>
   void add_records(std::span<const EdgeRecord> edges, bool deletes) {
     check_ids(edges);
-    const uint64_t capacity = log_.slots() - kLogLineRecords;
     while (!edges.empty()) {
-      // The log may hold at most its capacity in edges not yet checkpointed (store_format.h).
-      if (log_.head() - checkpoint_.flushed >= capacity) checkpoint();
-      std::span<const EdgeRecord> batch =
-          edges.first(std::min<uint64_t>(capacity - (log_.head() - checkpoint_.flushed), edges.size()));
-      edges = edges.subspan(batch.size());
+      const std::span<const EdgeRecord> batch = take_log_batch(edges);
       if (log_.head() - buffered_ >= options_.archive_threshold) {
         release_retired();
         // Logging and buffering side by side, as in xpgraph mode.
@@ -160,10 +155,7 @@ class GearStore final : public StoreWriter {
     LiveNeighbours neighbours(step);
     neighbours.apply_words(words);
     neighbours.apply_words(more);
-    neighbours.for_each([&](uint32_t n, Weight w) {
-      live.push_back(n);
-      if (step == 2) live.push_back(w);
-    });
+    neighbours.append_words(live);
   }
 
   void release_retired() {
@@ -300,7 +292,7 @@ class GearStore final : public StoreWriter {
     with_damage_note(c, [&] {
       const GearTable t = checked_gear_table(file_, layout_, c);
       before_ = t.header;
-      allocator_.restore(t.pages, c.high_water);
+      allocator_.restore(t.pages, c.high_water, c.seq);
       for (uint64_t i = 0; i < t.lists.size(); ++i) {
         const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
         const VertexId v = static_cast<VertexId>(i < vertices ? i : i - vertices);
@@ -314,7 +306,6 @@ class GearStore final : public StoreWriter {
         levels_[i] = static_cast<uint8_t>(level);
         named_[i] = 1;
       }
-      allocator_.finish_restore(c.seq);
       verify_log_lines(file_, layout_, c.flushed, head);
     });
     buffered_ = c.flushed;

@@ -25,8 +25,9 @@ uint32_t PageAllocator::bucket(uint32_t page) const {
   return w == 0 ? 0 : 1 + static_cast<uint32_t>(63 - __builtin_clzll(w));
 }
 
-void PageAllocator::restore(std::span<const GearPage> table, uint64_t high_water) {
+void PageAllocator::restore(std::span<const GearPage> table, uint64_t high_water, uint64_t seq) {
   high_water_ = high_water;
+  restore_seq_ = seq;
   for (uint64_t p = 0; p < pages_ && p < table.size(); ++p) {
     level_[p] = p < high_water ? table[p].level : kGearPageFree;
     written_[p] = table[p].written;
@@ -44,11 +45,6 @@ bool PageAllocator::claim(uint64_t unit, uint32_t level) {
   if (used_[page] & bit) return false;
   used_[page] |= bit;
   return true;
-}
-
-void PageAllocator::finish_restore(uint64_t seq) {
-  restore_seq_ = seq;
-  // Nothing is free until the readers of older checkpoints are gone (release_retired).
 }
 
 bool PageAllocator::has_retired() const {

@@ -37,12 +37,12 @@ class PageAllocator {
   PageAllocator(uint64_t pages, bool wear_levelling);
 
   // --- recovery: the checkpoint's page table, then each list's subpage claimed ---
-  void restore(std::span<const GearPage> table, uint64_t high_water);
+  // Every subpage no list claims is free once no reader holds a checkpoint before `seq`
+  // (release_retired).
+  void restore(std::span<const GearPage> table, uint64_t high_water, uint64_t seq);
   // Marks the subpage (or run) at `unit` of `level` in use (checked_list_level has checked it
   // against the page table); false when another list has it already.
   bool claim(uint64_t unit, uint32_t level);
-  // Every subpage no list claimed is free once no reader holds a checkpoint before `seq`.
-  void finish_restore(uint64_t seq);
 
   // A subpage (or run) of `level`; its unit. healthy: on a page written less than the mean (a
   // list moved off a worn page). Fails when the store is full.

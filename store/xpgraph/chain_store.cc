@@ -260,10 +260,7 @@ class ChainStore final : public StoreWriter {
         if (d == AdjacencyList::Out && e.src == v) neighbours.apply(e.dst | tombstone, e.weight);
         if (d == AdjacencyList::In && e.dst == v) neighbours.apply(e.src | tombstone, e.weight);
       }
-    neighbours.for_each([&](uint32_t n, Weight w) {
-      live.push_back(n);
-      if (words == 2) live.push_back(w);
-    });
+    neighbours.append_words(live);
   }
 
   AdjacencyBlocks blocks_;

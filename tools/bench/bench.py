@@ -178,7 +178,7 @@ class Bench:
                     f.write(block)
                 os.fsync(f.fileno())
         out = self.cli("disk-bandwidth", scratch, "--limit", f"{size_mib}M")
-        values = dict(line.split(": ", 1) for line in out.splitlines())
+        values = key_values(out)
         self.random_reads_per_second = float(values["random_reads_per_second"])
         return float(values["bytes_per_second"])
 
@@ -298,6 +298,11 @@ class Context:
                                  f"{r['failed']}")
             runs.append(r)
         return median_run(runs)
+
+
+def key_values(text):
+    """The `key: value` lines a command prints (disk-bandwidth, store-stat), as a dict."""
+    return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
 
 
 def median_run(runs):
@@ -952,7 +957,7 @@ def exp_evolving_steps(ctx):
                                         "store_pages_read": med["store"]["store_pages_read"],
                                         "lists_read": med["store"]["lists_read"]}
             tenths.append(tenth)
-        stats = {mode: parse_store_stat(ctx.bench.cli("store-stat", store_of(mode))) for mode in modes}
+        stats = {mode: key_values(ctx.bench.cli("store-stat", store_of(mode))) for mode in modes}
         raw[name] = {"edges": count, "steps": steps, "repeats": repeats, "tenths": tenths,
                      "persisted_line_bytes": persisted, "ingest_seconds": ingest_seconds, "store_stat": stats}
         for t in tenths:
@@ -1001,10 +1006,6 @@ def exp_evolving_steps(ctx):
            "store open included. Page writes: subpage writes per 4 KiB page over the pages written at least once "
            "(gear's page table). Persisted: every step's ingest report (256-byte lines).")
     return raw, md + f"\n\n{threads} threads, {repeats} repeats; commit {ctx.commit}", None
-
-
-def parse_store_stat(text):
-    return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
 
 
 def exp_verify(ctx):
