@@ -17,7 +17,11 @@ void fail_corrupt_log_record(const PmemFile& file, uint64_t position) {
 
 void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister) {
   *file.at<uint64_t>(layout.log_head) = encode_log_head(0);
-  persister.persist(layout.log_head, sizeof(uint64_t));
+  if (layout.geometry.mode == StoreMode::Ftgraph) {
+    *file.at<uint64_t>(layout.applying()) = encode_log_head(0);
+    *file.at<uint64_t>(layout.allocated()) = encode_log_head(1);
+  }
+  persister.persist(layout.log_head, 3 * sizeof(uint64_t));
 }
 
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {
@@ -69,6 +73,13 @@ void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t 
            line_end - 1);
     p = line_end;
   }
+}
+
+void EdgeLog::advance_to(uint64_t position) {
+  if (position > kMaxLogPosition) fail("{}: the store's positions are used up ({} operations)", file_.path(), head_);
+  std::atomic_ref<uint64_t>(*head_word_).store(encode_log_head(position), std::memory_order_release);
+  persister_.persist(layout_.log_head, sizeof(uint64_t));
+  head_ = position;
 }
 
 template <typename EdgeRecord>

@@ -36,6 +36,8 @@ class EdgeLog {
   // An unweighted store ignores the weights; Edge records have weight 1.
   template <typename EdgeRecord>  // Edge or WeightedEdge
   void append(std::span<const EdgeRecord> edges, bool deletes);
+  // ftgraph, which logs nothing: the head counts operations applied; persists it at `position`.
+  void advance_to(uint64_t position);
   // The record at position (before head, not yet overwritten).
   LoggedEdge read(uint64_t position) const { return read_log_record(file_, layout_, position); }
 

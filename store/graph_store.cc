@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "store/dgap/dgap_store.h"
 #include "store/edge_log.h"
+#include "store/ftgraph/ftgraph_store.h"
 #include "store/gear/gear_store.h"
 #include "store/pmem_file.h"
 #include "store/xpgraph/chain_store.h"
@@ -42,6 +43,11 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
   }
   if (mode == StoreMode::Gear) {
     g.block_units = gear_pages(vertices, edges, weighted) * kUnitsPerPage;
+    return g;
+  }
+  if (mode == StoreMode::Ftgraph) {
+    g.log_slots = kMinLogSlots;  // it logs nothing: the head word counts operations applied
+    g.block_units = ftgraph_units(vertices, edges, weighted);
     return g;
   }
   // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
@@ -127,6 +133,8 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
       return std::unique_ptr<GraphStore>(new GraphStore(open_dgap_store(std::move(lock), std::move(file), header, options)));
     case StoreMode::Gear:
       return std::unique_ptr<GraphStore>(new GraphStore(open_gear_store(std::move(lock), std::move(file), header, options)));
+    case StoreMode::Ftgraph:
+      return std::unique_ptr<GraphStore>(new GraphStore(open_ftgraph_store(std::move(lock), std::move(file), header, options)));
     default:
       return std::unique_ptr<GraphStore>(new GraphStore(open_chain_store(std::move(lock), std::move(file), header, options)));
   }

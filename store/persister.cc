@@ -17,7 +17,8 @@ namespace {
 constexpr CrashPoint kAllPoints[] = {CrashPoint::InputRecord,      CrashPoint::LogRecords,
                                      CrashPoint::LogHead,          CrashPoint::CheckpointBlocks,
                                      CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot,
-                                   CrashPoint::Relocation};
+                                     CrashPoint::Relocation,       CrashPoint::TreeEntries,
+                                     CrashPoint::TreeBitmaps};
 
 }  // namespace
 
@@ -30,6 +31,8 @@ const char* crash_point_name(CrashPoint point) {
     case CrashPoint::CheckpointTable: return "checkpoint-table";
     case CrashPoint::CheckpointSlot: return "checkpoint-slot";
     case CrashPoint::Relocation: return "relocation";
+    case CrashPoint::TreeEntries: return "tree-entries";
+    case CrashPoint::TreeBitmaps: return "tree-bitmaps";
   }
   return "?";
 }

@@ -24,6 +24,8 @@ enum class CrashPoint {
   CheckpointTable,   // after the table copy, before the slot
   CheckpointSlot,    // after the slot (the commit point)
   Relocation,        // gear: a list copied to its new subpage, the old one still named
+  TreeEntries,       // ftgraph: a batch's entries and new nodes persisted, no set bit yet
+  TreeBitmaps,       // ftgraph: its set bitmaps persisted, the head not yet
 };
 const char* crash_point_name(CrashPoint point);
 // Every name, for --help and error messages.

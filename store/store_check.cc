@@ -34,7 +34,7 @@ StoreCheck check_store(const std::string& store_path) {
   check.read = scan_snapshot(*view, both);
   // dgap keeps out-edges only: the order of its sections and of each page is checked as they are read.
   const bool two_directions = view->header().mode != StoreMode::Dgap;
-  const char* lists = view->header().mode == StoreMode::Gear ? "lists" : "chains";
+  const char* lists = view->header().mode == StoreMode::Gear ? "lists" : view->header().mode == StoreMode::Ftgraph ? "trees" : "chains";
   if (two_directions && !(out == in))
     fail("{}: corrupt store: at log position {} the out-{} hold {} edges and the in-{} {}{}", store_path,
          check.read.position, lists, out.count, lists, in.count, out.count == in.count ? ", not the same ones" : "");

@@ -10,7 +10,7 @@
 namespace graphso::store {
 
 namespace {
-constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}, {StoreMode::Dgap, "dgap"}, {StoreMode::Gear, "gear"}};
+constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}, {StoreMode::Dgap, "dgap"}, {StoreMode::Gear, "gear"}, {StoreMode::Ftgraph, "ftgraph"}};
 }  // namespace
 
 const char* store_mode_name(StoreMode mode) { return enum_name<StoreMode>(kStoreModeNames, mode); }
@@ -54,7 +54,7 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   log_weights = region(g.weighted ? g.log_slots * sizeof(Weight) : 0);
   log_sums = region(log_lines() * sizeof(uint64_t));
   tables[0] = region(table_bytes());
-  tables[1] = region(table_bytes());
+  tables[1] = region(g.mode == StoreMode::Ftgraph ? 0 : table_bytes());
   blocks = region(g.block_units * kBlockUnitBytes);
   file_bytes = at;
 }

@@ -33,7 +33,7 @@ inline constexpr uint32_t block_class_for(uint32_t n) { return n <= block_entrie
 inline constexpr uint32_t kFlagBit = 0x80000000u;  // delete / phase / tombstone bit of a u32
 inline constexpr uint64_t kMaxStoreVertices = kFlagBit;  // ids must leave bit 31 free
 
-enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1, Dgap = 2, Gear = 3 };
+enum class StoreMode : uint32_t { XPGraph = 0, Naive = 1, Dgap = 2, Gear = 3, Ftgraph = 4 };
 // dgap and gear cut the block region into 4 KiB pages; the checkpoint's high-water mark counts pages.
 inline constexpr bool paged(StoreMode mode) { return mode == StoreMode::Dgap || mode == StoreMode::Gear; }
 const char* store_mode_name(StoreMode mode);
@@ -201,6 +201,40 @@ inline constexpr uint64_t gear_page_offset(uint64_t vertices) {
   return (sizeof(GearTableHeader) + 2 * vertices * sizeof(GearList) + 15) / 16 * 16;
 }
 
+// ftgraph mode (store/ftgraph): no log and no checkpoints. Each vertex's out-edges and in-edges
+// are a degree-aware suffix-bit tree of nodes in the block region, found through the vertex array
+// (table copy 0: a VertexWord per vertex and direction, out then in). A node is a header line,
+// a line of fingerprints, in a weighted store a line of entry checks, then 64 entry slots (a u32
+// neighbour, or a u64 neighbour | weight << 32). A root holds 16, 32, then 64 edges in place; a
+// full node branches: its children (2 up to level 2, then 4) are allocated together, and an edge
+// goes down by its neighbour's low bits. The log head word counts operations applied.
+inline constexpr uint32_t kTreeSlots = 64;
+inline constexpr uint32_t kTreeBinaryLevels = 3;  // levels 0-2 branch two ways, deeper ones four
+struct TreeNodeHeader {
+  uint64_t next;     // children: unit | check << 32 (tree_link), 0 when none
+  uint64_t locate;   // slots taken or being written; equal to `set` when no batch is under way
+  uint64_t set;      // slots holding an edge: bit i set (one 8-byte store) commits slot i
+  uint64_t version;  // odd while a batch changes the node; a reader retries when it moved
+  uint64_t size;     // slots in use: 16, 32 or 64 (a root grows in place), 64 below the root
+  uint32_t owner;    // vertex
+  uint8_t direction; // AdjacencyList
+  uint8_t level;
+  uint16_t reserved;
+  uint32_t path;     // the low bits its neighbours share (the first tree_shift(level) bits)
+  uint32_t check;    // CRC-32C of owner, direction, level, path
+  uint64_t pad;
+};
+static_assert(sizeof(TreeNodeHeader) == 64);
+inline constexpr uint32_t tree_fanout(uint32_t level) { return level < kTreeBinaryLevels ? 2 : 4; }
+// Neighbour bits a node at `level` shares with its siblings' parent path: its children split on
+// the next tree_fanout(level) / 2 bits above these.
+inline constexpr uint32_t tree_shift(uint32_t level) {
+  return level <= kTreeBinaryLevels ? level : kTreeBinaryLevels + 2 * (level - kTreeBinaryLevels);
+}
+inline constexpr uint32_t kTreeMaxLevel = 17;  // tree_shift reaches 31 bits: every id's path is distinct
+// 64-byte units of a node: header, fingerprints, (entry checks,) entries.
+inline constexpr uint64_t tree_node_units(bool weighted) { return weighted ? 3 + 8 : 2 + 4; }
+
 // Where each region starts; all 4 KiB-aligned.
 struct StoreLayout {
   explicit StoreLayout(const StoreGeometry& geometry);
@@ -217,11 +251,13 @@ struct StoreLayout {
   uint64_t file_bytes = 0;
 
   // xpgraph, naive: out heads then in heads, a u32 per vertex each; dgap: a section table that
-  // holds a section per page; gear: the lists and the page table.
+  // holds a section per page; gear: the lists and the page table; ftgraph: the vertex array (in
+  // table copy 0 only).
   uint64_t table_bytes() const {
     switch (geometry.mode) {
       case StoreMode::Dgap: return (section_pages(geometry) + 1) * sizeof(SectionEntry);
       case StoreMode::Gear: return gear_page_offset(geometry.vertices) + section_pages(geometry) * sizeof(GearPage);
+      case StoreMode::Ftgraph: return 2 * geometry.vertices * sizeof(uint64_t);
       default: return geometry.vertices * 8;
     }
   }
@@ -235,6 +271,12 @@ struct StoreLayout {
   }
   uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
   uint64_t log_sum_offset(uint64_t line) const { return log_sums + line * sizeof(uint64_t); }
+  // ftgraph: the batch being applied, beside the head (a log head word: every operation before
+  // it may be in the trees); equal to the head when no batch is under way.
+  uint64_t applying() const { return log_head + sizeof(uint64_t); }
+  // ftgraph: block units [1, allocated) hold the nodes of every batch before the head (the same
+  // encoding), persisted before the head.
+  uint64_t allocated() const { return log_head + 2 * sizeof(uint64_t); }
 };
 
 }  // namespace graphso::store

@@ -48,7 +48,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   std::memcpy(&s, file.at<Superblock>(0), sizeof s);
   check_tag(kStoreFormat, s.tag, file.path());
   check_crc(file.path(), s.crc, record_crc(s), "store superblock");
-  if (s.mode > static_cast<uint32_t>(StoreMode::Gear)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
+  if (s.mode > static_cast<uint32_t>(StoreMode::Ftgraph)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
   if (s.flags & ~kStoreWeighted) fail("{}: corrupt store: unknown flags {:#x}", file.path(), s.flags);
   h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units, (s.flags & kStoreWeighted) != 0};
@@ -102,7 +102,8 @@ void check_positions(const PmemFile& file, const StoreHeader& header, const Chec
   if (c.high_water < 1 || c.high_water > limit)
     fail("{}: corrupt store: {}checkpoint {}'s high-water mark {} is outside the {} {}", file.path(), damage_note(c),
          c.seq, c.high_water, limit, pages ? "pages" : "block units");
-  if (c.flushed > head || head - c.flushed > header.geometry.log_slots)
+  // ftgraph keeps no log: its head counts operations applied, without a bound.
+  if (header.mode != StoreMode::Ftgraph && (c.flushed > head || head - c.flushed > header.geometry.log_slots))
     fail("{}: corrupt store: {}the log head {} and checkpoint {}'s position {} are more than the log apart",
          file.path(), damage_note(c), head, c.seq, c.flushed);
 }

@@ -1,6 +1,7 @@
 #include "store/store_stat.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "store/edge_log.h"
 #include "store/pmem_file.h"
@@ -15,6 +16,7 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.snapshot = scan_snapshot(*view, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
   stat.sections = view->section_stats();
   stat.placement = view->placement_stats();
+  stat.trees = view->tree_stats();
   // The records beside the graph, read now from the view's mapping.
   const PmemFile& file = view->file();
   stat.header = view->header();
@@ -26,6 +28,14 @@ StoreStat read_store_stat(const std::string& store_path) {
   // A paged store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
   const uint64_t unit = paged(stat.header.mode) ? kSectionPageBytes : kBlockUnitBytes;
   stat.block_bytes_used = (stat.checkpoint.high_water - 1) * unit;
+  if (stat.header.mode == StoreMode::Ftgraph) {
+    // No checkpoints: the allocation mark and the batch word beside the head say it.
+    const std::optional<uint64_t> allocated = decode_log_head(*file.at<uint64_t>(layout.allocated()));
+    const std::optional<uint64_t> applying = decode_log_head(*file.at<uint64_t>(layout.applying()));
+    if (!allocated || !applying) fail("{}: corrupt store: the allocation or batch word fails its check", store_path);
+    stat.block_bytes_used = (*allocated - 1) * unit;
+    stat.applying = *applying;
+  }
   stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;
   if (stat.input)

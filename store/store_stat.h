@@ -26,6 +26,8 @@ struct StoreStat {
   uint64_t input_acknowledged = 0;    // of `input`'s edges
   SectionStats sections;              // dgap: the edge array (all zero in the other modes)
   PlacementStats placement;           // gear: lists in subpages, page wear (all zero in the others)
+  TreeStats trees;                    // ftgraph: the trees' shape (all zero in the others)
+  uint64_t applying = 0;              // ftgraph: the end of a batch under way (the head when none is)
 
   uint64_t log_unflushed() const { return log_head - std::min(log_head, checkpoint.flushed); }
 };

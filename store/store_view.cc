@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "store/dgap/section_view.h"
+#include "store/ftgraph/tree_view.h"
 #include "store/gear/list_view.h"
 #include "store/live_neighbours.h"
 #include "store/xpgraph/chain_view.h"
@@ -42,6 +43,7 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   switch (header.mode) {
     case StoreMode::Dgap: view = make_section_view(std::move(lease), std::move(file), header); break;
     case StoreMode::Gear: view = make_list_view(std::move(lease), std::move(file), header); break;
+    case StoreMode::Ftgraph: view = make_tree_view(std::move(lease), std::move(file), header); break;
     default: view = make_chain_view(std::move(lease), std::move(file), header);
   }
   view->fix_version();

@@ -112,6 +112,15 @@ struct PlacementStats {
   uint64_t max_writes = 0, total_writes = 0;  // subpage writes into one page (the most), and into all
 };
 
+// ftgraph: the trees' shape (store-stat), out-trees and in-trees together.
+struct TreeStats {
+  uint64_t trees = 0;                       // non-empty
+  uint64_t nodes[kTreeMaxLevel + 1] = {};   // per level
+  uint64_t roots_by_size[3] = {};           // roots of 16, 32 and 64 slots
+  uint64_t slots_used = 0;                  // edges held (both directions)
+  uint64_t deepest = 0;                     // level
+};
+
 // The store's header and the version a view opened now would fix (the checkpoint in force, then
 // the head), read without copying anything: what tells whether an earlier snapshot is still the
 // graph. A naive store that is not closed cleanly is an error, as for a view.
@@ -150,6 +159,8 @@ class StoreView {
   virtual SectionStats section_stats() const { return {}; }
   // gear: placement and wear as the view's checkpoint recorded them (all zero in the other modes).
   virtual PlacementStats placement_stats() const { return {}; }
+  // ftgraph: the trees' shape (all zero in the other modes).
+  virtual TreeStats tree_stats() const { return {}; }
 
  protected:
   StoreView(ReaderLease lease, PmemFile file, const StoreHeader& header)

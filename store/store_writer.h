@@ -32,6 +32,7 @@ struct StoreOptions {
   uint64_t archive_threshold = 1 << 16;      // xpgraph: logged, unbuffered edges that start buffering
   uint32_t section_log = 2048;               // dgap: a section's logged operations that start its merge
   bool wear_levelling = true;                // gear: allocate on the healthiest pages and subpages
+  uint64_t ftgraph_batch = uint64_t{1} << 20;  // ftgraph: operations applied (and persisted) at once
   PowerCutConfig power_cut{};
 };
 
@@ -58,6 +59,13 @@ struct StoreStatus {
   uint64_t relocated_bytes = 0;
   uint64_t wear_moves = 0;        // lists moved off worn pages, and their bytes
   uint64_t wear_moved_bytes = 0;
+  // ftgraph: the end of the batch under way (the head when none is), and what set semantics made
+  // of this process's operations
+  uint64_t applying = 0;
+  uint64_t duplicates = 0;      // inserts of an edge already present: nothing written
+  uint64_t absent_deletes = 0;  // deletions of an edge not present
+  uint64_t branch_outs = 0;     // full nodes that got children
+  uint64_t scale_ups = 0;       // roots grown in place (16 -> 32 -> 64 slots)
   PersistStats persisted;
 };
 

@@ -21,12 +21,14 @@ struct EdgeOp {
 
 // Per vertex, the sorted out- and in-neighbour multisets after ops in order (a deletion removes
 // the earliest live occurrence, whatever its weight, or nothing), and the same with weights.
+// `sets` (ftgraph's semantics): an edge is present once; adding a present edge changes nothing
+// (its weight stays), deleting it removes it.
 struct Adjacency {
   std::vector<std::vector<VertexId>> out, in;
   std::vector<std::vector<std::pair<VertexId, Weight>>> out_edges, in_edges;
   uint64_t edges = 0;
 };
-Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices);
+Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets = false);
 std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
 std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges);
 
@@ -34,8 +36,9 @@ std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges);
 // model (degree, multiset, weights).
 void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
 
-// Opens the store file (recovering as after a crash), and REQUIREs it to hold exactly the first
-// K input edges, K = what the store says it acknowledged of the input (0 when it records no input
+// Opens the store file (recovering as after a crash; an ftgraph store's interrupted batch is
+// replayed from the input, as a resumed ingest does), and REQUIREs it to hold exactly the first
+// K input edges (as a set in ftgraph mode), K = what the store says it acknowledged of the input (0 when it records no input
 // yet: killed right after creating it), with K >= at_least; every
 // chain is walked and checked by a snapshot scan too. Returns K.
 // Input weights are checked too (all 1 for unweighted input or an unweighted store).

@@ -1,4 +1,4 @@
-// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap|gear]
+// graphso ingest STORE --input EDGES.bin [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap|gear|ftgraph]
 // Appends an edge list to the evolving-graph store (created on first use), durably, batch by
 // batch. Resumable: the store records the input and how many of its edges are acknowledged.
 #include <chrono>
@@ -66,7 +66,8 @@ int cmd_ingest(const Args& args) {
       ("batch", number(&batch)->default_value(65536), "edges per acknowledged batch (group commit)")
       ("delete", po::bool_switch(), "the input's edges are deletions")
       ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline), dgap (a sorted edge array "
-       "the engines read in place) or gear (each vertex's neighbours together in one subpage)")
+       "the engines read in place), gear (each vertex's neighbours together in one subpage) or ftgraph (a suffix-bit "
+       "tree per vertex changed in place, no log; set semantics: duplicates are not stored)")
       ("vertices", number(&vertices)->default_value(0), "new store: vertex capacity (default: the input's)")
       ("expect-edges", number(&expect_edges)->default_value(0),
        "new store: size its block space for this many edges (default: the input's), for a store loaded in parts")
@@ -227,6 +228,10 @@ int cmd_ingest(const Args& args) {
   std::printf("ingest: persisted %s in %llu persists (%.1f bytes/edge in 256-byte lines); device writes %s\n",
               human_bytes(static_cast<double>(p.line_bytes)).c_str(), static_cast<unsigned long long>(p.calls), per_edge,
               human_bytes(static_cast<double>(device_bytes)).c_str());
+  if (s.header.mode == StoreMode::Ftgraph)
+    std::printf("ingest: set semantics: %llu inserts of edges already present, %llu deletions of absent edges (nothing "
+                "written for either)\n", static_cast<unsigned long long>(s.duplicates),
+                static_cast<unsigned long long>(s.absent_deletes));
   if (!report_path.empty()) {
     JsonWriter json;
     json.begin_object()
@@ -253,6 +258,9 @@ int cmd_ingest(const Args& args) {
     if (s.header.mode == StoreMode::Gear)
       json.field("relocations", s.relocations).field("relocated_bytes", s.relocated_bytes)
           .field("wear_moves", s.wear_moves).field("wear_moved_bytes", s.wear_moved_bytes);
+    if (s.header.mode == StoreMode::Ftgraph)
+      json.field("duplicates", s.duplicates).field("absent_deletes", s.absent_deletes)
+          .field("branch_outs", s.branch_outs).field("scale_ups", s.scale_ups);
     json.end_object();
     AtomicOutputFile out(report_path);
     out.append(json.text() + "\n");

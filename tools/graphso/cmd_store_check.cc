@@ -30,6 +30,11 @@ int cmd_store_check(const Args& args) {
                 "in-lists (%llu lists in %llu bytes)\n",
                 store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
                 n(c.read.in_block_bytes));
+  else if (c.header.mode == store::StoreMode::Ftgraph)
+    std::printf("%s: %llu edges, the same set through the out-trees (%llu nodes, %llu bytes) and the in-trees (%llu "
+                "nodes, %llu bytes), every node and slot checked\n",
+                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
+                n(c.read.in_block_bytes));
   else
     std::printf("%s: %llu edges, the same multiset through the out-chains (%llu blocks, %llu bytes) and the in-chains "
                 "(%llu blocks, %llu bytes)\n",

@@ -1,0 +1,420 @@
+#include "store/ftgraph/ftgraph_store.h"
+
+#include <algorithm>
+#include <atomic>
+#include <unordered_map>
+
+#include "base/error.h"
+#include "store/dirty_lines.h"
+#include "store/edge_log.h"
+#include "store/ftgraph/op_ring.h"
+#include "store/ftgraph/tree_nodes.h"
+
+namespace graphso::store {
+
+uint64_t ftgraph_units(uint64_t vertices, uint64_t edges, bool weighted) {
+  const uint64_t roots = std::min(2 * vertices, 2 * edges);
+  const uint64_t nodes = roots + 2 * edges / 16 + 1024;
+  return std::min<uint64_t>(nodes * tree_node_units(weighted) + 64, uint64_t{1} << 32);
+}
+
+namespace {
+
+// Where an edge stands in a tree, as a batch sees it.
+struct EdgeState {
+  bool present = false;
+  Weight weight = 1;
+  uint64_t unit = 0;  // present: its node and slot
+  uint32_t slot = 0;
+};
+
+// A lookup's result: the edge's state, and where an insert would go.
+struct Lookup {
+  EdgeState state;
+  uint64_t room = 0;   // the first node on the path with a free slot (or a root that can grow), 0: none
+  uint64_t last = 0;   // the path's last node (branches when there is no room)
+  uint32_t last_level = 0, last_path = 0;
+  uint32_t room_level = 0;
+};
+
+// A node's changes in this batch, committed at once by its set bitmap.
+struct NodeChange {
+  uint64_t add = 0;    // slots written this batch
+  uint64_t clear = 0;  // slots whose edge this batch deleted
+};
+
+class FtgraphStore final : public StoreWriter {
+ public:
+  FtgraphStore(WriterLock lock, PmemFile file, const StoreHeader& header, const StoreOptions& options)
+      : StoreWriter(std::move(lock), std::move(file), header, options),
+        roots_(2 * header.geometry.vertices, 0),
+        units_(tree_node_units(header.geometry.weighted)),
+        dirty_(layout_),
+        scratch_(options.threads) {
+    recover();
+    ring_ = OpRing::create(file_.path(), header_.store_id, applying_);
+  }
+
+  ~FtgraphStore() override {
+    if (applying_ == log_.head()) ring_.remove();
+  }
+
+  // --- writing ---
+
+  void add(std::span<const WeightedEdge> edges, bool deletes) override { add_records(edges, deletes); }
+  void add(std::span<const Edge> edges, bool deletes) override { add_records(edges, deletes); }
+
+  template <typename EdgeRecord>
+  void add_records(std::span<const EdgeRecord> edges, bool deletes) {
+    check_ids(edges);
+    while (!edges.empty()) {
+      const std::span<const EdgeRecord> batch = edges.first(std::min<uint64_t>(edges.size(), options_.ftgraph_batch));
+      edges = edges.subspan(batch.size());
+      apply_batch(batch, deletes);
+    }
+  }
+
+  void buffer_all() override {}
+  void checkpoint() override {}  // every batch is in the trees when it is acknowledged
+  void compact() override {}     // a deletion frees its slot for the next insert on the path
+  void close() override {}
+
+  // --- reading ---
+
+  std::vector<std::pair<VertexId, Weight>> edges(AdjacencyList d, VertexId v) const override {
+    check_vertex(v);
+    std::vector<std::pair<VertexId, Weight>> out;
+    const uint64_t root = roots_[index(d, v)];
+    if (root == 0) return out;
+    TreeWalk walk;
+    walk_tree(file_, layout_, d, v, root, walk, [&](uint32_t n, Weight w) { out.emplace_back(n, w); });
+    if (!walk.unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), walk.unsettled);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  StoreStatus status() const override {
+    StoreStatus s = common_status();
+    s.high_water = next_unit_.load();
+    s.applying = applying_;
+    s.replayed = interrupted_at_open_;
+    s.duplicates = duplicates_.load();
+    s.absent_deletes = absent_deletes_.load();
+    s.branch_outs = branch_outs_.load();
+    s.scale_ups = scale_ups_.load();
+    return s;
+  }
+
+ private:
+  // Per thread: what this batch did to the trees it owns.
+  struct Scratch {
+    std::unordered_map<uint64_t, EdgeState> overlay;    // edges this batch touched, by (vertex << 32 | neighbour)
+    std::unordered_map<uint64_t, NodeChange> changed;  // nodes, by unit
+    std::vector<uint64_t> new_roots;                    // vertex array indexes
+  };
+
+  uint64_t index(AdjacencyList d, VertexId v) const {
+    return (d == AdjacencyList::Out ? 0 : header_.geometry.vertices) + v;
+  }
+  uint64_t* root_word(uint64_t i) const { return file_.at<uint64_t>(layout_.tables[0]) + i; }
+  TreeNode node(uint64_t unit) const { return TreeNode(file_, layout_, unit); }
+
+  // The batch [head, head + n): see the persist order in ftgraph_store.h.
+  template <typename EdgeRecord>
+  void apply_batch(std::span<const EdgeRecord> batch, bool deletes) {
+    const uint64_t start = log_.head();
+    const uint64_t end = start + batch.size();
+    if (end > kMaxLogPosition) fail("{}: the store's positions are used up ({} operations)", file_.path(), start);
+    write_word(layout_.applying(), end);
+    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    applying_ = end;
+
+    changes_.assign(batch.size(), 0);
+    run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::Out, batch, deletes, start); });
+    run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::In, batch, deletes, start); });
+    persister_.persist(dirty_.take());
+    persister_.crash_point(CrashPoint::TreeEntries);
+
+    std::vector<std::vector<ByteRange>> per_thread(options_.threads);
+    run_tasks(options_.threads, [&](uint32_t t) { commit_nodes(t, per_thread[t]); });
+    std::vector<ByteRange> ranges;
+    for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
+    write_word(layout_.allocated(), next_unit_.load());
+    ranges.push_back({layout_.allocated(), sizeof(uint64_t)});
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    std::vector<ByteRange> joined;
+    for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);
+    persister_.persist(joined);
+    persister_.crash_point(CrashPoint::TreeBitmaps);
+    log_.advance_to(end);
+    persister_.crash_point(CrashPoint::LogHead);
+  }
+
+  void write_word(uint64_t offset, uint64_t position) {
+    std::atomic_ref<uint64_t>(*file_.at<uint64_t>(offset)).store(encode_log_head(position), std::memory_order_release);
+  }
+
+  // Thread t's share of the batch in direction d, in batch order. The out-trees decide each
+  // operation's outcome (and publish it before any tree changes); the in-trees follow them.
+  template <typename EdgeRecord>
+  void apply_direction(uint32_t t, AdjacencyList d, std::span<const EdgeRecord> batch, bool deletes, uint64_t start) {
+    Scratch& s = scratch_[t];
+    s.overlay.clear();
+    const bool out = d == AdjacencyList::Out;
+    const uint32_t threads = options_.threads;
+    for (uint64_t i = 0; i < batch.size(); ++i) {
+      const EdgeRecord& e = batch[i];
+      const VertexId v = out ? e.src : e.dst;
+      if (v % threads != t || (!out && !changes_[i])) continue;
+      const VertexId n = out ? e.dst : e.src;
+      Weight w = 1;
+      if constexpr (requires { e.weight; }) w = header_.geometry.weighted ? e.weight : 1;
+      const uint64_t key = uint64_t{v} << 32 | n;
+      Lookup found = lookup(d, v, n, s, key);
+      if (out) {
+        ring_.publish(start + i, e.src, e.dst, deletes, found.state.present, found.state.weight);
+        if (found.state.present != deletes) {
+          ++(deletes ? absent_deletes_ : duplicates_);
+          continue;
+        }
+        changes_[i] = 1;
+      } else if (found.state.present != deletes) {
+        fail("{}: corrupt store: the out-tree of vertex {} and the in-tree of vertex {} disagree on the edge {} -> {}",
+             file_.path(), e.src, e.dst, e.src, e.dst);
+      }
+      if (deletes) {
+        remove(found.state, s);
+        s.overlay[key] = EdgeState{};
+      } else {
+        s.overlay[key] = insert(d, v, n, w, found, s);
+      }
+    }
+  }
+
+  Lookup lookup(AdjacencyList d, VertexId v, uint32_t n, Scratch& s, uint64_t key) const {
+    Lookup r;
+    const auto overlaid = s.overlay.find(key);
+    const uint64_t root = roots_[index(d, v)];
+    const uint8_t fp = tree_fingerprint(n);
+    uint64_t unit = root;
+    uint32_t level = 0, path = 0;
+    while (unit != 0) {
+      const TreeNode x = node(unit);
+      const TreeNodeHeader& h = x.header();
+      uint64_t children = 0;
+      const std::string fault = tree_header_fault(h, layout_, unit, v, d, level, path, children);
+      if (!fault.empty()) fail("{}: corrupt store: {}: {}", file_.path(), tree_node_name(d, v, unit, level), fault);
+      if (overlaid == s.overlay.end() && !r.state.present) {
+        for (uint64_t m = x.matching(fp) & h.set; m != 0; m &= m - 1) {
+          const auto slot = static_cast<uint32_t>(__builtin_ctzll(m));
+          if (x.neighbour(slot) == n) {
+            r.state = EdgeState{true, x.weight(slot), unit, slot};
+            break;
+          }
+        }
+      }
+      const bool room = (~h.locate & slot_mask(h.size)) != 0 || h.size < kTreeSlots;
+      if (room && r.room == 0) {
+        r.room = unit;
+        r.room_level = level;
+      }
+      r.last = unit;
+      r.last_level = level;
+      r.last_path = path;
+      if (children == 0) break;
+      const uint32_t c = tree_child(n, level);
+      unit = children + c * units_;
+      path = tree_child_path(path, level, c);
+      ++level;
+    }
+    if (overlaid != s.overlay.end()) r.state = overlaid->second;
+    return r;
+  }
+
+  // The node's first change in this batch makes its version odd (readers retry on it).
+  NodeChange& touch(uint64_t unit, Scratch& s) {
+    auto [it, fresh] = s.changed.try_emplace(unit);
+    if (fresh) {
+      std::atomic_ref<uint64_t> version(node(unit).header().version);
+      version.store(version.load(std::memory_order_relaxed) | 1, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_release);
+    }
+    return it->second;
+  }
+
+  uint64_t allocate(uint64_t count) {
+    const uint64_t units = count * units_;
+    const uint64_t unit = next_unit_.fetch_add(units);
+    if (unit + units > header_.geometry.block_units)
+      fail("{}: the store is full: its {} block units hold no more tree nodes (create it with a larger "
+           "--block-space or --expect-edges)", file_.path(), header_.geometry.block_units);
+    return unit;
+  }
+
+  // A fresh node's header; persisted with the batch's entries, before anything links to it.
+  void init_node(uint64_t unit, VertexId v, AdjacencyList d, uint32_t level, uint32_t path, uint64_t size) {
+    TreeNodeHeader& h = node(unit).header();
+    h = TreeNodeHeader{};
+    h.size = size;
+    h.owner = v;
+    h.direction = static_cast<uint8_t>(d);
+    h.level = static_cast<uint8_t>(level);
+    h.path = path;
+    h.check = tree_identity_check(h.owner, h.direction, h.level, h.path);
+    dirty_.mark(layout_.block_offset(unit) - layout_.blocks, sizeof(TreeNodeHeader));
+  }
+
+  EdgeState insert(AdjacencyList d, VertexId v, uint32_t n, Weight w, const Lookup& found, Scratch& s) {
+    uint64_t target = found.room;
+    if (found.last == 0) {
+      // The vertex's first edge in this direction: a root with room for 64, in use for 16.
+      target = allocate(1);
+      init_node(target, v, d, 0, 0, 16);
+      const uint64_t i = index(d, v);
+      roots_[i] = target;
+      std::atomic_ref<uint64_t>(*root_word(i)).store(tree_link(target, root_salt(d, v)), std::memory_order_release);
+      s.new_roots.push_back(i);
+    } else if (target == 0) {
+      // The path is full: its last node branches, all its children at once.
+      const uint32_t level = found.last_level;
+      if (level >= kTreeMaxLevel) fail("{}: corrupt store: a full node at level {} cannot branch", file_.path(), level);
+      const uint64_t children = allocate(tree_fanout(level));
+      for (uint32_t c = 0; c < tree_fanout(level); ++c)
+        init_node(children + c * units_, v, d, level + 1, tree_child_path(found.last_path, level, c), kTreeSlots);
+      touch(found.last, s);
+      std::atomic_ref<uint64_t>(node(found.last).header().next).store(tree_link(children, found.last), std::memory_order_release);
+      ++branch_outs_;
+      target = children + tree_child(n, level) * units_;
+    }
+    NodeChange& change = touch(target, s);
+    const TreeNode x = node(target);
+    TreeNodeHeader& h = x.header();
+    if ((~h.locate & slot_mask(h.size)) == 0) {
+      h.size *= 2;  // a root grows in place: its slots are there already
+      ++scale_ups_;
+    }
+    const auto slot = static_cast<uint32_t>(__builtin_ctzll(~h.locate & slot_mask(h.size)));
+    h.locate |= uint64_t{1} << slot;
+    x.write_slot(slot, n, w);
+    const uint64_t at = layout_.block_offset(target) - layout_.blocks;
+    dirty_.mark(at + x.entry_offset(slot), x.entry_bytes());
+    dirty_.mark(at + 64 + slot, 1);
+    if (x.weighted()) dirty_.mark(at + 128 + slot, 1);
+    change.add |= uint64_t{1} << slot;
+    return EdgeState{true, w, target, slot};
+  }
+
+  void remove(const EdgeState& e, Scratch& s) {
+    NodeChange& change = touch(e.unit, s);
+    const uint64_t bit = uint64_t{1} << e.slot;
+    if (change.add & bit) change.add &= ~bit;  // written this batch: never committed
+    else change.clear |= bit;
+  }
+
+  // Each changed node's set bitmap (one 8-byte store commits its slots), locate made equal, the
+  // version even again; the ranges to persist.
+  void commit_nodes(uint32_t t, std::vector<ByteRange>& ranges) {
+    Scratch& s = scratch_[t];
+    for (const auto& [unit, change] : s.changed) {
+      TreeNodeHeader& h = node(unit).header();
+      const uint64_t set = (h.set & ~change.clear) | change.add;
+      std::atomic_ref<uint64_t>(h.set).store(set, std::memory_order_release);
+      h.locate = set;
+      std::atomic_ref<uint64_t>(h.version).store((h.version | 1) + 1, std::memory_order_release);
+      ranges.push_back({layout_.block_offset(unit), sizeof(TreeNodeHeader)});
+    }
+    for (uint64_t i : s.new_roots) ranges.push_back({layout_.tables[0] + i * sizeof(uint64_t), sizeof(uint64_t)});
+    s.changed.clear();
+    s.new_roots.clear();
+  }
+
+  // Recovery: the vertex array into DRAM; on a store at rest that is all (readers and queries check
+  // every node they read). After a crash in a batch, every tree is walked: each node's locate
+  // bitmap becomes its set bitmap and its version even, and the allocation mark is past every
+  // node reachable.
+  void recover() {
+    const uint64_t head = log_.head();
+    const std::optional<uint64_t> applying = decode_log_head(*file_.at<uint64_t>(layout_.applying()));
+    const std::optional<uint64_t> allocated = decode_log_head(*file_.at<uint64_t>(layout_.allocated()));
+    if (!applying || *applying < head)
+      fail("{}: corrupt store: the batch word {:#018x} does not match its check bits or the log head {}", file_.path(),
+           *file_.at<uint64_t>(layout_.applying()), head);
+    if (!allocated || *allocated < 1 || *allocated > header_.geometry.block_units)
+      fail("{}: corrupt store: the allocation word {:#018x} does not match its check bits or the block region",
+           file_.path(), *file_.at<uint64_t>(layout_.allocated()));
+    applying_ = *applying;
+    const uint64_t vertices = header_.geometry.vertices;
+    for (uint64_t i = 0; i < 2 * vertices; ++i) {
+      const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
+      const auto v = static_cast<VertexId>(i < vertices ? i : i - vertices);
+      const std::optional<uint64_t> root = tree_link_unit(*root_word(i), root_salt(d, v));
+      if (!root || *root + units_ > header_.geometry.block_units)
+        fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
+             d == AdjacencyList::Out ? "out" : "in", v, *root_word(i));
+      roots_[i] = *root;
+    }
+    next_unit_ = *allocated;
+    repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
+    if (applying_ == head) return;
+    interrupted_at_open_ = applying_ - head;
+    std::vector<ByteRange> ranges;
+    uint64_t high = *allocated;
+    for (uint64_t i = 0; i < 2 * vertices; ++i) {
+      if (roots_[i] == 0) continue;
+      const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
+      const auto v = static_cast<VertexId>(i < vertices ? i : i - vertices);
+      settle_tree(d, v, roots_[i], high, ranges);
+    }
+    next_unit_ = high;
+    write_word(layout_.allocated(), high);
+    ranges.push_back({layout_.allocated(), sizeof(uint64_t)});
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    persister_.persist(ranges);
+  }
+
+  void settle_tree(AdjacencyList d, VertexId v, uint64_t root, uint64_t& high, std::vector<ByteRange>& ranges) {
+    struct Pending {
+      uint64_t unit;
+      uint32_t level, path;
+    };
+    std::vector<Pending> stack{{root, 0, 0}};
+    while (!stack.empty()) {
+      const Pending p = stack.back();
+      stack.pop_back();
+      TreeNodeHeader& h = node(p.unit).header();
+      uint64_t children = 0;
+      const std::string fault = tree_header_fault(h, layout_, p.unit, v, d, p.level, p.path, children);
+      if (!fault.empty()) fail("{}: corrupt store: {}: {}", file_.path(), tree_node_name(d, v, p.unit, p.level), fault);
+      if (h.locate != h.set || (h.version & 1) != 0) {
+        h.locate = h.set;
+        h.version = (h.version | 1) + 1;
+        ranges.push_back({layout_.block_offset(p.unit), sizeof(TreeNodeHeader)});
+      }
+      high = std::max(high, p.unit + units_);
+      for (uint32_t c = 0; children != 0 && c < tree_fanout(p.level); ++c) {
+        high = std::max(high, children + (c + 1) * units_);
+        stack.push_back({children + c * units_, p.level + 1, tree_child_path(p.path, p.level, c)});
+      }
+    }
+  }
+
+  std::vector<uint64_t> roots_;  // the vertex array's units: out-trees, then in-trees
+  uint64_t units_;               // of a node
+  DirtyLines dirty_;             // entries and new node headers written this batch
+  std::vector<Scratch> scratch_;
+  std::vector<uint8_t> changes_;  // per operation of the batch: it changes the trees
+  OpRing ring_;
+  std::atomic<uint64_t> next_unit_ = 1;
+  uint64_t applying_ = 0;
+  uint64_t interrupted_at_open_ = 0;
+  std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreWriter> open_ftgraph_store(WriterLock lock, PmemFile file, const StoreHeader& header,
+                                                const StoreOptions& options) {
+  return std::make_unique<FtgraphStore>(std::move(lock), std::move(file), header, options);
+}
+
+}  // namespace graphso::store

@@ -1,0 +1,204 @@
+#include "store/ftgraph/tree_view.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "base/error.h"
+#include "store/edge_log.h"
+#include "store/ftgraph/op_ring.h"
+#include "store/ftgraph/tree_nodes.h"
+
+namespace graphso::store {
+
+namespace {
+
+constexpr uint32_t kAttempts = 32;
+
+// One direction's edges at the view's version, grouped by vertex.
+struct Adjacency {
+  std::vector<uint64_t> begin;  // V + 1
+  std::vector<std::pair<VertexId, Weight>> edges;
+};
+
+class TreeView final : public StoreView {
+ public:
+  TreeView(ReaderLease lease, PmemFile file, const StoreHeader& header)
+      : StoreView(std::move(lease), std::move(file), header) {}
+
+  ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
+    ReadCounts counts;
+    if (begin == 0 && end == vertices()) counts = out_counts_;  // what the scan at open read
+    counts.edges = 0;
+    return emit(AdjacencyList::Out, out_, begin, end, sink, counts);
+  }
+
+  bool in_edges(const EdgeSink& sink, ReadCounts& counts) const override {
+    Adjacency in;
+    counts = ReadCounts{};
+    std::string why;
+    if (!read_version(AdjacencyList::In, head_, in, counts, nullptr, why))
+      fail("{}: the in-trees cannot be read at version {}: {}", file_.path(), head_, why);
+    counts.edges = 0;
+    counts = emit(AdjacencyList::In, in, 0, static_cast<VertexId>(vertices()), sink, counts);
+    return true;
+  }
+
+  TreeStats tree_stats() const override {
+    TreeStats s = out_stats_;
+    Adjacency in;
+    ReadCounts counts;
+    std::string why;
+    if (!read_version(AdjacencyList::In, head_, in, counts, &s, why))
+      fail("{}: the in-trees cannot be read at version {}: {}", file_.path(), head_, why);
+    return s;
+  }
+
+ private:
+  void copy_position() override {
+    std::string why;
+    for (uint32_t attempt = 1; attempt <= kAttempts; ++attempt) {
+      head_ = read_log_head(file_, layout_);
+      out_counts_ = ReadCounts{};
+      out_stats_ = TreeStats{};
+      if (read_version(AdjacencyList::Out, head_, out_, out_counts_, &out_stats_, why)) {
+        attempts_ = attempt;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(attempt));
+    }
+    fail("{}: no consistent version after {} attempts: {}", file_.path(), kAttempts, why);
+  }
+
+  uint64_t applying() const {
+    const uint64_t word = std::atomic_ref<uint64_t>(*file_.at<uint64_t>(layout_.applying())).load(std::memory_order_acquire);
+    const std::optional<uint64_t> position = decode_log_head(word);
+    if (!position) fail("{}: corrupt store: the batch word {:#018x} does not match its check bits", file_.path(), word);
+    return *position;
+  }
+
+  // Direction d at version `version` into `adj`: false (with `why`) when it must be tried again.
+  bool read_version(AdjacencyList d, uint64_t version, Adjacency& adj, ReadCounts& counts, TreeStats* stats,
+                    std::string& why) const {
+    const uint64_t before = applying();
+    if (before < version) fail("{}: corrupt store: the batch word ({}) is behind the log head ({})", file_.path(), before, version);
+    const uint64_t n = vertices();
+    const uint64_t first = d == AdjacencyList::Out ? 0 : n;
+    const uint64_t* roots = file_.at<uint64_t>(layout_.tables[0]);
+    const uint64_t node_bytes = tree_node_units(weighted()) * kBlockUnitBytes;
+    PagesTouched touched(layout_);
+    TreeWalk walk;
+    walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
+      ++counts.blocks;
+      counts.block_bytes += node_bytes;
+      touched.note(layout_.block_offset(unit), node_bytes, counts);
+      if (!stats) return;
+      ++stats->nodes[h.level];
+      stats->slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
+      stats->deepest = std::max<uint64_t>(stats->deepest, h.level);
+      if (h.level == 0) ++stats->roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
+    };
+    adj.begin.assign(n + 1, 0);
+    adj.edges.clear();
+    for (uint64_t v = 0; v < n; ++v) {
+      adj.begin[v] = adj.edges.size();
+      const uint64_t word = std::atomic_ref<uint64_t>(const_cast<uint64_t&>(roots[first + v])).load(std::memory_order_acquire);
+      const std::optional<uint64_t> root = tree_link_unit(word, root_salt(d, static_cast<VertexId>(v)));
+      if (!root)
+        fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
+             d == AdjacencyList::Out ? "out" : "in", v, word);
+      if (*root == 0) continue;
+      if (stats) ++stats->trees;
+      walk_tree(file_, layout_, d, static_cast<VertexId>(v), *root, walk,
+                [&](uint32_t m, Weight w) { adj.edges.emplace_back(m, w); });
+    }
+    adj.begin[n] = adj.edges.size();
+    const uint64_t after = applying();
+    if (before == version && after == version) {
+      // At rest all along: nodes must be settled, or they are damaged.
+      if (!walk.unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), walk.unsettled);
+      return true;
+    }
+    // Operations [version, after) may have changed what the walk saw: undo them.
+    const std::optional<OpRing> ring = OpRing::open(file_.path(), header_.store_id);
+    if (!ring || ring->exact_from() > version) {
+      why = fmt::format("operations {}..{} are partly applied and no writer publishes them (an ingest stopped in "
+                        "a batch; run it again to finish the batch)", version, after - 1);
+      return false;
+    }
+    std::unordered_map<uint64_t, std::pair<bool, Weight>> before_ops;
+    for (uint64_t p = version; p < after; ++p) {
+      bool overrun = false;
+      const std::optional<PublishedOp> op = ring->read(p, overrun);
+      if (overrun) {
+        why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, version);
+        return false;
+      }
+      if (!op) continue;
+      const uint64_t key = d == AdjacencyList::Out ? uint64_t{op->src} << 32 | op->dst : uint64_t{op->dst} << 32 | op->src;
+      before_ops.try_emplace(key, op->present_before, op->weight_before);
+    }
+    if (ring->exact_from() > version) {
+      why = "a new writer replays an interrupted batch";
+      return false;
+    }
+    undo(adj, before_ops);
+    return true;
+  }
+
+  // Every edge an operation touched is set back to what it was before the first of them.
+  void undo(Adjacency& adj, const std::unordered_map<uint64_t, std::pair<bool, Weight>>& before_ops) const {
+    if (before_ops.empty()) return;
+    std::vector<std::tuple<VertexId, VertexId, bool, Weight>> touched;
+    for (const auto& [key, state] : before_ops)
+      touched.emplace_back(static_cast<VertexId>(key >> 32), static_cast<VertexId>(key), state.first, state.second);
+    std::sort(touched.begin(), touched.end());
+    Adjacency fixed;
+    fixed.begin.assign(adj.begin.size(), 0);
+    fixed.edges.reserve(adj.edges.size() + touched.size());
+    size_t t = 0;
+    for (uint64_t v = 0; v + 1 < adj.begin.size(); ++v) {
+      fixed.begin[v] = fixed.edges.size();
+      const size_t from = t;
+      while (t < touched.size() && std::get<0>(touched[t]) == v) ++t;
+      for (uint64_t k = adj.begin[v]; k < adj.begin[v + 1]; ++k) {
+        const auto& e = adj.edges[k];
+        if (t == from || !before_ops.contains(uint64_t{static_cast<VertexId>(v)} << 32 | e.first)) fixed.edges.push_back(e);
+      }
+      for (size_t k = from; k < t; ++k)
+        if (std::get<2>(touched[k])) fixed.edges.emplace_back(std::get<1>(touched[k]), std::get<3>(touched[k]));
+    }
+    fixed.begin.back() = fixed.edges.size();
+    adj = std::move(fixed);
+  }
+
+  ReadCounts emit(AdjacencyList d, const Adjacency& adj, VertexId begin, VertexId end, const EdgeSink& sink,
+                  ReadCounts counts) const {
+    PieceSink pieces(sink, counts);
+    for (uint64_t v = begin; v < end; ++v) {
+      for (uint64_t k = adj.begin[v]; k < adj.begin[v + 1]; ++k) {
+        const auto [m, w] = adj.edges[k];
+        pieces.pending().push_back(d == AdjacencyList::Out ? WeightedEdge{static_cast<VertexId>(v), m, w}
+                                                           : WeightedEdge{m, static_cast<VertexId>(v), w});
+      }
+      pieces.boundary();
+    }
+    pieces.flush();
+    return counts;
+  }
+
+  Adjacency out_;
+  ReadCounts out_counts_;
+  TreeStats out_stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreView> make_tree_view(ReaderLease lease, PmemFile file, const StoreHeader& header) {
+  return std::make_unique<TreeView>(std::move(lease), std::move(file), header);
+}
+
+}  // namespace graphso::store
