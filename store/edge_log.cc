@@ -20,8 +20,10 @@ void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Per
   if (layout.geometry.mode == StoreMode::Ftgraph) {
     *file.at<uint64_t>(layout.applying()) = encode_log_head(0);
     *file.at<uint64_t>(layout.allocated()) = encode_log_head(1);
+    *file.at<uint64_t>(layout.tree_count(AdjacencyList::Out)) = encode_log_head(0);
+    *file.at<uint64_t>(layout.tree_count(AdjacencyList::In)) = encode_log_head(0);
   }
-  persister.persist(layout.log_head, 3 * sizeof(uint64_t));
+  persister.persist(layout.log_head, 5 * sizeof(uint64_t));
 }
 
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {

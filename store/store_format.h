@@ -277,6 +277,10 @@ struct StoreLayout {
   // ftgraph: block units [1, allocated) hold the nodes of every batch before the head (the same
   // encoding), persisted before the head.
   uint64_t allocated() const { return log_head + 2 * sizeof(uint64_t); }
+  // ftgraph: how many vertices have an out-tree, and an in-tree (the same encoding, persisted
+  // with the allocation mark): a reader of a store at rest counts the roots against them, so a
+  // zeroed piece of the vertex array is an error, not a smaller graph.
+  uint64_t tree_count(AdjacencyList d) const { return log_head + (d == AdjacencyList::Out ? 3 : 4) * sizeof(uint64_t); }
 };
 
 }  // namespace graphso::store

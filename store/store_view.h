@@ -112,12 +112,12 @@ struct PlacementStats {
   uint64_t max_writes = 0, total_writes = 0;  // subpage writes into one page (the most), and into all
 };
 
-// ftgraph: the trees' shape (store-stat), out-trees and in-trees together.
+// ftgraph: the out-trees' shape (store-stat reads what a snapshot reads: the out-trees).
 struct TreeStats {
   uint64_t trees = 0;                       // non-empty
   uint64_t nodes[kTreeMaxLevel + 1] = {};   // per level
   uint64_t roots_by_size[3] = {};           // roots of 16, 32 and 64 slots
-  uint64_t slots_used = 0;                  // edges held (both directions)
+  uint64_t slots_used = 0;                  // edges held
   uint64_t deepest = 0;                     // level
 };
 
@@ -159,8 +159,10 @@ class StoreView {
   virtual SectionStats section_stats() const { return {}; }
   // gear: placement and wear as the view's checkpoint recorded them (all zero in the other modes).
   virtual PlacementStats placement_stats() const { return {}; }
-  // ftgraph: the trees' shape (all zero in the other modes).
+  // ftgraph: the out-trees' shape, as the view read them (all zero in the other modes).
   virtual TreeStats tree_stats() const { return {}; }
+  // ftgraph: edges the out-tree read found changed by operations after the version, and set back.
+  virtual uint64_t edges_set_back() const { return 0; }
 
  protected:
   StoreView(ReaderLease lease, PmemFile file, const StoreHeader& header)

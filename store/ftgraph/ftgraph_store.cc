@@ -140,7 +140,8 @@ class FtgraphStore final : public StoreWriter {
     std::vector<ByteRange> ranges;
     for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
     write_word(layout_.allocated(), next_unit_.load());
-    ranges.push_back({layout_.allocated(), sizeof(uint64_t)});
+    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
     std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
     std::vector<ByteRange> joined;
     for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);
@@ -242,9 +243,16 @@ class FtgraphStore final : public StoreWriter {
     return it->second;
   }
 
+  // `count` nodes side by side, never across a 4 KiB page: a page lost whole takes a node's header
+  // with its slots.
   uint64_t allocate(uint64_t count) {
     const uint64_t units = count * units_;
-    const uint64_t unit = next_unit_.fetch_add(units);
+    uint64_t unit = next_unit_.load();
+    uint64_t start = 0;
+    do {
+      start = (unit % kUnitsPerPage) + units > kUnitsPerPage ? (unit / kUnitsPerPage + 1) * kUnitsPerPage : unit;
+    } while (!next_unit_.compare_exchange_weak(unit, start + units));
+    unit = start;
     if (unit + units > header_.geometry.block_units)
       fail("{}: the store is full: its {} block units hold no more tree nodes (create it with a larger "
            "--block-space or --expect-edges)", file_.path(), header_.geometry.block_units);
@@ -272,6 +280,7 @@ class FtgraphStore final : public StoreWriter {
       init_node(target, v, d, 0, 0, 16);
       const uint64_t i = index(d, v);
       roots_[i] = target;
+      ++trees_[static_cast<int>(d)];
       std::atomic_ref<uint64_t>(*root_word(i)).store(tree_link(target, root_salt(d, v)), std::memory_order_release);
       s.new_roots.push_back(i);
     } else if (target == 0) {
@@ -352,8 +361,17 @@ class FtgraphStore final : public StoreWriter {
         fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
              d == AdjacencyList::Out ? "out" : "in", v, *root_word(i));
       roots_[i] = *root;
+      if (*root != 0) ++trees_[static_cast<int>(d)];
     }
     next_unit_ = *allocated;
+    const bool at_rest = applying_ == head;
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) {
+      const uint64_t word = *file_.at<uint64_t>(layout_.tree_count(d));
+      const std::optional<uint64_t> count = decode_log_head(word);
+      if (!count || (at_rest && *count != trees_[static_cast<int>(d)]))
+        fail("{}: corrupt store: the {}-tree count word {:#018x} does not match its check bits or the vertex array's "
+             "{} roots", file_.path(), d == AdjacencyList::Out ? "out" : "in", word, trees_[static_cast<int>(d)]);
+    }
     repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
     if (applying_ == head) return;
     interrupted_at_open_ = applying_ - head;
@@ -367,7 +385,8 @@ class FtgraphStore final : public StoreWriter {
     }
     next_unit_ = high;
     write_word(layout_.allocated(), high);
-    ranges.push_back({layout_.allocated(), sizeof(uint64_t)});
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
+    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
     std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
     persister_.persist(ranges);
   }
@@ -405,6 +424,7 @@ class FtgraphStore final : public StoreWriter {
   std::vector<uint8_t> changes_;  // per operation of the batch: it changes the trees
   OpRing ring_;
   std::atomic<uint64_t> next_unit_ = 1;
+  std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees
   uint64_t applying_ = 0;
   uint64_t interrupted_at_open_ = 0;
   std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;

@@ -30,9 +30,10 @@
 namespace graphso::store {
 
 inline uint8_t fold_crc(uint32_t c) { return static_cast<uint8_t>(c ^ (c >> 8) ^ (c >> 16) ^ (c >> 24)); }
-// Every single-bit flip of n changes it (the CRC is linear; no flip's syndrome folds to zero).
-inline uint8_t tree_fingerprint(uint32_t n) { return fold_crc(_mm_crc32_u32(0, n)); }
-inline uint8_t tree_entry_check(uint64_t entry) { return fold_crc(static_cast<uint32_t>(_mm_crc32_u64(0, entry))); }
+// Every single-bit flip of n changes it (the CRC is affine; no flip's syndrome folds to zero), and
+// a zeroed entry does not match a zeroed fingerprint (the CRC starts from all ones).
+inline uint8_t tree_fingerprint(uint32_t n) { return fold_crc(_mm_crc32_u32(0xFFFFFFFFu, n)); }
+inline uint8_t tree_entry_check(uint64_t entry) { return fold_crc(static_cast<uint32_t>(_mm_crc32_u64(0xFFFFFFFFu, entry))); }
 
 inline uint32_t tree_identity_check(uint32_t owner, uint8_t direction, uint8_t level, uint32_t path) {
   uint32_t c = _mm_crc32_u32(0, owner);

@@ -47,15 +47,9 @@ class TreeView final : public StoreView {
     return true;
   }
 
-  TreeStats tree_stats() const override {
-    TreeStats s = out_stats_;
-    Adjacency in;
-    ReadCounts counts;
-    std::string why;
-    if (!read_version(AdjacencyList::In, head_, in, counts, &s, why))
-      fail("{}: the in-trees cannot be read at version {}: {}", file_.path(), head_, why);
-    return s;
-  }
+  uint64_t edges_set_back() const override { return set_back_; }
+
+  TreeStats tree_stats() const override { return out_stats_; }
 
  private:
   void copy_position() override {
@@ -64,7 +58,8 @@ class TreeView final : public StoreView {
       head_ = read_log_head(file_, layout_);
       out_counts_ = ReadCounts{};
       out_stats_ = TreeStats{};
-      if (read_version(AdjacencyList::Out, head_, out_, out_counts_, &out_stats_, why)) {
+      set_back_ = 0;
+      if (read_version(AdjacencyList::Out, head_, out_, out_counts_, &out_stats_, why, &set_back_)) {
         attempts_ = attempt;
         return;
       }
@@ -82,8 +77,15 @@ class TreeView final : public StoreView {
 
   // Direction d at version `version` into `adj`: false (with `why`) when it must be tried again.
   bool read_version(AdjacencyList d, uint64_t version, Adjacency& adj, ReadCounts& counts, TreeStats* stats,
-                    std::string& why) const {
+                    std::string& why, uint64_t* set_back = nullptr) const {
     const uint64_t before = applying();
+    // The allocation mark: every node a store at rest reaches lies below it (checked by the writer's
+    // recovery, which allocates from it).
+    const uint64_t mark = std::atomic_ref<uint64_t>(*file_.at<uint64_t>(layout_.allocated())).load(std::memory_order_acquire);
+    const std::optional<uint64_t> allocated = decode_log_head(mark);
+    if (!allocated || *allocated < 1 || *allocated > header_.geometry.block_units)
+      fail("{}: corrupt store: the allocation word {:#018x} does not match its check bits or the block region",
+           file_.path(), mark);
     if (before < version) fail("{}: corrupt store: the batch word ({}) is behind the log head ({})", file_.path(), before, version);
     const uint64_t n = vertices();
     const uint64_t first = d == AdjacencyList::Out ? 0 : n;
@@ -103,6 +105,7 @@ class TreeView final : public StoreView {
     };
     adj.begin.assign(n + 1, 0);
     adj.edges.clear();
+    uint64_t trees = 0;
     for (uint64_t v = 0; v < n; ++v) {
       adj.begin[v] = adj.edges.size();
       const uint64_t word = std::atomic_ref<uint64_t>(const_cast<uint64_t&>(roots[first + v])).load(std::memory_order_acquire);
@@ -111,6 +114,7 @@ class TreeView final : public StoreView {
         fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
              d == AdjacencyList::Out ? "out" : "in", v, word);
       if (*root == 0) continue;
+      ++trees;
       if (stats) ++stats->trees;
       walk_tree(file_, layout_, d, static_cast<VertexId>(v), *root, walk,
                 [&](uint32_t m, Weight w) { adj.edges.emplace_back(m, w); });
@@ -118,8 +122,14 @@ class TreeView final : public StoreView {
     adj.begin[n] = adj.edges.size();
     const uint64_t after = applying();
     if (before == version && after == version) {
-      // At rest all along: nodes must be settled, or they are damaged.
+      // At rest all along: nodes must be settled, and the roots as many as the count says, or they
+      // are damaged.
       if (!walk.unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), walk.unsettled);
+      const uint64_t word = *file_.at<uint64_t>(layout_.tree_count(d));
+      const std::optional<uint64_t> count = decode_log_head(word);
+      if (!count || *count != trees)
+        fail("{}: corrupt store: the {}-tree count word {:#018x} does not match its check bits or the vertex array's "
+             "{} roots", file_.path(), d == AdjacencyList::Out ? "out" : "in", word, trees);
       return true;
     }
     // Operations [version, after) may have changed what the walk saw: undo them.
@@ -146,6 +156,7 @@ class TreeView final : public StoreView {
       return false;
     }
     undo(adj, before_ops);
+    if (set_back) *set_back = before_ops.size();
     return true;
   }
 
@@ -193,6 +204,7 @@ class TreeView final : public StoreView {
   Adjacency out_;
   ReadCounts out_counts_;
   TreeStats out_stats_;
+  uint64_t set_back_ = 0;
 };
 
 }  // namespace

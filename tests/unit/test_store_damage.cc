@@ -18,6 +18,7 @@
 
 #include "base/file.h"
 #include "store/dgap/sections.h"
+#include "store/ftgraph/tree_nodes.h"
 #include "store/gear/gear_lists.h"
 #include "store/xpgraph/adjacency_blocks.h"
 #include "store/graph_store.h"
@@ -127,7 +128,8 @@ Reading by_writer(const std::string& path) {
 bool names_a_structure(const std::string& message) {
   for (const char* name : {"superblock", "bad magic", "version", "input record", "checkpoint", "log head", "log records",
                            "log record at", "vertex table", "block unit", "truncated or damaged store",
-                           "section table", "(section ", "-list of vertex", "list and page table"})
+                           "section table", "(section ", "-list of vertex", "list and page table",
+                           "-tree of vertex", "-tree root of vertex", "batch word", "allocation word", "tree count word"})
     if (message.find(name) != std::string::npos) return true;
   return false;
 }
@@ -204,7 +206,8 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   PmemFile mapped = PmemFile::open_read_only(path);
   const StoreLayout layout(read_superblock(mapped).geometry);
   const Checkpoint c = read_checkpoint(mapped, layout);
-  REQUIRE(c.seq > 1);
+  const bool trees = mode == StoreMode::Ftgraph;  // no checkpoints: the vertex array and the trees
+  REQUIRE((c.seq > 1 || trees));
   // A dgap table copy is read as far as its count: the rest of the region is not in force.
   const std::vector<SectionEntry> sections =
       mode == StoreMode::Dgap ? read_section_table(mapped, layout, c) : std::vector<SectionEntry>{};
@@ -212,6 +215,8 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   // A gear table copy (make test): its header and first 32 lists (the page table and the rest:
   // make test-long).
   if (mode == StoreMode::Gear && !every_bit) table_in_force = sizeof(GearTableHeader) + 32 * sizeof(GearList);
+  // The ftgraph vertex array (table copy 0): its first 32 words (make test) or all of it.
+  if (trees) table_in_force = every_bit ? layout.table_bytes() : 32 * sizeof(uint64_t);
   // The other copy: as much of it (make test) or all of it.
   const uint64_t other_table = every_bit ? layout.table_bytes() : table_in_force;
   std::vector<Range> ranges = {
@@ -221,9 +226,50 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       {layout.checkpoint_slots + 512, sizeof(CheckpointSlot), "checkpoint slot 1"},
       {layout.log_head, sizeof(uint64_t), "log head", true},
       {layout.log_sums, layout.log_lines() * sizeof(uint64_t), "log line checksums"},
-      {layout.tables[0], c.slot == 0 ? table_in_force : other_table, "table copy 0", c.slot == 0},
-      {layout.tables[1], c.slot == 1 ? table_in_force : other_table, "table copy 1", c.slot == 1},
+      {layout.tables[0], c.slot == 0 || trees ? table_in_force : other_table, "table copy 0", c.slot == 0 || trees},
+      {layout.tables[1], trees ? 0 : c.slot == 1 ? table_in_force : other_table, "table copy 1", c.slot == 1 && !trees},
   };
+  uint64_t allocated_units = 0;
+  if (trees) {
+    ranges.push_back({layout.applying(), sizeof(uint64_t), "batch word", true});
+    ranges.push_back({layout.allocated(), sizeof(uint64_t), "allocation word", true});
+    ranges.push_back({layout.tree_count(AdjacencyList::Out), 2 * sizeof(uint64_t), "tree counts", true});
+    allocated_units = *decode_log_head(*mapped.at<uint64_t>(layout.allocated()));
+    // Every node: its header's words (the version only where a flip makes it odd, which a store at
+    // rest never is; its other bits and the padding are read by no one), and each edge's
+    // fingerprint, check and entry. make test: every 4th node, and one slot of each.
+    std::vector<std::pair<uint64_t, uint64_t>> nodes;  // unit, set bitmap
+    const uint64_t* roots = mapped.at<uint64_t>(layout.tables[0]);
+    for (uint64_t i = 0; i < 2 * kVertices; ++i) {
+      const AdjacencyList d = i < kVertices ? AdjacencyList::Out : AdjacencyList::In;
+      const auto v = static_cast<VertexId>(i % kVertices);
+      const uint64_t root = *tree_link_unit(roots[i], root_salt(d, v));
+      if (root == 0) continue;
+      TreeWalk walk;
+      walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) { nodes.emplace_back(unit, h.set); };
+      walk_tree(mapped, layout, d, v, root, walk, [](uint32_t, Weight) {});
+    }
+    REQUIRE(nodes.size() > 2 * kVertices - 10);
+    uint64_t k = 0;
+    for (const auto& [unit, set] : nodes) {
+      if (!every_bit && k++ % 4 != 0) continue;
+      const uint64_t at = layout.block_offset(unit);
+      const std::string name = fmt::format("node {}", unit);
+      ranges.push_back({at, 24, name + " next and bitmaps", true});
+      ranges.push_back({at + 24, every_bit ? uint64_t{8} : uint64_t{1}, name + " version"});
+      ranges.push_back({at + 32, 14, name + " size, owner, direction, level", true});
+      ranges.push_back({at + 46, 2, name + " reserved"});
+      ranges.push_back({at + 48, 8, name + " path and identity check", true});
+      for (uint64_t bits = set; bits != 0; bits &= bits - 1) {
+        const auto slot = static_cast<uint32_t>(__builtin_ctzll(bits));
+        const TreeNode node(mapped, layout, unit);
+        ranges.push_back({at + 64 + slot, 1, fmt::format("{} slot {} fingerprint", name, slot), true});
+        if (weighted) ranges.push_back({at + 128 + slot, 1, fmt::format("{} slot {} check", name, slot), true});
+        ranges.push_back({at + node.entry_offset(slot), node.entry_bytes(), fmt::format("{} slot {} entry", name, slot), true});
+        if (!every_bit) break;
+      }
+    }
+  }
   if (mode == StoreMode::Dgap) {
     uint64_t named = 0;
     for (const SectionEntry& s : sections) {
@@ -252,7 +298,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
     for (VertexId v = 0; v < kVertices && !table.empty(); ++v)
       walk_chain(mapped, layout, c.high_water, d, v, table[(d == AdjacencyList::Out ? 0 : kVertices) + v],
                  [&](const AdjacencyBlock& b) { units.insert(static_cast<uint32_t>((reinterpret_cast<const std::byte*>(&b) - mapped.base() - layout.blocks) / kBlockUnitBytes)); });
-  REQUIRE((paged(mode) || units.size() > 20));
+  REQUIRE((paged(mode) || trees || units.size() > 20));
   uint64_t k = 0;
   for (uint32_t unit : units)
     if (every_bit || k++ % (units.size() / 8) == 0)
@@ -282,7 +328,8 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       }
   const uint64_t flips = tally.trials;
   // Every page holding anything, zero-filled.
-  const uint64_t used = paged(mode) ? layout.page_offset(c.high_water) : layout.block_offset(c.high_water);
+  const uint64_t used = paged(mode) ? layout.page_offset(c.high_water)
+                                    : layout.block_offset(trees ? allocated_units : c.high_water);
   const std::string zeros(kRegionAlignment, '\0');
   for (uint64_t page = 0; page < used; page += kRegionAlignment) {
     file.pwrite_all(std::as_bytes(std::span(zeros)), page);
@@ -306,6 +353,8 @@ TEST_CASE("store damage: one flipped bit or one zeroed page is an error naming i
   SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, false); }
   SECTION("gear") { check_every_damage(StoreMode::Gear, false, false); }
   SECTION("gear, weighted") { check_every_damage(StoreMode::Gear, true, false); }
+  SECTION("ftgraph") { check_every_damage(StoreMode::Ftgraph, false, false); }
+  SECTION("ftgraph, weighted") { check_every_damage(StoreMode::Ftgraph, true, false); }
 }
 
 TEST_CASE("store damage, every bit of every metadata word", "[.long][long][store]") {
@@ -316,4 +365,6 @@ TEST_CASE("store damage, every bit of every metadata word", "[.long][long][store
   SECTION("dgap, weighted") { check_every_damage(StoreMode::Dgap, true, true); }
   SECTION("gear") { check_every_damage(StoreMode::Gear, false, true); }
   SECTION("gear, weighted") { check_every_damage(StoreMode::Gear, true, true); }
+  SECTION("ftgraph") { check_every_damage(StoreMode::Ftgraph, false, true); }
+  SECTION("ftgraph, weighted") { check_every_damage(StoreMode::Ftgraph, true, true); }
 }

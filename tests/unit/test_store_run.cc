@@ -54,9 +54,10 @@ void check_runs(const StoreGraph& g, const EdgeSet& expected, ReaderFactory& rea
 }  // namespace
 
 TEST_CASE("store run: a batch on a store equals the reference at its version, in every store and sharing mode") {
-  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap, StoreMode::Gear);
+  const StoreMode mode = GENERATE(StoreMode::XPGraph, StoreMode::Naive, StoreMode::Dgap, StoreMode::Gear, StoreMode::Ftgraph);
   const bool weighted = GENERATE(false, true);
   INFO(store_mode_name(mode) << (weighted ? ", weighted" : ""));
+  const bool sets = mode == StoreMode::Ftgraph;  // the reference is the deduplicated edge set
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(11, 8, weighted, 31, dir);
   // Deletions of every fifth edge (each removes the earliest occurrence, whatever its weight).
@@ -70,7 +71,7 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
   std::vector<EdgeOp> ops = graphso::testing::adds_of(std::span<const WeightedEdge>(set.edges));
   for (const WeightedEdge& e : deletes) ops.push_back({e.src, e.dst, true});
   for (const EdgeOp& op : graphso::testing::adds_of(std::span<const WeightedEdge>(late))) ops.push_back(op);
-  const EdgeSet expected = edges_of(adjacency_of(ops, set.vertices), set.vertices);
+  const EdgeSet expected = edges_of(adjacency_of(ops, set.vertices, sets), set.vertices);
 
   const std::string path = dir.file("store.pm");
   {

@@ -65,18 +65,19 @@ int cmd_store_stat(const Args& args) {
     std::printf("page_writes_max_over_mean: %.2f\n", mean > 0 ? g.max_writes / mean : 0.0);
   }
   if (s.header.mode == store::StoreMode::Ftgraph) {
-    // The trees: nodes per level, roots by their size, how full the nodes are; a batch under way.
+    // The out-trees (what a snapshot reads): nodes per level, roots by their size, how full the
+    // nodes are; a batch under way.
     const store::TreeStats& t = s.trees;
     uint64_t nodes = 0;
-    line("trees", t.trees);
+    line("out_trees", t.trees);
     for (uint32_t level = 0; level <= store::kTreeMaxLevel; ++level) {
       nodes += t.nodes[level];
-      if (t.nodes[level]) std::printf("nodes_level_%u: %llu\n", level, static_cast<unsigned long long>(t.nodes[level]));
+      if (t.nodes[level]) std::printf("out_nodes_level_%u: %llu\n", level, static_cast<unsigned long long>(t.nodes[level]));
     }
-    line("roots_16", t.roots_by_size[0]);
-    line("roots_32", t.roots_by_size[1]);
-    line("roots_64", t.roots_by_size[2]);
-    line("tree_depth_max", t.deepest);
+    line("out_roots_16", t.roots_by_size[0]);
+    line("out_roots_32", t.roots_by_size[1]);
+    line("out_roots_64", t.roots_by_size[2]);
+    line("out_tree_depth_max", t.deepest);
     std::printf("node_slot_utilisation: %.3f\n", nodes ? static_cast<double>(t.slots_used) / (64.0 * nodes) : 0.0);
     line("batch_under_way", s.applying - s.log_head);
   }
