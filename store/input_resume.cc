@@ -61,6 +61,12 @@ uint64_t resume_input(GraphStore& store, const InputProgress& input, std::option
     fail("{}: corrupt store: the input record says {} began at log position {}, past the log head {}", store.path(),
          current.path, current.start, head);
   if (!current.same_input(input)) {
+    // ftgraph: a batch of the current input is partly in the trees and only that input can finish
+    // it (set semantics make its replay exact); any other would leave it half applied.
+    const StoreStatus s = store.status();
+    if (s.applying > head)
+      fail("{}: operations {}..{} of {} are partly applied (its ingest stopped in a batch); run that ingest again to "
+           "finish them before ingesting {}", store.path(), head, s.applying - 1, current.path, input.path);
     store.begin_input(input);
     return 0;
   }

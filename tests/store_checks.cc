@@ -75,7 +75,7 @@ void require_store_equals(const store::GraphStore& store, const Adjacency& expec
 }
 
 uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const WeightedEdge> input,
-                                    uint64_t at_least, uint32_t threads) {
+                                    uint64_t at_least, uint32_t threads, uint64_t* interrupted) {
   auto s = store::GraphStore::open(store_path, {.threads = threads});
   // Killed between creating the store and recording the input: nothing may be logged yet.
   std::optional<store::InputProgress> progress = s->input().current;
@@ -84,6 +84,7 @@ uint64_t require_store_holds_prefix(const std::string& store_path, std::span<con
   if (sets && s->status().applying > s->status().head) {
     // Killed in a batch: part of it is in the trees; the batch replayed lands on the same set.
     REQUIRE(progress);
+    if (interrupted) ++*interrupted;
     const uint64_t from = s->status().head - start;
     REQUIRE(s->status().applying - start <= input.size());
     s->add_edges(input.subspan(from, s->status().applying - s->status().head));

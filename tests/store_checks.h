@@ -42,7 +42,8 @@ void require_store_equals(const store::GraphStore& store, const Adjacency& expec
 // yet: killed right after creating it), with K >= at_least; every
 // chain is walked and checked by a snapshot scan too. Returns K.
 // Input weights are checked too (all 1 for unweighted input or an unweighted store).
+// `interrupted`, when given, counts the stores found with a batch partly applied.
 uint64_t require_store_holds_prefix(const std::string& store_path, std::span<const WeightedEdge> input,
-                                    uint64_t at_least, uint32_t threads = 1);
+                                    uint64_t at_least, uint32_t threads = 1, uint64_t* interrupted = nullptr);
 
 }  // namespace graphso::testing

@@ -13,9 +13,11 @@
 namespace graphso::store {
 
 uint64_t ftgraph_units(uint64_t vertices, uint64_t edges, bool weighted) {
-  const uint64_t roots = std::min(2 * vertices, 2 * edges);
-  const uint64_t nodes = roots + 2 * edges / 16 + 1024;
-  return std::min<uint64_t>(nodes * tree_node_units(weighted) + 64, uint64_t{1} << 32);
+  // Every vertex may get both trees whatever `edges` says (a store fed in parts); nodes never
+  // straddle a page, which wastes up to a node's size of each page.
+  const uint64_t nodes = 2 * vertices + 2 * edges / 16 + 1024;
+  const uint64_t per_page = kUnitsPerPage / tree_node_units(weighted);
+  return std::min<uint64_t>((nodes + per_page - 1) / per_page * kUnitsPerPage + kUnitsPerPage, uint64_t{1} << 32);
 }
 
 namespace {

@@ -24,8 +24,8 @@
 
 namespace graphso::store {
 
-// Block units an ftgraph store of `vertices` and `edges` is given: a root per non-empty tree
-// (both directions), a node for every 16 entries beyond, and some to spare.
+// Block units an ftgraph store of `vertices` and `edges` is given: a root for every vertex and
+// direction, a node for every 16 entries beyond, and some to spare.
 uint64_t ftgraph_units(uint64_t vertices, uint64_t edges, bool weighted);
 
 // Opens (and recovers) an ftgraph store; the caller holds its writer lock.

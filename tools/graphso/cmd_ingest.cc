@@ -147,7 +147,7 @@ int cmd_ingest(const Args& args) {
         fail("ingest: --{} is fixed when a store is created; {} has {}", option, store_path, actual);
     };
     same("vertices", vertices, g.vertices);
-    same("log-slots", slots, g.log_slots);
+    if (g.mode != StoreMode::Ftgraph) same("log-slots", slots, g.log_slots);  // ftgraph keeps no log
     if (block_units && *block_units != g.block_units)
       fail("ingest: --block-space is fixed when a store is created; {} has {} bytes", store_path, g.block_units * kBlockUnitBytes);
     if (mode && *mode != s.header.mode)
