@@ -131,7 +131,6 @@ class FtgraphStore final : public StoreWriter {
     persister_.persist(layout_.applying(), sizeof(uint64_t));
     applying_ = end;
 
-    changes_.assign(batch.size(), 0);
     run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::Out, batch, deletes, start); });
     run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::In, batch, deletes, start); });
     persister_.persist(dirty_.take());
@@ -157,8 +156,10 @@ class FtgraphStore final : public StoreWriter {
     std::atomic_ref<uint64_t>(*file_.at<uint64_t>(offset)).store(encode_log_head(position), std::memory_order_release);
   }
 
-  // Thread t's share of the batch in direction d, in batch order. The out-trees decide each
-  // operation's outcome (and publish it before any tree changes); the in-trees follow them.
+  // Thread t's share of the batch in direction d, in batch order: an insert of an edge the tree
+  // lacks goes in, a deletion of one it holds comes out, the rest changes nothing. Each tree thus
+  // ends where the batch's last operation on an edge leaves it, however much of the batch an
+  // interrupted run had applied to it. The out-trees publish each operation before any tree changes.
   template <typename EdgeRecord>
   void apply_direction(uint32_t t, AdjacencyList d, std::span<const EdgeRecord> batch, bool deletes, uint64_t start) {
     Scratch& s = scratch_[t];
@@ -168,22 +169,16 @@ class FtgraphStore final : public StoreWriter {
     for (uint64_t i = 0; i < batch.size(); ++i) {
       const EdgeRecord& e = batch[i];
       const VertexId v = out ? e.src : e.dst;
-      if (v % threads != t || (!out && !changes_[i])) continue;
+      if (v % threads != t) continue;
       const VertexId n = out ? e.dst : e.src;
       Weight w = 1;
       if constexpr (requires { e.weight; }) w = header_.geometry.weighted ? e.weight : 1;
       const uint64_t key = uint64_t{v} << 32 | n;
       Lookup found = lookup(d, v, n, s, key);
-      if (out) {
-        ring_.publish(start + i, e.src, e.dst, deletes, found.state.present, found.state.weight);
-        if (found.state.present != deletes) {
-          ++(deletes ? absent_deletes_ : duplicates_);
-          continue;
-        }
-        changes_[i] = 1;
-      } else if (found.state.present != deletes) {
-        fail("{}: corrupt store: the out-tree of vertex {} and the in-tree of vertex {} disagree on the edge {} -> {}",
-             file_.path(), e.src, e.dst, e.src, e.dst);
+      if (out) ring_.publish(start + i, e.src, e.dst, deletes, found.state.present, found.state.weight);
+      if (found.state.present != deletes) {
+        if (out) ++(deletes ? absent_deletes_ : duplicates_);
+        continue;
       }
       if (deletes) {
         remove(found.state, s);
@@ -423,7 +418,6 @@ class FtgraphStore final : public StoreWriter {
   uint64_t units_;               // of a node
   DirtyLines dirty_;             // entries and new node headers written this batch
   std::vector<Scratch> scratch_;
-  std::vector<uint8_t> changes_;  // per operation of the batch: it changes the trees
   OpRing ring_;
   std::atomic<uint64_t> next_unit_ = 1;
   std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees

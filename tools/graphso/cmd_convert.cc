@@ -1,7 +1,8 @@
-// graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --slice A:B --format F]
+// graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --slice A:B --repeat S --format F]
 #include <unistd.h>
 
 #include <cerrno>
+#include <random>
 #include <fmt/format.h>
 
 #include "base/dataset_ids.h"
@@ -16,6 +17,8 @@ namespace graphso {
 int cmd_convert(const Args& args) {
   po::options_description options("convert options");
   std::string input, output, format, slice;
+  double repeat = 0;
+  uint64_t seed = 1;
   options.add_options()
       ("input", po::value(&input)->required(),
        "input graph: edge lists (.el .wel .txt .mtx .raw .bin), DIMACS .gr, GAPBS .sg/.wsg, METIS .graph/.metis, "
@@ -26,6 +29,10 @@ int cmd_convert(const Args& args) {
       ("symmetrize", po::bool_switch(), "add v->u for every u->v")
       ("drop-self-loops", po::bool_switch(), "drop u->u edges")
       ("dedup", po::bool_switch(), "keep one u->v (with its smallest weight)")
+      ("repeat", po::value(&repeat)->default_value(0.0),
+       "after the other steps: add copies of earlier edges (each of a random one) so that this share of the output "
+       "repeats an edge before it (an update stream with duplicates, 0-0.9)")
+      ("seed", number(&seed)->default_value(1), "--repeat's random seed")
       ("slice", po::value(&slice),
        "A:B: keep edges A to B-1 (in the input's order, after the transforms) and every vertex: a graph's first "
        "part to load and the rest to insert, as evolving-graph benchmarks do");
@@ -60,6 +67,22 @@ int cmd_convert(const Args& args) {
       fail("convert: --slice {}: {} has {} edges", slice, input, set.edges.size());
     set.edges.erase(set.edges.begin() + static_cast<std::ptrdiff_t>(slice_end), set.edges.end());
     set.edges.erase(set.edges.begin(), set.edges.begin() + static_cast<std::ptrdiff_t>(slice_begin));
+  }
+  if (repeat < 0 || repeat > 0.9) fail("convert: --repeat {} is out of range (0 to 0.9)", repeat);
+  if (repeat > 0) {
+    // One copy of a random earlier edge each time the copies fall behind `repeat` of the output.
+    std::mt19937_64 random(seed);
+    std::vector<WeightedEdge> out;
+    out.reserve(static_cast<size_t>(static_cast<double>(set.edges.size()) / (1 - repeat)) + 1);
+    uint64_t copies = 0;
+    for (const WeightedEdge& e : set.edges) {
+      out.push_back(e);
+      while (static_cast<double>(copies) < repeat * static_cast<double>(out.size() + 1)) {
+        out.push_back(out[random() % out.size()]);
+        ++copies;
+      }
+    }
+    set.edges = std::move(out);
   }
 
   // The dataset's own ids go beside the edge list, where prep finds them; an earlier file's are
