@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_map>
 
 #include "base/error.h"
 #include "store/dirty_lines.h"
@@ -41,6 +40,7 @@ struct Lookup {
 
 // A node's changes in this batch, committed at once by its set bitmap.
 struct NodeChange {
+  uint64_t unit = 0;
   uint64_t add = 0;    // slots written this batch
   uint64_t clear = 0;  // slots whose edge this batch deleted
 };
@@ -108,11 +108,12 @@ class FtgraphStore final : public StoreWriter {
   }
 
  private:
-  // Per thread: what this batch did to the trees it owns.
+  // Per thread: its operations of the batch, and what they did to the trees it owns.
   struct Scratch {
-    std::unordered_map<uint64_t, EdgeState> overlay;    // edges this batch touched, by (vertex << 32 | neighbour)
-    std::unordered_map<uint64_t, NodeChange> changed;  // nodes, by unit
-    std::vector<uint64_t> new_roots;                    // vertex array indexes
+    std::vector<std::pair<uint64_t, uint32_t>> ops;  // (vertex << 32 | neighbour, batch index), sorted
+    std::vector<NodeChange> changed;                 // nodes, a vertex's side by side
+    uint64_t vertex_changes = 0;                     // where the current vertex's start in `changed`
+    std::vector<uint64_t> new_roots;                 // vertex array indexes
   };
 
   uint64_t index(AdjacencyList d, VertexId v) const {
@@ -156,53 +157,76 @@ class FtgraphStore final : public StoreWriter {
     std::atomic_ref<uint64_t>(*file_.at<uint64_t>(offset)).store(encode_log_head(position), std::memory_order_release);
   }
 
-  // Thread t's share of the batch in direction d, in batch order: an insert of an edge the tree
-  // lacks goes in, a deletion of one it holds comes out, the rest changes nothing. Each tree thus
-  // ends where the batch's last operation on an edge leaves it, however much of the batch an
-  // interrupted run had applied to it. The out-trees publish each operation before any tree changes.
+  // Thread t's share of the batch in direction d: the vertices v with v % threads == t, an edge's
+  // operations in batch order (a batch is all inserts or all deletions). An insert of an edge the
+  // tree lacks goes in, a deletion of one it holds comes out, the rest changes nothing; so each
+  // tree ends where the batch leaves the edge, however much of the batch an interrupted run had
+  // applied to it. The ops are sorted by vertex and neighbour: one lookup per edge, and a vertex's
+  // nodes stay in cache while its edges are applied. The out-trees publish each operation before
+  // any tree changes.
   template <typename EdgeRecord>
   void apply_direction(uint32_t t, AdjacencyList d, std::span<const EdgeRecord> batch, bool deletes, uint64_t start) {
     Scratch& s = scratch_[t];
-    s.overlay.clear();
     const bool out = d == AdjacencyList::Out;
     const uint32_t threads = options_.threads;
+    s.ops.clear();
     for (uint64_t i = 0; i < batch.size(); ++i) {
-      const EdgeRecord& e = batch[i];
-      const VertexId v = out ? e.src : e.dst;
-      if (v % threads != t) continue;
-      const VertexId n = out ? e.dst : e.src;
-      Weight w = 1;
-      if constexpr (requires { e.weight; }) w = header_.geometry.weighted ? e.weight : 1;
-      const uint64_t key = uint64_t{v} << 32 | n;
-      Lookup found = lookup(d, v, n, s, key);
-      if (out) ring_.publish(start + i, e.src, e.dst, deletes, found.state.present, found.state.weight);
-      if (found.state.present != deletes) {
-        if (out) ++(deletes ? absent_deletes_ : duplicates_);
-        continue;
+      const VertexId v = out ? batch[i].src : batch[i].dst;
+      if (v % threads == t) s.ops.emplace_back(uint64_t{v} << 32 | (out ? batch[i].dst : batch[i].src), static_cast<uint32_t>(i));
+    }
+    std::sort(s.ops.begin(), s.ops.end());
+    VertexId current = kNoVertex;
+    constexpr size_t kAhead = 8;  // edges between a root's prefetch and its use
+    for (size_t k = 0; k < s.ops.size();) {
+      if (k + kAhead < s.ops.size()) prefetch_root(d, static_cast<VertexId>(s.ops[k + kAhead].first >> 32));
+      const uint64_t key = s.ops[k].first;
+      const auto v = static_cast<VertexId>(key >> 32);
+      const auto n = static_cast<uint32_t>(key);
+      if (v != current) {
+        current = v;
+        s.vertex_changes = s.changed.size();
       }
-      if (deletes) {
-        remove(found.state, s);
-        s.overlay[key] = EdgeState{};
-      } else {
-        s.overlay[key] = insert(d, v, n, w, found, s);
+      const Lookup found = lookup(d, v, n);
+      EdgeState state = found.state;
+      for (; k < s.ops.size() && s.ops[k].first == key; ++k) {
+        const uint32_t i = s.ops[k].second;
+        const EdgeRecord& e = batch[i];
+        if (out) ring_.publish(start + i, e.src, e.dst, deletes, state.present, state.weight);
+        if (state.present != deletes) {
+          if (out) ++(deletes ? absent_deletes_ : duplicates_);
+          continue;
+        }
+        if (deletes) {
+          remove(state, s);
+          state = EdgeState{};
+        } else {
+          Weight w = 1;
+          if constexpr (requires { e.weight; }) w = header_.geometry.weighted ? e.weight : 1;
+          state = insert(d, v, n, w, found, s);
+        }
       }
     }
   }
 
-  Lookup lookup(AdjacencyList d, VertexId v, uint32_t n, Scratch& s, uint64_t key) const {
-    Lookup r;
-    const auto overlaid = s.overlay.find(key);
+  void prefetch_root(AdjacencyList d, VertexId v) const {
     const uint64_t root = roots_[index(d, v)];
+    if (root == 0) return;
+    const char* at = file_.at<char>(layout_.block_offset(root));
+    _mm_prefetch(at, _MM_HINT_T0);
+    _mm_prefetch(at + 64, _MM_HINT_T0);
+  }
+
+  // Where n stands in (d, v)'s tree, and where an insert would go.
+  Lookup lookup(AdjacencyList d, VertexId v, uint32_t n) const {
+    Lookup r;
     const uint8_t fp = tree_fingerprint(n);
-    uint64_t unit = root;
+    uint64_t unit = roots_[index(d, v)];
     uint32_t level = 0, path = 0;
     while (unit != 0) {
       const TreeNode x = node(unit);
       const TreeNodeHeader& h = x.header();
-      uint64_t children = 0;
-      const std::string fault = tree_header_fault(h, layout_, unit, v, d, level, path, children);
-      if (!fault.empty()) fail("{}: corrupt store: {}: {}", file_.path(), tree_node_name(d, v, unit, level), fault);
-      if (overlaid == s.overlay.end() && !r.state.present) {
+      const uint64_t children = checked_children(h, unit, d, v, level, path);
+      if (!r.state.present) {
         for (uint64_t m = x.matching(fp) & h.set; m != 0; m &= m - 1) {
           const auto slot = static_cast<uint32_t>(__builtin_ctzll(m));
           if (x.neighbour(slot) == n) {
@@ -224,20 +248,39 @@ class FtgraphStore final : public StoreWriter {
       unit = children + c * units_;
       path = tree_child_path(path, level, c);
       ++level;
+      const char* next = file_.at<char>(layout_.block_offset(unit));
+      _mm_prefetch(next, _MM_HINT_T0);
+      _mm_prefetch(next + 64, _MM_HINT_T0);
     }
-    if (overlaid != s.overlay.end()) r.state = overlaid->second;
     return r;
   }
 
-  // The node's first change in this batch makes its version odd (readers retry on it).
+  // The node's children (0: none), its header checked on the way: the identity words and the
+  // link, cheaply; what is wrong is then named by tree_header_fault.
+  uint64_t checked_children(const TreeNodeHeader& h, uint64_t unit, AdjacencyList d, VertexId v, uint32_t level,
+                            uint32_t path) const {
+    const uint64_t next = h.next;
+    const uint64_t children = next & 0xFFFFFFFFu;
+    const bool plain = h.owner == v && h.direction == static_cast<uint8_t>(d) && h.level == level && h.path == path &&
+                       (next == 0 || (next == tree_link(children, unit) &&
+                                      children + tree_fanout(level) * units_ <= header_.geometry.block_units)) &&
+                       (h.size == kTreeSlots || (level == 0 && valid_root_size(h.size)));
+    if (plain && h.check == tree_identity_check(h.owner, h.direction, h.level, h.path)) return children;
+    uint64_t named = 0;
+    const std::string fault = tree_header_fault(h, layout_, unit, v, d, level, path, named);
+    fail("{}: corrupt store: {}: {}", file_.path(), tree_node_name(d, v, unit, level),
+         fault.empty() ? "its header does not hold together" : fault);
+  }
+
+  // The node's first change in this batch makes its version odd (readers retry on it). A node
+  // belongs to one vertex, so only the current vertex's changes are searched.
   NodeChange& touch(uint64_t unit, Scratch& s) {
-    auto [it, fresh] = s.changed.try_emplace(unit);
-    if (fresh) {
-      std::atomic_ref<uint64_t> version(node(unit).header().version);
-      version.store(version.load(std::memory_order_relaxed) | 1, std::memory_order_relaxed);
-      std::atomic_thread_fence(std::memory_order_release);
-    }
-    return it->second;
+    for (size_t c = s.vertex_changes; c < s.changed.size(); ++c)
+      if (s.changed[c].unit == unit) return s.changed[c];
+    std::atomic_ref<uint64_t> version(node(unit).header().version);
+    version.store(version.load(std::memory_order_relaxed) | 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    return s.changed.emplace_back(NodeChange{unit, 0, 0});
   }
 
   // `count` nodes side by side, never across a 4 KiB page: a page lost whole takes a node's header
@@ -321,16 +364,21 @@ class FtgraphStore final : public StoreWriter {
   // version even again; the ranges to persist.
   void commit_nodes(uint32_t t, std::vector<ByteRange>& ranges) {
     Scratch& s = scratch_[t];
-    for (const auto& [unit, change] : s.changed) {
-      TreeNodeHeader& h = node(unit).header();
+    constexpr size_t kAhead = 8;
+    for (size_t c = 0; c < s.changed.size(); ++c) {
+      if (c + kAhead < s.changed.size())
+        _mm_prefetch(file_.at<char>(layout_.block_offset(s.changed[c + kAhead].unit)), _MM_HINT_T0);
+      const NodeChange& change = s.changed[c];
+      TreeNodeHeader& h = node(change.unit).header();
       const uint64_t set = (h.set & ~change.clear) | change.add;
       std::atomic_ref<uint64_t>(h.set).store(set, std::memory_order_release);
       h.locate = set;
       std::atomic_ref<uint64_t>(h.version).store((h.version | 1) + 1, std::memory_order_release);
-      ranges.push_back({layout_.block_offset(unit), sizeof(TreeNodeHeader)});
+      ranges.push_back({layout_.block_offset(change.unit), sizeof(TreeNodeHeader)});
     }
     for (uint64_t i : s.new_roots) ranges.push_back({layout_.tables[0] + i * sizeof(uint64_t), sizeof(uint64_t)});
     s.changed.clear();
+    s.vertex_changes = 0;
     s.new_roots.clear();
   }
 
