@@ -20,6 +20,8 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   evolving     every store mode: insert, persisted bytes, jobs on the live store, snapshot, freshness
   evolving_steps  1,000 small steps (R-MAT and a skewed stream): store traversal after each tenth, gear vs
                xpgraph (and dgap), relocation bytes, page wear with levelling on and off
+  store_insert the ftgraph tree store's insert rate and persisted bytes against xpgraph and dgap, with 10%
+               repeats too, two batch sizes, the store on the disk and on tmpfs
   verify       verified reads: --verify-reads on vs off
   cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
   async        asynchronous passes, re-entry, late join: W1's settings, then W1-W8 and k-core with --async on vs off,
@@ -48,7 +50,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "evolving_steps", "verify", "cpu", "async", "encoding", "defaults"]
+               "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults"]
 
 
 def log(message):
@@ -812,7 +814,7 @@ def exp_evolving(ctx):
         graph_mem = max(1 << 20, graph_bytes // 4)
         prepared_run = run_report(prepared, f"{name} prepared")
         runs = {}
-        for mode in ["xpgraph", "dgap", "gear", "naive"]:
+        for mode in ["xpgraph", "dgap", "gear", "ftgraph", "naive"]:
             store = os.path.join(work, f"evolving.{mode}.store")
             for leftover in (store, store + ".new"):
                 if os.path.exists(leftover):
@@ -851,7 +853,14 @@ def exp_evolving(ctx):
                          f"{place['store']['pages_in_place']:,} / {place['store']['pages_rewritten']:,}"])
         rows.append([name, "prepared directory", "", "", f"{base:.2f}", "1.00x",
                      f"prep {prep_seconds:.2f} + {base:.2f}", "", ""])
-        x, d, g = runs["xpgraph"], runs["dgap"], runs["gear"]
+        x, d, g, t = runs["xpgraph"], runs["dgap"], runs["gear"], runs["ftgraph"]
+        rows.append([name, "**ftgraph / xpgraph**",
+                     f"**{t['ingest']['edges_per_second'] / x['ingest']['edges_per_second']:.2f}x**",
+                     f"**{t['ingest']['line_bytes_per_edge'] / x['ingest']['line_bytes_per_edge']:.2f}x**",
+                     f"**{t['in_place']['wall_seconds'] / x['in_place']['wall_seconds']:.2f}x**", "",
+                     f"**snapshot {t['snapshot_seconds'] / x['snapshot_seconds']:.2f}x**",
+                     f"**{(t['fresh_ingest_seconds'] + t['fresh_run_seconds']) / (x['fresh_ingest_seconds'] + x['fresh_run_seconds']):.2f}x**",
+                     ""])
         rows.append([name, "**gear / xpgraph**",
                      f"**{g['ingest']['edges_per_second'] / x['ingest']['edges_per_second']:.2f}x**",
                      f"**{g['ingest']['line_bytes_per_edge'] / x['ingest']['line_bytes_per_edge']:.2f}x**",
@@ -1313,10 +1322,93 @@ def exp_defaults(ctx):
     return {"setting": f"{ctx.threads} threads; commit {ctx.commit}", "jobs": raw}, md, None
 
 
+def exp_store_insert(ctx):
+    """FTGraph's claim against XPGraph, measured: insert throughput and bytes persisted per edge of
+    the in-place tree store (ftgraph) against the logged ones (xpgraph, dgap). R-MAT at
+    max(--scale, 20): a 10% load, then the other 90% inserted, 2 threads; the same insert with 10%
+    repeats of earlier edges (`convert --repeat 0.1`: set semantics finds them and writes nothing);
+    at the ingest's batch (65,536) and at FTGraph's (1,048,576). The store file on the bench's disk
+    (the PMEM tier: every persist is a pmem_msync of the dirty pages), and on tmpfs (/dev/shm,
+    where a persist writes nothing: what is left is the CPU and memory cost). Modes alternated
+    (A B C, C B A, ...), median of the repeats."""
+    quick = ctx.args.quick
+    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    repeats = 1 if quick else max(3, ctx.repeats)
+    threads = 2
+    work = ctx.bench.work
+    edges = ctx.bench.rmat_plain_edges(scale)
+    with open(edges, "rb") as f:
+        count = struct.unpack_from("<Q", f.read(32), 24)[0]
+    stem = os.path.join(work, "insert")
+    load, insert = f"{stem}.load.bin", f"{stem}.insert.bin"
+    ctx.bench.cli("convert", edges, "-o", load, "--slice", f"0:{count // 10}")
+    ctx.bench.cli("convert", edges, "-o", insert, "--slice", f"{count // 10}:{count}")
+    ctx.bench.cli("convert", insert, "-o", f"{stem}.repeats.bin", "--repeat", "0.1")
+    inputs = [("R-MAT insert", insert), ("with 10% repeats", f"{stem}.repeats.bin")]
+    shm = "/dev/shm"
+    tiers = [("disk", work)] + ([("tmpfs", shm)] if os.path.isdir(shm) and not quick else [])
+    modes = ["xpgraph", "dgap", "ftgraph"]
+    batches = [65536] if quick else [65536, 1 << 20]
+    raw, rows = [], []
+
+    def one(tier_dir, mode, path, batch):
+        store = os.path.join(tier_dir, f"graphso-bench-insert.{mode}.store")
+        report = os.path.join(work, "insert.json")
+        for leftover in (store, store + ".new"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        try:
+            ctx.bench.cli("ingest", store, "--input", load, "--store-mode", mode, "--threads", threads,
+                          "--expect-edges", count * 12 // 10)
+            ctx.bench.cli("ingest", store, "--input", path, "--threads", threads, "--batch", batch, "--report", report)
+        finally:
+            if os.path.exists(store):
+                os.remove(store)
+        with open(report) as f:
+            return json.load(f)
+
+    for tier, tier_dir in tiers:
+        for batch in batches:
+            for name, path in inputs:
+                if tier == "tmpfs" and batch != 65536:
+                    continue
+                got = {m: [] for m in modes}
+                for rep in range(repeats):
+                    for mode in (modes if rep % 2 == 0 else list(reversed(modes))):
+                        log(f"  insert: {tier}, batch {batch}, {name}: {mode} (repeat {rep + 1})")
+                        got[mode].append(one(tier_dir, mode, path, batch))
+                med = {}
+                for mode in modes:
+                    rs = sorted(got[mode], key=lambda r: r["edges_per_second"])
+                    med[mode] = rs[len(rs) // 2]
+                    r = med[mode]
+                    rate = [x["edges_per_second"] / 1e6 for x in rs]
+                    rows.append([tier, f"{batch:,}", name, mode,
+                                 f"{r['edges_per_second'] / 1e6:.2f} M ({min(rate):.2f}-{max(rate):.2f})",
+                                 f"{r['line_bytes_per_edge']:.1f}", f"{r['persisted_bytes'] / r['edges']:.1f}",
+                                 fmt_bytes(r["device_write_bytes"]), f"{r.get('duplicates', '')}"])
+                x = med["xpgraph"]
+                for mode in ("ftgraph", "dgap"):
+                    m = med[mode]
+                    rows.append([tier, f"{batch:,}", name, f"**{mode} / xpgraph**",
+                                 f"**{m['edges_per_second'] / x['edges_per_second']:.3f}x**",
+                                 f"**{m['line_bytes_per_edge'] / x['line_bytes_per_edge']:.2f}x**",
+                                 f"**{(m['persisted_bytes'] / m['edges']) / (x['persisted_bytes'] / x['edges']):.2f}x**",
+                                 "", ""])
+                raw.append({"tier": tier, "batch": batch, "input": name, "runs": got})
+    md = table(["PMEM tier", "batch", "input", "store mode", "insert edges/s (range)", "persisted bytes/edge (256-B lines)",
+                "persisted bytes/edge (exact)", "device writes", "duplicates found"], rows)
+    md += ("\n\nR-MAT scale " + str(scale) + f": {count:,} edges; 10% loaded first, then the rest inserted by one `ingest` "
+           "(2 threads) whose report gives the rate and what it persisted. ftgraph checks every insert against its tree "
+           "(set semantics): its duplicate checks per second are its insert rate. The targets of issue 47: ftgraph >= "
+           "1.5x xpgraph's insert rate and <= 0.6x its persisted bytes per edge.")
+    return raw, md + f"\n\n{threads} threads, {repeats} repeats alternated; commit {ctx.commit}", None
+
+
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
            "defaults": exp_defaults}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -1327,6 +1419,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "evolving": "11b. Evolving graphs: every store mode, jobs on the live store",
           "evolving_steps": "11c. Evolving in many small steps: gear's placement against chained blocks, and wear",
+          "store_insert": "11d. Inserting in place (ftgraph) against logging (xpgraph, dgap): rate and persisted bytes",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",
