@@ -132,8 +132,13 @@ class FtgraphStore final : public StoreWriter {
     persister_.persist(layout_.applying(), sizeof(uint64_t));
     applying_ = end;
 
-    run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::Out, batch, deletes, start); });
-    run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::In, batch, deletes, start); });
+    try {
+      run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::Out, batch, deletes, start); });
+      run_tasks(options_.threads, [&](uint32_t t) { apply_direction(t, AdjacencyList::In, batch, deletes, start); });
+    } catch (const Error&) {
+      abandon_batch(start);
+      throw;
+    }
     persister_.persist(dirty_.take());
     persister_.crash_point(CrashPoint::TreeEntries);
 
@@ -151,6 +156,34 @@ class FtgraphStore final : public StoreWriter {
     persister_.crash_point(CrashPoint::TreeBitmaps);
     log_.advance_to(end);
     persister_.crash_point(CrashPoint::LogHead);
+  }
+
+  // A batch that failed before any set bitmap changed (the store full, a damaged node met): none of
+  // it is applied. The nodes it touched are settled (their slots taken back), what it allocated
+  // stays, empty, and is made durable, then the batch word says no batch is under way.
+  void abandon_batch(uint64_t head) {
+    persister_.persist(dirty_.take());
+    std::vector<ByteRange> ranges;
+    for (Scratch& s : scratch_) {
+      for (const NodeChange& change : s.changed) {
+        TreeNodeHeader& h = node(change.unit).header();
+        h.locate = h.set;
+        std::atomic_ref<uint64_t>(h.version).store((h.version | 1) + 1, std::memory_order_release);
+        ranges.push_back({layout_.block_offset(change.unit), sizeof(TreeNodeHeader)});
+      }
+      for (uint64_t i : s.new_roots) ranges.push_back({layout_.tables[0] + i * sizeof(uint64_t), sizeof(uint64_t)});
+      s.changed.clear();
+      s.vertex_changes = 0;
+      s.new_roots.clear();
+    }
+    write_word(layout_.allocated(), std::min(next_unit_.load(), header_.geometry.block_units));
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
+    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+    persister_.persist(ranges);
+    write_word(layout_.applying(), head);
+    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    applying_ = head;
   }
 
   void write_word(uint64_t offset, uint64_t position) {
@@ -291,6 +324,7 @@ class FtgraphStore final : public StoreWriter {
     uint64_t start = 0;
     do {
       start = (unit % kUnitsPerPage) + units > kUnitsPerPage ? (unit / kUnitsPerPage + 1) * kUnitsPerPage : unit;
+      if (start + units > header_.geometry.block_units) break;
     } while (!next_unit_.compare_exchange_weak(unit, start + units));
     unit = start;
     if (unit + units > header_.geometry.block_units)

@@ -63,7 +63,7 @@ class TreeView final : public StoreView {
         attempts_ = attempt;
         return;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(attempt));
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min<uint32_t>(attempt, 4)));  // about 0.1 s in all
     }
     fail("{}: no consistent version after {} attempts: {}", file_.path(), kAttempts, why);
   }
@@ -134,9 +134,12 @@ class TreeView final : public StoreView {
     }
     // Operations [version, after) may have changed what the walk saw: undo them.
     const std::optional<OpRing> ring = OpRing::open(file_.path(), header_.store_id);
-    if (!ring || ring->exact_from() > version) {
-      why = fmt::format("operations {}..{} are partly applied and no writer publishes them (an ingest stopped in "
-                        "a batch; run it again to finish the batch)", version, after - 1);
+    if (!ring)
+      fail("{}: operations {}..{} are partly applied and no writer publishes them (an ingest stopped in a batch; run "
+           "it again to finish the batch)", file_.path(), version, after - 1);
+    if (ring->exact_from() > version) {
+      why = fmt::format("operations {}..{} are partly applied and the writer that opened the store since is replaying "
+                        "them or has stopped (run the ingest again to finish the batch)", version, after - 1);
       return false;
     }
     std::unordered_map<uint64_t, std::pair<bool, Weight>> before_ops;

@@ -1,10 +1,13 @@
 // A store file from the input: read as `store-stat`, `snapshot` and `store-check` read it (every
 // persisted region, the log, every adjacency chain in both directions, a dgap store's section
-// table and pages, or a gear store's list and page table and lists), then opened for writing,
+// table and pages, a gear store's list and page table and lists, or an ftgraph store's trees),
+// then opened for writing,
 // which recovers it. The corpus holds a store of each kind: naive, weighted xpgraph, a weighted
 // dgap image cut by a power cut mid-checkpoint (three sections, operations in the log), and a
 // weighted gear image cut in a relocation (two checkpoints, lists in 64- and 128-byte subpages,
-// operations in the log). Accepted
+// operations in the log), and two ftgraph stores of a skewed stream (a hub's root branched): one
+// cut after a batch's set bitmaps (a batch partly applied, which recovery settles), one at rest
+// after deletions. Accepted
 // or refused with one line; never a crash, a hang in a looping chain, or a sanitizer report.
 #include <string>
 

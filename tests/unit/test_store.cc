@@ -526,3 +526,35 @@ TEST_CASE("store view: an ftgraph view opened while another thread applies batch
   // The writer's last version: everything deleted.
   require_store_equals(*s, adjacency_of(ops, set.vertices, true));
 }
+
+TEST_CASE("store: an ftgraph batch that fills the store is not applied, and the store stays readable and writable") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(10, 16, true, 29, dir);
+  const std::span<const WeightedEdge> all(set.edges);
+  const std::string path = dir.file("store.pm");
+  StoreGeometry g = default_geometry(set.vertices, set.edges.size(), 64, true, StoreMode::Ftgraph);
+  g.block_units = 64 * 64;  // 64 pages: room for about 350 nodes, not for all 2,048 roots
+  auto s = GraphStore::create(path, g, StoreMode::Ftgraph, {.threads = 2});
+  size_t at = 0;
+  std::string error;
+  for (; at < all.size() && error.empty(); at += 200) {
+    error = graphso::testing::error_of([&] { s->add_edges(all.subspan(at, std::min<size_t>(200, all.size() - at))); });
+    if (error != "(no error)") break;
+    error.clear();
+  }
+  REQUIRE_THAT(error, Catch::Contains("the store is full"));
+  // Nothing of the failed batch: the store is at rest at the batches before it, for the writer, a
+  // reader and a reopened writer alike.
+  REQUIRE(s->status().applying == s->status().head);
+  REQUIRE(s->status().head == at);
+  const Adjacency before = adjacency_of(graphso::testing::adds_of(all.first(at)), set.vertices, true);
+  require_store_equals(*s, before);
+  REQUIRE(check_store(path).read.edges == before.edges);
+  // Deleting still works in the full store (it allocates nothing).
+  s->del_edges(all.first(100));
+  std::vector<EdgeOp> ops = graphso::testing::adds_of(all.first(at));
+  for (const WeightedEdge& e : all.first(100)) ops.push_back({e.src, e.dst, true});
+  s.reset();
+  s = GraphStore::open(path, {.threads = 2});
+  require_store_equals(*s, adjacency_of(ops, set.vertices, true));
+}
