@@ -35,7 +35,6 @@ struct Lookup {
   uint64_t room = 0;   // the first node on the path with a free slot (or a root that can grow), 0: none
   uint64_t last = 0;   // the path's last node (branches when there is no room)
   uint32_t last_level = 0, last_path = 0;
-  uint32_t room_level = 0;
 };
 
 // A node's changes in this batch, committed at once by its set bitmap.
@@ -143,16 +142,10 @@ class FtgraphStore final : public StoreWriter {
     persister_.crash_point(CrashPoint::TreeEntries);
 
     std::vector<std::vector<ByteRange>> per_thread(options_.threads);
-    run_tasks(options_.threads, [&](uint32_t t) { commit_nodes(t, per_thread[t]); });
+    run_tasks(options_.threads, [&](uint32_t t) { settle_nodes(scratch_[t], true, per_thread[t]); });
     std::vector<ByteRange> ranges;
     for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
-    write_word(layout_.allocated(), next_unit_.load());
-    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
-    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
-    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
-    std::vector<ByteRange> joined;
-    for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);
-    persister_.persist(joined);
+    persist_headers(std::move(ranges));
     persister_.crash_point(CrashPoint::TreeBitmaps);
     log_.advance_to(end);
     persister_.crash_point(CrashPoint::LogHead);
@@ -164,26 +157,23 @@ class FtgraphStore final : public StoreWriter {
   void abandon_batch(uint64_t head) {
     persister_.persist(dirty_.take());
     std::vector<ByteRange> ranges;
-    for (Scratch& s : scratch_) {
-      for (const NodeChange& change : s.changed) {
-        TreeNodeHeader& h = node(change.unit).header();
-        h.locate = h.set;
-        std::atomic_ref<uint64_t>(h.version).store((h.version | 1) + 1, std::memory_order_release);
-        ranges.push_back({layout_.block_offset(change.unit), sizeof(TreeNodeHeader)});
-      }
-      for (uint64_t i : s.new_roots) ranges.push_back({layout_.tables[0] + i * sizeof(uint64_t), sizeof(uint64_t)});
-      s.changed.clear();
-      s.vertex_changes = 0;
-      s.new_roots.clear();
-    }
+    for (Scratch& s : scratch_) settle_nodes(s, false, ranges);
+    persist_headers(std::move(ranges));
+    write_word(layout_.applying(), head);
+    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    applying_ = head;
+  }
+
+  // The changed nodes' headers, and the vertex array words of new roots, persisted in file order
+  // with the allocation mark and the tree counts.
+  void persist_headers(std::vector<ByteRange> ranges) {
     write_word(layout_.allocated(), std::min(next_unit_.load(), header_.geometry.block_units));
     for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
     ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
     std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
-    persister_.persist(ranges);
-    write_word(layout_.applying(), head);
-    persister_.persist(layout_.applying(), sizeof(uint64_t));
-    applying_ = head;
+    std::vector<ByteRange> joined;
+    for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);
+    persister_.persist(joined);
   }
 
   void write_word(uint64_t offset, uint64_t position) {
@@ -269,10 +259,7 @@ class FtgraphStore final : public StoreWriter {
         }
       }
       const bool room = (~h.locate & slot_mask(h.size)) != 0 || h.size < kTreeSlots;
-      if (room && r.room == 0) {
-        r.room = unit;
-        r.room_level = level;
-      }
+      if (room && r.room == 0) r.room = unit;
       r.last = unit;
       r.last_level = level;
       r.last_path = path;
@@ -394,17 +381,17 @@ class FtgraphStore final : public StoreWriter {
     else change.clear |= bit;
   }
 
-  // Each changed node's set bitmap (one 8-byte store commits its slots), locate made equal, the
-  // version even again; the ranges to persist.
-  void commit_nodes(uint32_t t, std::vector<ByteRange>& ranges) {
-    Scratch& s = scratch_[t];
+  // Each node s changed: its set bitmap (one 8-byte store commits its new slots and clears its
+  // deleted ones; `commit` false: left as it was), locate made equal to it, the version even
+  // again; their ranges, and those of new roots' words, added to `ranges`.
+  void settle_nodes(Scratch& s, bool commit, std::vector<ByteRange>& ranges) {
     constexpr size_t kAhead = 8;
     for (size_t c = 0; c < s.changed.size(); ++c) {
       if (c + kAhead < s.changed.size())
         _mm_prefetch(file_.at<char>(layout_.block_offset(s.changed[c + kAhead].unit)), _MM_HINT_T0);
       const NodeChange& change = s.changed[c];
       TreeNodeHeader& h = node(change.unit).header();
-      const uint64_t set = (h.set & ~change.clear) | change.add;
+      const uint64_t set = commit ? (h.set & ~change.clear) | change.add : h.set;
       std::atomic_ref<uint64_t>(h.set).store(set, std::memory_order_release);
       h.locate = set;
       std::atomic_ref<uint64_t>(h.version).store((h.version | 1) + 1, std::memory_order_release);
@@ -463,11 +450,7 @@ class FtgraphStore final : public StoreWriter {
       settle_tree(d, v, roots_[i], high, ranges);
     }
     next_unit_ = high;
-    write_word(layout_.allocated(), high);
-    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
-    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
-    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
-    persister_.persist(ranges);
+    persist_headers(std::move(ranges));
   }
 
   void settle_tree(AdjacencyList d, VertexId v, uint64_t root, uint64_t& high, std::vector<ByteRange>& ranges) {
