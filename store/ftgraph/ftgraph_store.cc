@@ -56,9 +56,9 @@ class FtgraphStore final : public StoreWriter {
     ring_ = OpRing::create(file_.path(), header_.store_id, applying_);
   }
 
-  ~FtgraphStore() override {
-    if (applying_ == log_.head()) ring_.remove();
-  }
+  // A writer that stops in a batch (killed) leaves its ring, whose records let readers see the
+  // head's version until a writer finishes the batch; one that is destroyed removes it.
+  ~FtgraphStore() override { ring_.remove(); }
 
   // --- writing ---
 

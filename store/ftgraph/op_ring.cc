@@ -1,11 +1,16 @@
 #include "store/ftgraph/op_ring.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "base/error.h"
@@ -17,18 +22,53 @@ struct OpRing::Header {
   uint64_t store_id;
   uint64_t capacity;
   std::atomic<uint64_t> exact_from;
-  uint64_t reserved[4];
+  char store_path[480];  // absolute: a later writer removes the ring when it names no store any more
 };
 
 namespace {
 
+// The header as plain bytes, for a ring this process does not map.
+struct OpRecordHeaderView {
+  uint64_t magic, store_id, capacity, exact_from;
+  char store_path[480];
+};
+
 constexpr uint64_t kMagic = 0x474E4952534F4750ull;  // "PGOSRING"
-constexpr uint64_t kBytes = 64 + kOpRingCapacity * sizeof(OpRecord);
+constexpr uint64_t kHeaderBytes = 512;
+constexpr uint64_t kBytes = kHeaderBytes + kOpRingCapacity * sizeof(OpRecord);
+constexpr char kPrefix[] = "graphso-ftgraph-";
+
+std::string name_of(const struct stat& st) {
+  return std::string("/") + kPrefix + std::to_string(st.st_dev) + "-" + std::to_string(st.st_ino);
+}
 
 std::string ring_name(const std::string& store_path) {
   struct stat st {};
   if (::stat(store_path.c_str(), &st) != 0) fail("{}: cannot stat the store: {}", store_path, errno_text(errno));
-  return "/graphso-ftgraph-" + std::to_string(st.st_dev) + "-" + std::to_string(st.st_ino);
+  return name_of(st);
+}
+
+// Rings whose store is gone (deleted, or its name now another file): left by writers that were
+// killed, or whose store was removed while a batch was under way. Each holds up to 64 MiB of RAM.
+void remove_stale_rings(const std::string& own) {
+  DIR* dir = ::opendir("/dev/shm");
+  if (!dir) return;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = std::string("/") + entry->d_name;
+    if (std::string_view(entry->d_name).substr(0, sizeof kPrefix - 1) != kPrefix || name == own) continue;
+    const int fd = ::shm_open(name.c_str(), O_RDONLY, 0);
+    if (fd < 0) continue;
+    OpRecordHeaderView header{};
+    const bool read = ::pread(fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header);
+    ::close(fd);
+    if (!read) continue;
+    header.store_path[sizeof header.store_path - 1] = '\0';
+    struct stat st {};
+    // A ring whose path did not fit names no store: it is left alone.
+    if (header.store_path[0] == '/' && (::stat(header.store_path, &st) != 0 || name_of(st) != name))
+      ::shm_unlink(name.c_str());
+  }
+  ::closedir(dir);
 }
 
 void* map_fd(int fd, int prot, const std::string& name) {
@@ -39,6 +79,12 @@ void* map_fd(int fd, int prot, const std::string& name) {
   return map;
 }
 
+void set_store_path(char (&to)[480], const char* path) {
+  const size_t n = std::strlen(path);
+  std::memset(to, 0, sizeof to);
+  if (n < sizeof to) std::memcpy(to, path, n);
+}
+
 }  // namespace
 
 OpRing::OpRing(std::string name, void* map, uint64_t bytes)
@@ -46,11 +92,14 @@ OpRing::OpRing(std::string name, void* map, uint64_t bytes)
       map_(map),
       bytes_(bytes),
       header_(static_cast<Header*>(map)),
-      records_(reinterpret_cast<OpRecord*>(static_cast<std::byte*>(map) + 64)) {}
+      records_(reinterpret_cast<OpRecord*>(static_cast<std::byte*>(map) + kHeaderBytes)) {}
 
 OpRing OpRing::create(const std::string& store_path, uint64_t store_id, uint64_t exact_from) {
-  static_assert(sizeof(Header) == 64);
+  static_assert(sizeof(Header) == kHeaderBytes && sizeof(OpRecordHeaderView) == kHeaderBytes);
   const std::string name = ring_name(store_path);
+  remove_stale_rings(name);
+  char absolute[PATH_MAX];
+  if (!::realpath(store_path.c_str(), absolute)) fail("{}: cannot resolve the store's path: {}", store_path, errno_text(errno));
   const int fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT, 0644);
   if (fd < 0) fail("/dev/shm{}: cannot create the operation ring: {}", name, errno_text(errno));
   struct stat st {};
@@ -65,6 +114,7 @@ OpRing OpRing::create(const std::string& store_path, uint64_t store_id, uint64_t
     // Another store's (an inode reused) or none yet: nothing in it describes this store.
     h.magic = 0;
     h.store_id = store_id;
+    set_store_path(h.store_path, absolute);
     h.capacity = kOpRingCapacity;
     h.exact_from.store(exact_from, std::memory_order_release);
     std::atomic_thread_fence(std::memory_order_release);
@@ -72,6 +122,7 @@ OpRing OpRing::create(const std::string& store_path, uint64_t store_id, uint64_t
   } else {
     // Released before this writer publishes anything over the records of the last one.
     h.exact_from.store(exact_from, std::memory_order_seq_cst);
+    set_store_path(h.store_path, absolute);
   }
   return ring;
 }

@@ -7,10 +7,11 @@
 //
 // The ring is shared memory (/dev/shm), not PMEM: it is a message to readers, never persisted,
 // and no recovery reads it. It is named after the store file's device and inode; its header names
-// the store (its id) and `exact_from`, the first position whose "before" this writer knows: a
-// writer that opens a store with an interrupted batch replays it over a partly changed graph, so
-// that batch's records say nothing about S. A writer removes the ring when it closes with the store
-// at rest; a reader opens it after its scan, so it always finds the current writer's.
+// the store (its id and path) and `exact_from`, the first position whose "before" this writer
+// knows: a writer that opens a store with an interrupted batch replays it over a partly changed
+// graph, so that batch's records say nothing about S. A writer removes its ring when it closes
+// (a reader opens the ring after its walk, so it always finds the current writer's), and when it
+// opens, the rings of stores that are gone (writers killed, stores deleted).
 #pragma once
 
 #include <atomic>
@@ -61,7 +62,7 @@ class OpRing {
     r.weight = weight_before;
     r.stamp.store(static_cast<uint32_t>(position + 1), std::memory_order_release);
   }
-  // Writer, closing with the store at rest: the ring goes (readers that mapped it keep theirs).
+  // Writer, closing: the ring goes (readers that mapped it keep theirs).
   void remove();
 
   // Reader: the operation at `position` when it is published; nullopt when it is not yet (it has

@@ -2,8 +2,9 @@
 // ingest, deletions, compaction and recovery, with 1 and 2 threads, in both modes; the log
 // wrapping under constant checkpoints; snapshots through every job against the reference; and
 // damaged stores.
-#include <catch2/catch.hpp>
+#include <sys/stat.h>
 
+#include <catch2/catch.hpp>
 #include <atomic>
 #include <filesystem>
 #include <random>
@@ -557,4 +558,28 @@ TEST_CASE("store: an ftgraph batch that fills the store is not applied, and the 
   s.reset();
   s = GraphStore::open(path, {.threads = 2});
   require_store_equals(*s, adjacency_of(ops, set.vertices, true));
+}
+
+TEST_CASE("store: an ftgraph writer removes its operation ring when it closes, and rings of stores that are gone") {
+  TempDir dir;
+  const std::string path = dir.file("store.pm");
+  auto ring_of = [](const std::string& store) {
+    struct stat st {};
+    REQUIRE(::stat(store.c_str(), &st) == 0);
+    return "/dev/shm/graphso-ftgraph-" + std::to_string(st.st_dev) + "-" + std::to_string(st.st_ino);
+  };
+  auto s = GraphStore::create(path, default_geometry(64, 100, 64, false, StoreMode::Ftgraph), StoreMode::Ftgraph, {});
+  s->add_edge(1, 2);
+  const std::string ring = ring_of(path);
+  REQUIRE(std::filesystem::exists(ring));
+  // A ring left by a killed writer of a store that was then deleted: its header names a path that
+  // is now another file (or none). Its name here is one no store has.
+  const std::string stale = "/dev/shm/graphso-ftgraph-0-1";
+  std::filesystem::copy_file(ring, stale, std::filesystem::copy_options::overwrite_existing);
+  s.reset();
+  REQUIRE(!std::filesystem::exists(ring));
+  REQUIRE(std::filesystem::exists(stale));
+  s = GraphStore::open(path, {});
+  REQUIRE(!std::filesystem::exists(stale));
+  REQUIRE(s->out_neighbours(1) == std::vector<VertexId>{2});
 }
