@@ -66,6 +66,7 @@ struct StoreStatus {
   uint64_t absent_deletes = 0;  // deletions of an edge not present
   uint64_t branch_outs = 0;     // full nodes that got children
   uint64_t scale_ups = 0;       // roots grown in place (16 -> 32 -> 64 slots)
+  uint64_t links_cleared = 0;   // recovery: links to nodes of the interrupted batch whose headers never persisted
   PersistStats persisted;
 };
 

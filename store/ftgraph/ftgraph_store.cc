@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 
 #include "base/error.h"
 #include "store/dirty_lines.h"
@@ -103,6 +104,7 @@ class FtgraphStore final : public StoreWriter {
     s.absent_deletes = absent_deletes_.load();
     s.branch_outs = branch_outs_.load();
     s.scale_ups = scale_ups_.load();
+    s.links_cleared = links_cleared_;
     return s;
   }
 
@@ -443,28 +445,43 @@ class FtgraphStore final : public StoreWriter {
     interrupted_at_open_ = applying_ - head;
     std::vector<ByteRange> ranges;
     uint64_t high = *allocated;
-    for (uint64_t i = 0; i < 2 * vertices; ++i) {
-      if (roots_[i] == 0) continue;
-      const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
-      const auto v = static_cast<VertexId>(i < vertices ? i : i - vertices);
-      settle_tree(d, v, roots_[i], high, ranges);
-    }
+    for (uint64_t i = 0; i < 2 * vertices; ++i)
+      if (roots_[i] != 0) settle_tree(i, *allocated, high, ranges);
     next_unit_ = high;
     persist_headers(std::move(ranges));
   }
 
-  void settle_tree(AdjacencyList d, VertexId v, uint64_t root, uint64_t& high, std::vector<ByteRange>& ranges) {
+  // Tree i after a crash in a batch. A node at or past `mark` (the allocation mark persisted before
+  // the batch) was allocated by it; a link to it may have reached the media before its header did
+  // (a page written back early, a line evicted), and then the header holds nothing of the batch's
+  // commits either (its `set` bitmap lives in it): the link is cleared and the batch's replay
+  // allocates again. Any other node whose header does not hold together is damage.
+  void settle_tree(uint64_t i, uint64_t mark, uint64_t& high, std::vector<ByteRange>& ranges) {
+    const uint64_t vertices = header_.geometry.vertices;
+    const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
+    const auto v = static_cast<VertexId>(i < vertices ? i : i - vertices);
     struct Pending {
       uint64_t unit;
       uint32_t level, path;
+      uint64_t link;  // file offset of the word that names it
     };
-    std::vector<Pending> stack{{root, 0, 0}};
+    std::vector<Pending> stack{{roots_[i], 0, 0, layout_.tables[0] + i * sizeof(uint64_t)}};
     while (!stack.empty()) {
       const Pending p = stack.back();
       stack.pop_back();
       TreeNodeHeader& h = node(p.unit).header();
       uint64_t children = 0;
       const std::string fault = tree_header_fault(h, layout_, p.unit, v, d, p.level, p.path, children);
+      if (!fault.empty() && p.unit >= mark) {
+        std::atomic_ref<uint64_t>(*file_.at<uint64_t>(p.link)).store(0, std::memory_order_release);
+        ranges.push_back({p.link, sizeof(uint64_t)});
+        if (p.level == 0) {
+          roots_[i] = 0;
+          --trees_[static_cast<int>(d)];
+        }
+        ++links_cleared_;
+        continue;
+      }
       if (!fault.empty()) fail("{}: corrupt store: {}: {}", file_.path(), tree_node_name(d, v, p.unit, p.level), fault);
       if (h.locate != h.set || (h.version & 1) != 0) {
         h.locate = h.set;
@@ -472,9 +489,10 @@ class FtgraphStore final : public StoreWriter {
         ranges.push_back({layout_.block_offset(p.unit), sizeof(TreeNodeHeader)});
       }
       high = std::max(high, p.unit + units_);
+      const uint64_t next = layout_.block_offset(p.unit) + offsetof(TreeNodeHeader, next);
       for (uint32_t c = 0; children != 0 && c < tree_fanout(p.level); ++c) {
         high = std::max(high, children + (c + 1) * units_);
-        stack.push_back({children + c * units_, p.level + 1, tree_child_path(p.path, p.level, c)});
+        stack.push_back({children + c * units_, p.level + 1, tree_child_path(p.path, p.level, c), next});
       }
     }
   }
@@ -488,6 +506,7 @@ class FtgraphStore final : public StoreWriter {
   std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees
   uint64_t applying_ = 0;
   uint64_t interrupted_at_open_ = 0;
+  uint64_t links_cleared_ = 0;  // by recovery: links to nodes of the interrupted batch never persisted
   std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;
 };
 
