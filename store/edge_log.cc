@@ -23,7 +23,7 @@ void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Per
     *file.at<uint64_t>(layout.tree_count(AdjacencyList::Out)) = encode_log_head(0);
     *file.at<uint64_t>(layout.tree_count(AdjacencyList::In)) = encode_log_head(0);
   }
-  persister.persist(layout.log_head, 5 * sizeof(uint64_t));
+  persister.persist(layout.log_head, (layout.geometry.mode == StoreMode::Ftgraph ? 5 : 1) * sizeof(uint64_t));
 }
 
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {

@@ -99,7 +99,6 @@ class FtgraphStore final : public StoreWriter {
     StoreStatus s = common_status();
     s.high_water = next_unit_.load();
     s.applying = applying_;
-    s.replayed = interrupted_at_open_;
     s.duplicates = duplicates_.load();
     s.absent_deletes = absent_deletes_.load();
     s.branch_outs = branch_outs_.load();
@@ -442,7 +441,6 @@ class FtgraphStore final : public StoreWriter {
     }
     repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
     if (applying_ == head) return;
-    interrupted_at_open_ = applying_ - head;
     std::vector<ByteRange> ranges;
     uint64_t high = *allocated;
     for (uint64_t i = 0; i < 2 * vertices; ++i)
@@ -505,7 +503,6 @@ class FtgraphStore final : public StoreWriter {
   std::atomic<uint64_t> next_unit_ = 1;
   std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees
   uint64_t applying_ = 0;
-  uint64_t interrupted_at_open_ = 0;
   uint64_t links_cleared_ = 0;  // by recovery: links to nodes of the interrupted batch never persisted
   std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;
 };

@@ -157,6 +157,9 @@ int cmd_ingest(const Args& args) {
                 store_path.c_str(), static_cast<unsigned long long>(s.head),
                 static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
                 static_cast<unsigned long long>(s.replayed));
+    if (s.applying > s.head)
+      std::printf("%s: operations %llu..%llu were partly applied when an ingest stopped; that ingest, run again, replays them\n",
+                  store_path.c_str(), static_cast<unsigned long long>(s.head), static_cast<unsigned long long>(s.applying - 1));
     if (s.repaired_input_slot >= 0)
       std::printf("%s: input record slot %d was damaged or stale; rewritten from its intact copy\n", store_path.c_str(),
                   s.repaired_input_slot);
