@@ -423,9 +423,12 @@ void kill_loop(const std::string& mode) {
 
 }  // namespace
 
-TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest") { kill_loop("xpgraph"); }
+// Every mode's loop (30-100 s each) runs with the long checks (make test-long, in CI after make
+// test); make test has every mode's power cuts.
+TEST_CASE("store crash: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
+  kill_loop("xpgraph");
+}
 
-// The same in dgap and gear mode: about a minute each, so with the long checks (make test-long, in CI).
 TEST_CASE("store crash in dgap mode: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
   kill_loop("dgap");
 }
