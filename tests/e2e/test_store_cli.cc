@@ -1,6 +1,7 @@
 // The store through the CLI: ingest, store-stat, resume, deletions and snapshots that `run` takes;
-// the one-line errors; and the crash tests: >= 100 kill -9 at random moments, and power cuts at
-// every named crash point recovered from the shadow image (only what was persisted).
+// the one-line errors; and the crash tests: power cuts at every named crash point recovered from
+// the shadow image (only what was persisted), and (make test-long) >= 100 kill -9 at random
+// moments in each store mode.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
