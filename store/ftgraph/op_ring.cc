@@ -33,7 +33,7 @@ struct OpRecordHeaderView {
   char store_path[480];
 };
 
-constexpr uint64_t kMagic = 0x474E4952534F4750ull;  // "PGOSRING"
+constexpr uint64_t kMagic = 0x32474E4952534750ull;  // "PGSRING2": the header of 512 bytes, with the path
 constexpr uint64_t kHeaderBytes = 512;
 constexpr uint64_t kBytes = kHeaderBytes + kOpRingCapacity * sizeof(OpRecord);
 constexpr char kPrefix[] = "graphso-ftgraph-";
