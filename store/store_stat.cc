@@ -1,9 +1,9 @@
 #include "store/store_stat.h"
 
 #include <algorithm>
-#include <optional>
 
 #include "store/edge_log.h"
+#include "store/ftgraph/tree_nodes.h"
 #include "store/pmem_file.h"
 
 namespace graphso::store {
@@ -30,11 +30,9 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.block_bytes_used = (stat.checkpoint.high_water - 1) * unit;
   if (stat.header.mode == StoreMode::Ftgraph) {
     // No checkpoints: the allocation mark and the batch word beside the head say it.
-    const std::optional<uint64_t> allocated = decode_log_head(*file.at<uint64_t>(layout.allocated()));
-    const std::optional<uint64_t> applying = decode_log_head(*file.at<uint64_t>(layout.applying()));
-    if (!allocated || !applying) fail("{}: corrupt store: the allocation or batch word fails its check", store_path);
-    stat.block_bytes_used = (*allocated - 1) * unit;
-    stat.applying = *applying;
+    const TreeWords words = read_tree_words(file, layout);
+    stat.block_bytes_used = (words.allocated - 1) * unit;
+    stat.applying = words.applying;
   }
   stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;

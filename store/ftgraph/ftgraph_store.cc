@@ -410,41 +410,25 @@ class FtgraphStore final : public StoreWriter {
   // node reachable.
   void recover() {
     const uint64_t head = log_.head();
-    const std::optional<uint64_t> applying = decode_log_head(*file_.at<uint64_t>(layout_.applying()));
-    const std::optional<uint64_t> allocated = decode_log_head(*file_.at<uint64_t>(layout_.allocated()));
-    if (!applying || *applying < head)
-      fail("{}: corrupt store: the batch word {:#018x} does not match its check bits or the log head {}", file_.path(),
-           *file_.at<uint64_t>(layout_.applying()), head);
-    if (!allocated || *allocated < 1 || *allocated > header_.geometry.block_units)
-      fail("{}: corrupt store: the allocation word {:#018x} does not match its check bits or the block region",
-           file_.path(), *file_.at<uint64_t>(layout_.allocated()));
-    applying_ = *applying;
+    const TreeWords words = read_tree_words(file_, layout_);
+    if (words.applying < head)
+      fail("{}: corrupt store: the batch word ({}) is behind the log head ({})", file_.path(), words.applying, head);
+    applying_ = words.applying;
     const uint64_t vertices = header_.geometry.vertices;
     for (uint64_t i = 0; i < 2 * vertices; ++i) {
       const AdjacencyList d = i < vertices ? AdjacencyList::Out : AdjacencyList::In;
-      const auto v = static_cast<VertexId>(i < vertices ? i : i - vertices);
-      const std::optional<uint64_t> root = tree_link_unit(*root_word(i), root_salt(d, v));
-      if (!root || *root + units_ > header_.geometry.block_units)
-        fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
-             d == AdjacencyList::Out ? "out" : "in", v, *root_word(i));
-      roots_[i] = *root;
-      if (*root != 0) ++trees_[static_cast<int>(d)];
+      roots_[i] = checked_root(file_, layout_, d, static_cast<VertexId>(i < vertices ? i : i - vertices));
+      if (roots_[i] != 0) ++trees_[static_cast<int>(d)];
     }
-    next_unit_ = *allocated;
-    const bool at_rest = applying_ == head;
-    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) {
-      const uint64_t word = *file_.at<uint64_t>(layout_.tree_count(d));
-      const std::optional<uint64_t> count = decode_log_head(word);
-      if (!count || (at_rest && *count != trees_[static_cast<int>(d)]))
-        fail("{}: corrupt store: the {}-tree count word {:#018x} does not match its check bits or the vertex array's "
-             "{} roots", file_.path(), d == AdjacencyList::Out ? "out" : "in", word, trees_[static_cast<int>(d)]);
-    }
+    next_unit_ = words.allocated;
+    if (applying_ == head)
+      for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) check_tree_count(file_, d, words, trees_[static_cast<int>(d)]);
     repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
     if (applying_ == head) return;
     std::vector<ByteRange> ranges;
-    uint64_t high = *allocated;
+    uint64_t high = words.allocated;
     for (uint64_t i = 0; i < 2 * vertices; ++i)
-      if (roots_[i] != 0) settle_tree(i, *allocated, high, ranges);
+      if (roots_[i] != 0) settle_tree(i, words.allocated, high, ranges);
     next_unit_ = high;
     persist_headers(std::move(ranges));
   }

@@ -2,11 +2,54 @@
 
 #include <fmt/format.h>
 
+#include "store/edge_log.h"
+
 namespace graphso::store {
 
+namespace {
+
+const char* direction_name(AdjacencyList d) { return d == AdjacencyList::Out ? "out" : "in"; }
+
+uint64_t checked_word(const PmemFile& file, uint64_t offset, const std::string& name) {
+  const uint64_t word = std::atomic_ref<uint64_t>(*file.at<uint64_t>(offset)).load(std::memory_order_acquire);
+  const std::optional<uint64_t> value = decode_log_head(word);
+  if (!value) fail("{}: corrupt store: the {} word {:#018x} does not match its check bits", file.path(), name, word);
+  return *value;
+}
+
+}  // namespace
+
 std::string tree_node_name(AdjacencyList d, VertexId v, uint64_t unit, uint32_t level) {
-  return fmt::format("the {}-tree of vertex {}, node at unit {} (level {})", d == AdjacencyList::Out ? "out" : "in", v,
-                     unit, level);
+  return fmt::format("the {}-tree of vertex {}, node at unit {} (level {})", direction_name(d), v, unit, level);
+}
+
+TreeWords read_tree_words(const PmemFile& file, const StoreLayout& layout) {
+  TreeWords w;
+  w.applying = checked_word(file, layout.applying(), "batch");
+  w.allocated = checked_word(file, layout.allocated(), "allocation");
+  if (w.allocated < 1 || w.allocated > layout.geometry.block_units)
+    fail("{}: corrupt store: the allocation word says unit {}, outside the block region's {}", file.path(), w.allocated,
+         layout.geometry.block_units);
+  for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
+    w.trees[static_cast<int>(d)] = checked_word(file, layout.tree_count(d), fmt::format("{}-tree count", direction_name(d)));
+  return w;
+}
+
+void check_tree_count(const PmemFile& file, AdjacencyList d, const TreeWords& words, uint64_t roots) {
+  if (words.trees[static_cast<int>(d)] != roots)
+    fail("{}: corrupt store: the {}-tree count word says {} trees, the vertex array has {} roots", file.path(),
+         direction_name(d), words.trees[static_cast<int>(d)], roots);
+}
+
+uint64_t checked_root(const PmemFile& file, const StoreLayout& layout, AdjacencyList d, VertexId v) {
+  const uint64_t index = (d == AdjacencyList::Out ? 0 : layout.geometry.vertices) + v;
+  uint64_t& at = file.at<uint64_t>(layout.tables[0])[index];
+  const uint64_t word = std::atomic_ref<uint64_t>(at).load(std::memory_order_acquire);
+  const std::optional<uint64_t> root = tree_link_unit(word, root_salt(d, v));
+  if (!root || *root + tree_node_units(layout.geometry.weighted) > layout.geometry.block_units)
+    fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file.path(),
+         direction_name(d), v, word);
+  return *root;
 }
 
 std::string tree_header_fault(const TreeNodeHeader& h, const StoreLayout& layout, uint64_t unit, uint32_t owner,

@@ -126,6 +126,21 @@ inline uint64_t slot_mask(uint64_t size) { return size >= 64 ? ~uint64_t{0} : (u
 std::string tree_header_fault(const TreeNodeHeader& h, const StoreLayout& layout, uint64_t unit, uint32_t owner,
                               AdjacencyList d, uint32_t level, uint32_t path, uint64_t& children);
 
+// The words ftgraph keeps beside the head (store_format.h), read with acquire loads and checked:
+// the batch word, the allocation mark (inside the block region) and the tree counts. An error
+// names the word that fails.
+struct TreeWords {
+  uint64_t applying = 0;
+  uint64_t allocated = 1;
+  uint64_t trees[2] = {0, 0};  // non-empty out-trees, in-trees (AdjacencyList order)
+};
+TreeWords read_tree_words(const PmemFile& file, const StoreLayout& layout);
+// On a store at rest, the vertex array holds as many direction-d roots as its count word says.
+void check_tree_count(const PmemFile& file, AdjacencyList d, const TreeWords& words, uint64_t roots);
+// The unit of (d, v)'s root in the vertex array (0: no tree), its link word checked and the node
+// inside the block region.
+uint64_t checked_root(const PmemFile& file, const StoreLayout& layout, AdjacencyList d, VertexId v);
+
 // "the out-tree of vertex 5, node at unit 812 (level 2)": how errors name a node.
 std::string tree_node_name(AdjacencyList d, VertexId v, uint64_t unit, uint32_t level);
 

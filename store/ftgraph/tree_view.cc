@@ -68,28 +68,14 @@ class TreeView final : public StoreView {
     fail("{}: no consistent version after {} attempts: {}", file_.path(), kAttempts, why);
   }
 
-  uint64_t applying() const {
-    const uint64_t word = std::atomic_ref<uint64_t>(*file_.at<uint64_t>(layout_.applying())).load(std::memory_order_acquire);
-    const std::optional<uint64_t> position = decode_log_head(word);
-    if (!position) fail("{}: corrupt store: the batch word {:#018x} does not match its check bits", file_.path(), word);
-    return *position;
-  }
-
   // Direction d at version `version` into `adj`: false (with `why`) when it must be tried again.
   bool read_version(AdjacencyList d, uint64_t version, Adjacency& adj, ReadCounts& counts, TreeStats* stats,
                     std::string& why, uint64_t* set_back = nullptr) const {
-    const uint64_t before = applying();
-    // The allocation mark: every node a store at rest reaches lies below it (checked by the writer's
-    // recovery, which allocates from it).
-    const uint64_t mark = std::atomic_ref<uint64_t>(*file_.at<uint64_t>(layout_.allocated())).load(std::memory_order_acquire);
-    const std::optional<uint64_t> allocated = decode_log_head(mark);
-    if (!allocated || *allocated < 1 || *allocated > header_.geometry.block_units)
-      fail("{}: corrupt store: the allocation word {:#018x} does not match its check bits or the block region",
-           file_.path(), mark);
+    // Every node a store at rest reaches lies below the allocation mark; the writer's recovery
+    // allocates from it, so it is checked here too.
+    const uint64_t before = read_tree_words(file_, layout_).applying;
     if (before < version) fail("{}: corrupt store: the batch word ({}) is behind the log head ({})", file_.path(), before, version);
     const uint64_t n = vertices();
-    const uint64_t first = d == AdjacencyList::Out ? 0 : n;
-    const uint64_t* roots = file_.at<uint64_t>(layout_.tables[0]);
     const uint64_t node_bytes = tree_node_units(weighted()) * kBlockUnitBytes;
     PagesTouched touched(layout_);
     TreeWalk walk;
@@ -108,28 +94,21 @@ class TreeView final : public StoreView {
     uint64_t trees = 0;
     for (uint64_t v = 0; v < n; ++v) {
       adj.begin[v] = adj.edges.size();
-      const uint64_t word = std::atomic_ref<uint64_t>(const_cast<uint64_t&>(roots[first + v])).load(std::memory_order_acquire);
-      const std::optional<uint64_t> root = tree_link_unit(word, root_salt(d, static_cast<VertexId>(v)));
-      if (!root)
-        fail("{}: corrupt store: the vertex array's {}-tree root of vertex {} ({:#018x}) fails its check", file_.path(),
-             d == AdjacencyList::Out ? "out" : "in", v, word);
-      if (*root == 0) continue;
+      const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
+      if (root == 0) continue;
       ++trees;
       if (stats) ++stats->trees;
-      walk_tree(file_, layout_, d, static_cast<VertexId>(v), *root, walk,
+      walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
                 [&](uint32_t m, Weight w) { adj.edges.emplace_back(m, w); });
     }
     adj.begin[n] = adj.edges.size();
-    const uint64_t after = applying();
+    const TreeWords end = read_tree_words(file_, layout_);
+    const uint64_t after = end.applying;
     if (before == version && after == version) {
       // At rest all along: nodes must be settled, and the roots as many as the count says, or they
       // are damaged.
       if (!walk.unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), walk.unsettled);
-      const uint64_t word = *file_.at<uint64_t>(layout_.tree_count(d));
-      const std::optional<uint64_t> count = decode_log_head(word);
-      if (!count || *count != trees)
-        fail("{}: corrupt store: the {}-tree count word {:#018x} does not match its check bits or the vertex array's "
-             "{} roots", file_.path(), d == AdjacencyList::Out ? "out" : "in", word, trees);
+      check_tree_count(file_, d, end, trees);
       return true;
     }
     // Operations [version, after) may have changed what the walk saw: undo them.
