@@ -367,12 +367,8 @@ class FtgraphStore final : public StoreWriter {
     return EdgeState{true, w, target, slot};
   }
 
-  void remove(const EdgeState& e, Scratch& s) {
-    NodeChange& change = touch(e.unit, s);
-    const uint64_t bit = uint64_t{1} << e.slot;
-    if (change.add & bit) change.add &= ~bit;  // written this batch: never committed
-    else change.clear |= bit;
-  }
+  // A batch of deletions writes no slot, so the slot is a committed one.
+  void remove(const EdgeState& e, Scratch& s) { touch(e.unit, s).clear |= uint64_t{1} << e.slot; }
 
   // Each node s changed: its set bitmap (one 8-byte store commits its new slots and clears its
   // deleted ones; `commit` false: left as it was), locate made equal to it, the version even
