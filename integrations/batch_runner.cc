@@ -338,6 +338,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   for (size_t j = 0; j < jobs.size(); ++j) {
     JobOutcome& outcome = report.jobs[j];
     outcome.rounds = jobs[j]->rounds();
+    outcome.sync_from_round = jobs[j]->sync_from_round();
+    outcome.async_extra_edges = jobs[j]->async_extra_edges();
     // Empty when no load was considered for re-entry (`--reentry 0`, or no load at all).
     auto of_job = [j](const std::vector<uint64_t>& counts) { return j < counts.size() ? counts[j] : 0; };
     outcome.reentries = of_job(reentries.job_sweeps);
@@ -450,6 +452,8 @@ std::string report_json(const BatchReport& r) {
     w.field("algo", j.algo);
     w.field("arrive_after", j.arrived_round);
     w.field("async", j.async);
+    w.field("sync_from_round", j.sync_from_round);
+    w.field("async_extra_edges", j.async_extra_edges);
     w.field("iterations", j.rounds);
     w.field("reentries", j.reentries);
     w.field("reentry_loads_sat_out", j.reentry_loads_sat_out);

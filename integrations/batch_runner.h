@@ -68,7 +68,9 @@ struct JobOutcome {
   std::string name;
   std::string algo;
   uint32_t arrived_round = 0;
-  bool async = false;  // ran in asynchronous passes (a round is then one pass)
+  bool async = false;  // began in asynchronous passes (a round is then one pass)
+  uint32_t sync_from_round = 0;  // --async auto: the round from which it ran synchronously (0: never)
+  uint64_t async_extra_edges = 0;  // edges pushed by sources outside a pass's frontier (Job::async_extra_edges)
   uint32_t rounds = 0;
   uint64_t reentries = 0;  // sweeps of a load still in memory it took part in (middleware/reentry.h)
   uint64_t reentry_loads_sat_out = 0;  // loads it did not sweep: its sweeps had been wasteful (same)

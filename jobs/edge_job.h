@@ -127,19 +127,6 @@ class EdgeJob : public Job {
   // ways (an endpoint's edges are never known to be all in one run).
   bool sweeps() const { return async_ && !reverse_edges_; }
 
-  // Whether a source with `edges` edges in this run pushes: synchronous, when it is in the
-  // frontier; asynchronous, as begin_source() says.
-  template <bool kAsync>
-  bool pushes(VertexId src, uint64_t edges) {
-    if constexpr (!kAsync) {
-      return frontier_.test(src);
-    } else {
-      const bool in_frontier = frontier_.test(src);
-      if (!in_frontier && !next_.test(src)) return false;
-      return static_cast<Derived&>(*this).begin_source(src, in_frontier, degrees_ && (*degrees_)[src] == edges);
-    }
-  }
-
   // What scatter() returns: the value an update carries. An empty type carries nothing: the
   // record is the destination alone (k-core's "one incident edge").
   template <typename D>
@@ -162,14 +149,27 @@ class EdgeJob : public Job {
   }
 
   // Calls visit(SourceEdges) for each source's run of edges that pushes.
+  // Asynchronous, the edges of sources outside the frontier are counted (async_extra_edges_),
+  // once per run.
   template <bool kAsync, typename Edges, typename Visit>
   void for_each_pushing_source(const EdgeRun& run, const Edges& edges, Visit&& visit) {
     if constexpr (kAsync) {
       if (run.reentry) return for_each_reentering_source(edges, visit);
+      uint64_t extra = 0;
+      edges.for_each_source([&](const SourceEdges& s) {
+        const bool in_frontier = frontier_.test(s.src);
+        if (!in_frontier && !next_.test(s.src)) return;
+        const bool whole = degrees_ && (*degrees_)[s.src] == s.count();
+        if (!static_cast<Derived&>(*this).begin_source(s.src, in_frontier, whole)) return;
+        if (!in_frontier) extra += s.count();
+        visit(s);
+      });
+      if (extra) async_extra_edges_.fetch_add(extra, std::memory_order_relaxed);
+    } else {
+      edges.for_each_source([&](const SourceEdges& s) {
+        if (frontier_.test(s.src)) visit(s);
+      });
     }
-    edges.for_each_source([&](const SourceEdges& s) {
-      if (pushes<kAsync>(s.src, s.count())) visit(s);
-    });
   }
 
   // A run handed again went by every frontier source already: only a source changed since (in
@@ -179,7 +179,7 @@ class EdgeJob : public Job {
   template <typename Edges, typename Visit>
   void for_each_reentering_source(const Edges& edges, Visit&& visit) {
     if (edges.size() == 0 || !degrees_) return;
-    uint64_t pushed = 0, changed = 0, cursor = 0;
+    uint64_t pushed = 0, changed = 0, cursor = 0, edges_pushed = 0;
     next_.for_each_in(edges.first_source(), uint64_t{edges.last_source()} + 1, [&](uint64_t v) {
       const uint64_t degree = (*degrees_)[v];
       if (degree == 0) return;  // a sink never pushes: not work left undone
@@ -190,9 +190,11 @@ class EdgeJob : public Job {
       if (!static_cast<Derived&>(*this).begin_source(s.src, false, true)) return;
       visit(s);
       ++pushed;
+      edges_pushed += s.count();
     });
     if (changed) reentry_changed_.fetch_add(changed, std::memory_order_relaxed);
     if (pushed) reentry_pushes_.fetch_add(pushed, std::memory_order_relaxed);
+    if (edges_pushed) async_extra_edges_.fetch_add(edges_pushed, std::memory_order_relaxed);
   }
 
   // Both directions, edge by edge (asynchronous: an endpoint changed in this pass pushes too).

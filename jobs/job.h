@@ -34,6 +34,11 @@
 
 namespace graphso {
 
+// How a run chooses asynchronous passes (run --async): never, always (for the jobs whose algorithm
+// allows them), or asynchronously while the job's own evidence says its passes pay (Auto: a job
+// may fall back to synchronous rounds at a round's end; Job::sync_from_round).
+enum class AsyncPolicy { Off, On, Auto };
+
 // Which edges of its frontier a job processes in a round.
 enum class EdgeUse {
   OutEdges,  // only out-edges of frontier vertices (BFS, SSSP, PageRank)
@@ -84,9 +89,19 @@ class Job {
   // Whether this job's class can run asynchronously (docs/jobs.md, "Asynchronous passes"); the
   // registry's declaration for its algorithm says when a user may ask for it.
   virtual bool async_capable() const { return false; }
-  // Before init(): run asynchronously when on and the class can.
-  void set_async(bool on) { async_ = on && async_capable(); }
+  // Before init(): run asynchronously when on and the class can; revisable, the job may fall
+  // back to synchronous rounds at a round's end when its passes do not pay (a delta job:
+  // jobs/pagerank.h, "Falling back"). Engines and the middleware ask async() at every load.
+  void set_async(bool on, bool revisable = false) {
+    async_ = on && async_capable();
+    revisable_ = async_ && revisable;
+  }
   bool async() const { return async_; }
+  // The round from which a revisable job ran synchronously (0: it never fell back).
+  uint32_t sync_from_round() const { return sync_from_round_; }
+  // Edges pushed by sources outside the pass's frontier (changed during the pass, or swept again):
+  // the work an asynchronous pass does beyond a synchronous round's.
+  uint64_t async_extra_edges() const { return async_extra_edges_.load(std::memory_order_relaxed); }
   // Re-entry (middleware/reentry.h): whether a source in [first, end) changed since it last pushed,
   // so that a loaded run of those sources handed again (EdgeRun::reentry) may push.
   virtual bool wants_reentry(VertexId /*first*/, VertexId /*end*/) const { return false; }
@@ -146,6 +161,9 @@ class Job {
   uint32_t rounds_ = 0;
   int threads_ = 1;
   bool async_ = false;
+  bool revisable_ = false;
+  uint32_t sync_from_round_ = 0;
+  std::atomic<uint64_t> async_extra_edges_{0};
   std::atomic<uint64_t> reentry_pushes_{0};
   std::atomic<uint64_t> reentry_changed_{0};
 

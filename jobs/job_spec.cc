@@ -69,7 +69,7 @@ void name_jobs(std::vector<JobSpec>& specs) {
   }
 }
 
-std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order, bool allow_async) {
+std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order, AsyncPolicy async) {
   auto join = [](const std::vector<std::string>& items) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
@@ -84,7 +84,9 @@ std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const Vert
   if (spec.async == true && !algo->asynchronous)
     fail("{}: {} runs synchronously by definition (async = true is not allowed)", spec.where("async"), spec.algo);
   std::unique_ptr<Job> job = algo->make(JobParams(spec, algo->params, vertices, order));
-  job->set_async(allow_async && algo->runs_async(spec.async));
+  // A job file's `async = true` forces passes whatever the run's policy asks; unset follows it.
+  const bool forced = spec.async == true;
+  job->set_async(async != AsyncPolicy::Off && algo->runs_async(spec.async), async == AsyncPolicy::Auto && !forced);
   return job;
 }
 

@@ -45,9 +45,11 @@ inline constexpr size_t kMaxJobName = 200;
 // Builds the job; throws Error naming the origin and key on an unknown algorithm, unknown or
 // missing parameter, bad value, or a source outside [0, vertices). Sources are given in original
 // ids; with a vertex order they are translated to the graph's ids (null: natural order).
-// allow_async: the run's --async; off, every job runs synchronously (today's bytes, for comparison).
+// async: the run's --async. Off, every job runs synchronously (today's bytes, for comparison); On,
+// in asynchronous passes where the algorithm allows them; Auto, the same, revised by the job's
+// evidence (Job::set_async). A job file's `async = false` holds a job back, `true` forces passes.
 std::unique_ptr<Job> make_job(const JobSpec& spec, uint64_t vertices, const VertexOrder* order = nullptr,
-                              bool allow_async = true);
+                              AsyncPolicy async = AsyncPolicy::Auto);
 
 std::vector<std::string> known_algorithms();
 

@@ -1,5 +1,7 @@
 #include "jobs/pagerank.h"
 
+#include <algorithm>
+
 #include "jobs/results_text.h"
 
 namespace graphso {
@@ -75,21 +77,55 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
 void PageRankDeltaJob::activate_pending() {
   frontier_.clear();
   const int64_t n = static_cast<int64_t>(rank_.size());
+  double snapshot = 0, rank = 0;
+  uint64_t edges = 0;
   for (int64_t v = 0; v < n; ++v) {
     if ((*degrees_)[v] == 0) {
       if (async_) rank_[v] += pending_[v];
       pending_[v] = 0;
     } else if (pending_[v] > threshold_) {
       frontier_.set(v);
+      edges += (*degrees_)[v];
       if (async_) {
         incoming_[v] = pending_[v];
+        snapshot += pending_[v];
         rank_[v] += pending_[v];
         pending_[v] = 0;
       }
     }
+    if (async_) rank += rank_[v];
   }
+  pass_snapshot_ = snapshot;
+  pass_edges_ = edges;
+  pass_rank_ = rank;
+  pass_extra_before_ = async_extra_edges();
   if (frontier_.count() == 0) finished_ = converged_ = true;
   if (finished_ && async_) settle();
+}
+
+// The pass that just ended pushed its snapshot through pass_edges_ and `taken` more (what left
+// pending during it: rank_ grew by that) through `extra` more edges.
+bool PageRankDeltaJob::passes_pay() {
+  double rank = 0;
+  const int64_t n = static_cast<int64_t>(rank_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : rank)
+  for (int64_t v = 0; v < n; ++v) rank += rank_[v];
+  const double taken = std::max(0.0, rank - pass_rank_);
+  const double extra = static_cast<double>(async_extra_edges() - pass_extra_before_);
+  const double edges = static_cast<double>(pass_edges_);
+  // (snapshot + taken) / (cost x (edges + extra)) against snapshot / edges.
+  return (pass_snapshot_ + taken) * edges >= kAsyncEdgeCost * (edges + extra) * pass_snapshot_;
+}
+
+// From asynchronous state (rank: what left pending; pending: the rest) to synchronous (rank holds
+// every arrival, pending what is still to push), between rounds.
+void PageRankDeltaJob::fall_back() {
+  const int64_t n = static_cast<int64_t>(rank_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t v = 0; v < n; ++v) rank_[v] += pending_[v];
+  async_ = revisable_ = false;
+  pushed_ = pending_.data();
+  sync_from_round_ = rounds_ + 1;
 }
 
 void PageRankDeltaJob::settle() {
@@ -106,6 +142,10 @@ void PageRankDeltaJob::end_round() {
     // Every arrival is in pending already, and what left it is in rank; what was pushed is gone.
     std::fill(incoming_.begin(), incoming_.end(), 0.0);
     next_.clear();
+    if (revisable_) {
+      losing_passes_ = passes_pay() ? 0 : losing_passes_ + 1;
+      if (losing_passes_ >= kLosingPasses) fall_back();
+    }
   } else {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t v = 0; v < n; ++v) {

@@ -73,7 +73,7 @@ struct RunOptions {
   // xstream: the update budget, given on top of mem_bytes so a test's budget means the same in
   // both engines. The default is the smallest accepted, so most runs spill updates to disk.
   uint64_t update_mem_bytes = 0;
-  bool async = true;  // `run --async`: jobs that allow it run in asynchronous passes
+  AsyncPolicy async = AsyncPolicy::Auto;  // `run --async`
   uint32_t reentry = kDefaultReentryBound;  // `run --reentry`
   bool late_join = false;                    // `run --late-join`
   PassOrder pass_order = PassOrder::Destination;  // `run --pass-order`
@@ -82,6 +82,9 @@ struct RunOptions {
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).
+// A test's asynchronous switch as a run's policy: passes throughout, or none.
+inline AsyncPolicy policy(bool async) { return async ? AsyncPolicy::On : AsyncPolicy::Off; }
+
 inline const std::vector<EngineKind> kEngines = {EngineKind::GridGraph, EngineKind::XStream};
 
 // Runs `--job` style arguments through the library (as `graphso run` does).

@@ -13,6 +13,7 @@
 #include "tests/test_graphs.h"
 
 using namespace graphso;
+using graphso::testing::policy;
 
 namespace {
 
@@ -65,11 +66,14 @@ EdgeSet chain(uint32_t n, bool forward) {
   return set;
 }
 
-std::unique_ptr<Job> made(const std::string& arg, const EdgeSet& set, const Runs& runs, bool async) {
+std::unique_ptr<Job> made(const std::string& arg, const EdgeSet& set, const Runs& runs, AsyncPolicy async) {
   JobSpec spec = parse_job_argument(arg, 0);
   std::unique_ptr<Job> job = make_job(spec, set.vertices, nullptr, async);
   job->init(GraphInfo{set.vertices, true, false, &runs.degrees}, 1);
   return job;
+}
+std::unique_ptr<Job> made(const std::string& arg, const EdgeSet& set, const Runs& runs, bool async) {
+  return made(arg, set, runs, policy(async));
 }
 
 // An engine that hands each run to its jobs on the calling thread: what Reentry drives, without
@@ -193,6 +197,53 @@ TEST_CASE("asynchronous delta jobs push every unit once when a source's edges sp
   }
 }
 
+TEST_CASE("async auto: a delta job falls back to rounds where its passes push no more per edge, and keeps them where they carry delta on") {
+  graphso::testing::TempDir dir;
+  const EdgeSet set = graphso::testing::rmat_edges(11, 8, true, 5, dir);
+  // Even and odd edges of the source order in two runs: a source of out-degree two or more never
+  // has all its edges in one run, so a pass pushes little beyond its snapshot (GridGraph's columns
+  // on R-MAT).
+  const Runs whole = one_run(set);
+  Runs split;
+  split.degrees = whole.degrees;
+  split.parts.resize(2);
+  for (size_t i = 0; i < whole.parts[0].size(); ++i) split.parts[i % 2].push_back(whole.parts[0][i]);
+  for (const char* arg : {"pagerank-delta:tolerance=1e-4", "ppr:source=3,9:tolerance=1e-4"}) {
+    INFO(arg);
+    auto fell = made(arg, set, split, AsyncPolicy::Auto), forced = made(arg, set, split, AsyncPolicy::On);
+    const uint32_t rounds = split.run(*fell);
+    split.run(*forced);
+    // Two losing passes, then rounds; the answer is within the bound either way.
+    REQUIRE(fell->sync_from_round() == 3);
+    REQUIRE_FALSE(fell->async());
+    REQUIRE(fell->converged());
+    REQUIRE(rounds > 3);
+    graphso::testing::check_against_reference(parse_job_argument(arg, 0), *fell, set);
+    // `on` forces passes to the end.
+    REQUIRE(forced->sync_from_round() == 0);
+    REQUIRE(forced->async());
+    graphso::testing::check_against_reference(parse_job_argument(arg, 0), *forced, set);
+  }
+  // Along a chain in edge order a pass carries the delta to the end: every pass pays.
+  const uint32_t n = 500;
+  const EdgeSet forward = chain(n, true);
+  const Runs down = one_run(forward);
+  auto kept = made("pagerank-delta:tolerance=1e-4", forward, down, AsyncPolicy::Auto);
+  auto rounds = made("pagerank-delta:tolerance=1e-4", forward, down, AsyncPolicy::Off);
+  const uint32_t passes = down.run(*kept);
+  REQUIRE(kept->sync_from_round() == 0);
+  REQUIRE(kept->async());
+  REQUIRE(passes < down.run(*rounds));
+  graphso::testing::check_against_reference(parse_job_argument("pagerank-delta:tolerance=1e-4", 0), *kept, forward);
+  // A job file's async = true forces passes under auto too.
+  JobSpec file_forced = parse_job_argument("pagerank-delta:tolerance=1e-4", 0);
+  file_forced.async = true;
+  std::unique_ptr<Job> job = make_job(file_forced, set.vertices, nullptr, AsyncPolicy::Auto);
+  job->init(GraphInfo{set.vertices, true, false, &split.degrees}, 1);
+  split.run(*job);
+  REQUIRE(job->sync_from_round() == 0);
+}
+
 TEST_CASE("asynchronous k-core: a vertex removed during a pass lowers each neighbour once, whatever the cut") {
   graphso::testing::TempDir dir;
   // Symmetric, with parallel edges (counted) and self-loops (not): every edge both ways.
@@ -218,7 +269,7 @@ TEST_CASE("asynchronous k-core: a vertex removed during a pass lowers each neigh
   }
   swept.reentry = 16;
   auto kcore = [&](const Runs& runs, bool async) {
-    std::unique_ptr<Job> job = make_job(parse_job_argument("kcore", 0), set.vertices, nullptr, async);
+    std::unique_ptr<Job> job = make_job(parse_job_argument("kcore", 0), set.vertices, nullptr, policy(async));
     job->init(GraphInfo{set.vertices, false, true, &runs.degrees}, 1);
     REQUIRE(job->async() == async);
     REQUIRE(job->edge_use() == EdgeUse::OutEdges);
@@ -242,7 +293,7 @@ TEST_CASE("asynchronous k-core: a vertex removed during a pass lowers each neigh
     if (runs == &swept) REQUIRE(async->reentry_pushes() > 0);
   }
   // Not known to be symmetric, the job uses edges both ways and stays synchronous.
-  std::unique_ptr<Job> directed = make_job(parse_job_argument("kcore", 0), set.vertices, nullptr, true);
+  std::unique_ptr<Job> directed = make_job(parse_job_argument("kcore", 0), set.vertices, nullptr, AsyncPolicy::On);
   REQUIRE(directed->async());
   directed->init(GraphInfo{set.vertices, false, false, &whole.degrees}, 1);
   REQUIRE_FALSE(directed->async());
@@ -259,7 +310,7 @@ TEST_CASE("the registry declares which algorithms run asynchronously; job files 
   const uint64_t n = 10;
   REQUIRE(make_job(parse_job_argument("bfs:source=0", 0), n)->async());
   REQUIRE(make_job(parse_job_argument("wcc:method=label", 0), n)->async());
-  REQUIRE_FALSE(make_job(parse_job_argument("bfs:source=0", 0), n, nullptr, false)->async());  // --async off
+  REQUIRE_FALSE(make_job(parse_job_argument("bfs:source=0", 0), n, nullptr, AsyncPolicy::Off)->async());  // --async off
   REQUIRE_FALSE(make_job(parse_job_argument("pagerank:iterations=3", 0), n)->async());
   REQUIRE(make_job(parse_job_argument("kcore", 0), n)->async());
   REQUIRE_FALSE(make_job(parse_job_argument("wcc", 0), n)->async());  // union-find: one pass anyway
@@ -268,7 +319,7 @@ TEST_CASE("the registry declares which algorithms run asynchronously; job files 
                                 "async = true\n", "jobs.toml");
   REQUIRE_FALSE(make_job(file.specs[0], n)->async());
   REQUIRE(make_job(file.specs[1], n)->async());
-  REQUIRE_FALSE(make_job(file.specs[1], n, nullptr, false)->async());
+  REQUIRE_FALSE(make_job(file.specs[1], n, nullptr, AsyncPolicy::Off)->async());
 
   JobFile fixed = parse_job_text("[[job]]\nalgo = \"pagerank\"\n\nasync = true\n", "jobs.toml");
   REQUIRE(graphso::testing::error_of([&] { make_job(fixed.specs[0], n); }) ==
@@ -332,7 +383,7 @@ TEST_CASE("re-entry: a job leaves a load whose changed sources seldom have all t
 
   for (uint32_t cutoff : {0u, kDefaultReentryCutoff}) {
     INFO("cutoff " << cutoff << (filler ? ", with the filler" : ""));
-    std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=511", 0), n, nullptr, true);
+    std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=511", 0), n, nullptr, AsyncPolicy::On);
     job->init(GraphInfo{n, true, false, &degrees}, 1);
     Job* const jobs[] = {job.get()};
     RunsEngine engine(jobs);
@@ -363,7 +414,7 @@ TEST_CASE("re-entry: the cutoff leaves a wave alone: each sweep pushes for its o
   const uint32_t n = 64;
   const EdgeSet backward = chain(n, false);
   const Runs up = one_run(backward);
-  std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=63", 0), n, nullptr, true);
+  std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=63", 0), n, nullptr, AsyncPolicy::On);
   job->init(GraphInfo{n, true, false, &up.degrees}, 1);
   Job* const jobs[] = {job.get()};
   RunsEngine engine(jobs);

@@ -234,12 +234,12 @@ TEST_CASE("bfs order and page reads cut the bytes a traversal reads on a graph w
   uint64_t mem = graphso::testing::budget_for(natural, jobs, 0.5);
   // Level-synchronous rounds, where the premise holds: an asynchronous pass runs many levels at
   // once, so its active sources are no longer a thin wavefront.
-  auto chunk = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, {.chunk_bytes = 65536, .async = false});
+  auto chunk = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem, {.chunk_bytes = 65536, .async = AsyncPolicy::Off});
   auto page = graphso::testing::run_batch_on(natural, jobs, Sharing::Chunk, mem,
-                                             {.chunk_bytes = 65536, .granularity = Granularity::Page, .async = false});
+                                             {.chunk_bytes = 65536, .granularity = Granularity::Page, .async = AsyncPolicy::Off});
   // The same graph-data budget: the bfs order's id maps come on top.
   auto ordered = graphso::testing::run_batch_on(bfs, jobs, Sharing::Chunk, graphso::testing::budget_for(bfs, jobs, 0.5),
-                                                {.chunk_bytes = 65536, .async = false});
+                                                {.chunk_bytes = 65536, .async = AsyncPolicy::Off});
   for (auto* b : {&chunk, &page, &ordered})
     for (size_t j = 0; j < b->jobs.size(); ++j)
       graphso::testing::check_against_reference(b->specs[j], *b->jobs[j], set, &b->order);

@@ -21,6 +21,7 @@
 
 using namespace graphso;
 using graphso::testing::TempDir;
+using graphso::testing::policy;
 
 namespace {
 
@@ -128,7 +129,7 @@ TEST_CASE("scatter then gather reaches the answers of process(), for every job")
                             "pagerank-delta:tolerance=1e-6"}) {
       INFO(arg << ", async " << async);
       const JobSpec spec = parse_job_argument(arg, 0);
-      std::unique_ptr<Job> direct = make_job(spec, set.vertices, nullptr, async), streamed = make_job(spec, set.vertices, nullptr, async);
+      std::unique_ptr<Job> direct = make_job(spec, set.vertices, nullptr, policy(async)), streamed = make_job(spec, set.vertices, nullptr, policy(async));
       direct->init(info, 1);
       streamed->init(info, 1);
       EdgeRun edges;

@@ -141,9 +141,11 @@ int cmd_run(const Args& args) {
       ("buffered", po::bool_switch(), "read through the page cache (comparison only; default O_DIRECT)")
       ("verify-reads", po::value(&verify_reads)->default_value("on"),
        "on|off: check every page read against its CRC-32C before any job sees it (off: only to measure the cost)")
-      ("async", po::value(&async)->default_value("on"),
-       "on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
-       "in the same pass (off: every job in synchronous rounds, for comparison; a job file's async = false holds one job back)")
+      ("async", po::value(&async)->default_value("auto"),
+       "auto|on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
+       "in the same pass; auto: a delta job whose passes push less per edge than synchronous rounds would falls back "
+       "to rounds; on: passes throughout; off: every job in synchronous rounds, for comparison (a job file's "
+       "async = false holds one job back, async = true forces passes)")
       ("reentry", number(&config.reentry.bound)->default_value(kDefaultReentryBound),
        "most times a load still in memory is processed again for asynchronous jobs with work wholly inside it, "
        "before its buffer is reused (0: never)")
@@ -200,7 +202,7 @@ int cmd_run(const Args& args) {
     if (vm.count("out") && out_dir.empty()) fail("run: --out needs a directory");
     if (vm.count("report") && report_path.empty()) fail("run: --report needs a file (or - for standard output)");
     if (trials == 0) fail("run: --trials must be at least 1");
-    if (async != "on" && async != "off") fail("run: --async '{}' (expected on or off)", async);
+    if (async != "auto" && async != "on" && async != "off") fail("run: --async '{}' (expected auto, on or off)", async);
 
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
@@ -269,11 +271,12 @@ int cmd_run(const Args& args) {
   std::vector<std::unique_ptr<Job>> jobs;
   std::vector<std::string> notes;
   std::vector<JobSpec> trial_specs;  // the jobs' specs as built (sources drawn): what --verify checks
+  const AsyncPolicy async_policy = async == "off" ? AsyncPolicy::Off : async == "on" ? AsyncPolicy::On : AsyncPolicy::Auto;
   auto make_trial_jobs = [&](uint32_t trial) {
     trial_specs = specs;
     notes = pick_random_sources(trial_specs, graph.out_degrees(), graph.order(), seed + trial);
     jobs.clear();
-    for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), async == "on"));
+    for (const JobSpec& spec : trial_specs) jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), async_policy));
     for (const std::string& warning : sources_without_out_edges(trial_specs, graph.out_degrees(), graph.order()))
       notes.push_back("warning: " + warning);
     if (trials > 1)
