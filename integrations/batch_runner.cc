@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 
 #include "base/bitmap_rank.h"
@@ -68,6 +69,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.edges = m.edges;
   report.partitions = m.partitions;
   report.threads = threads;
+  const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
+  report.omp_wait_policy = wait_policy ? wait_policy : "";
 
   // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the vertex
   // order's two id maps (a relabelled graph), the two union bitmaps used for accounting, and in
@@ -381,6 +384,7 @@ std::string report_json(const BatchReport& r) {
   w.field("bytes_per_edge", r.bytes_per_edge);
   w.field("decode_buffer_bytes", r.decode_buffer_bytes);
   w.field("threads", r.threads);
+  w.field("omp_wait_policy", r.omp_wait_policy);
   w.field("io_backend", r.io_backend);
   w.field("wall_seconds", r.wall_seconds);
   w.field("bytes_read", r.io.bytes_read);

@@ -142,6 +142,7 @@ struct BatchReport {
   uint64_t decode_buffer_bytes = 0;  // packed: the source groups edges are decoded into, beside --mem
   bool pass_over_pages = false;      // packed: pages no job may push from were not decoded
   int threads = 0;
+  std::string omp_wait_policy;  // as OpenMP read it at start ("": its default, spinning a while)
   std::string io_backend;
   bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)
   double wall_seconds = 0;

@@ -210,6 +210,31 @@ TEST_CASE("cli: run without --sharing runs chunk mode, for one job and for sever
   }
 }
 
+TEST_CASE("cli: idle OpenMP threads sleep unless the user chose a wait policy; --async auto|on|off") {
+  auto p = prepare_through_cli();
+  auto report_of = [&](std::vector<std::string> argv) {
+    for (const std::string& word : {std::string("run"), p->graph, std::string("--job"), std::string("pagerank-delta:tolerance=0.01"),
+                                    std::string("--report"), std::string("-")})
+      argv.push_back(word);
+    const CliResult r = run_program(argv);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    return r.out;
+  };
+  // tests/run_tests.sh sets passive for the test binaries: taken away here, the program sets it.
+  REQUIRE_THAT(report_of({"env", "-u", "OMP_WAIT_POLICY", graphso_binary()}), Catch::Contains("\"omp_wait_policy\": \"passive\""));
+  REQUIRE_THAT(report_of({"env", "OMP_WAIT_POLICY=active", graphso_binary()}), Catch::Contains("\"omp_wait_policy\": \"active\""));
+  for (const char* async : {"auto", "on", "off"}) {
+    const CliResult r = graphso_cli({"run", p->graph, "--job", "pagerank-delta:tolerance=0.01", "--async", async, "--report", "-"});
+    INFO(async << ": " << r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE_THAT(r.out, Catch::Contains(std::string("\"async\": ") + (std::string(async) == "off" ? "false" : "true")));
+    REQUIRE_THAT(r.out, Catch::Contains("\"sync_from_round\""));
+  }
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--async", "sometimes"}),
+                      "--async 'sometimes' (expected auto, on or off)");
+}
+
 TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures") {
   auto p = prepare_through_cli();
   write(p->dir.file("batch.toml"),

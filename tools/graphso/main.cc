@@ -1,7 +1,9 @@
 // graphso: concurrent out-of-core graph jobs over one copy of a graph.
 #include <malloc.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -30,9 +32,22 @@ const char* kUsage =
     "\n"
     "Exit status: 0 done, 1 error (one line on stderr), 2 usage error, 3 run: a job did not converge.\n";
 
+// OpenMP threads that wait for work spin by default, and a batch waits between every two loads.
+// On a busy machine the spinning takes the cores the other processes and the working threads
+// need: W1 on soc-slashdot beside two busy processes took 6.4 and 8.4 s spinning against 0.8 and
+// 1.3 s with idle threads sleeping, and on a quiet machine the same within noise (docs/
+// evaluation.md, "Waiting threads"). libgomp reads OMP_WAIT_POLICY when it loads, before main,
+// so when the user has not chosen, the program sets passive and starts itself again, once.
+void sleep_when_idle(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);  // returns only on failure: then run on with the default policy
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  sleep_when_idle(argv);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? graphso::kExitUsage : 0;
