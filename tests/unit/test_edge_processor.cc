@@ -134,6 +134,44 @@ TEST_CASE("EdgeProcessor on one thread hands a load's runs one destination range
   REQUIRE(owned);
 }
 
+TEST_CASE("EdgeProcessor on two threads owns every destination range but one holding more than a thread's share") {
+  // A 4 x 4 grid whose column 0 (the hubs' destinations) holds most edges, as on a power-law graph
+  // in degree order: its runs are cut into pieces handed without ownership (atomic updates), every
+  // other column is one owned item. Nothing is handed twice or left out.
+  EngineLayout layout;
+  layout.name = "test";
+  layout.files = {"none"};
+  layout.vertices = 64;
+  std::vector<std::vector<Edge>> blocks(16);
+  for (uint32_t b = 0; b < 16; ++b) {
+    const VertexId src = b / 4 * 16, dst = b % 4 * 16;
+    layout.partitions.push_back(StaticPartition{0, 0, 4, src, src + 16, dst, dst + 16});
+    const uint32_t edges = b % 4 == 0 ? 20000 : 100;
+    for (uint32_t e = 0; e < edges; ++e) blocks[b].push_back({src + e % 16, dst + e * 7 % 16});
+  }
+  const uint32_t job = 0;
+  std::vector<EdgeRun> runs(16);
+  for (uint32_t b = 0; b < 16; ++b) {
+    runs[b].data = reinterpret_cast<const std::byte*>(blocks[b].data());
+    runs[b].count = blocks[b].size();
+    runs[b].partition = b;
+    runs[b].jobs = std::span(&job, 1);
+  }
+  std::mutex mutex;
+  std::vector<uint64_t> handed(16, 0), owned(16, 0);
+  EdgeProcessor processor(layout, 2, [&](uint32_t, const EdgeRun& r) {
+    std::lock_guard lock(mutex);
+    handed[r.partition] += r.count;
+    if (r.owns_destinations) owned[r.partition] += r.count;
+  }, [](const EdgeRun&) { return std::string("run"); });
+  processor.process(runs);
+  for (uint32_t b = 0; b < 16; ++b) {
+    INFO("block " << b);
+    REQUIRE(handed[b] == blocks[b].size());
+    REQUIRE(owned[b] == (b % 4 == 0 ? 0 : blocks[b].size()));
+  }
+}
+
 namespace {  // packed runs
 
 struct Received {
