@@ -60,7 +60,14 @@ struct UpdateCounters {
   uint64_t bytes_written = 0;  // spilled to disk (whole pages, as written)
   uint64_t bytes_read = 0;     // read back from disk in the gather phase
   uint64_t spills = 0;         // spill writes
+  uint64_t applied_early = 0;  // bytes applied when the bins were full (UpdateOverflow::Apply)
 };
+
+// What an engine with update buffers does with updates past its budget. Apply: the thread whose
+// bins are full applies them at once (every job's vertex state is in memory, and a job's gathers
+// may come at any time in a round: GridGraph applies every edge at once). Spill: write them to
+// disk and read them back at the gather (X-Stream's own design, for vertex state out of core).
+enum class UpdateOverflow { Apply, Spill };
 
 class Engine {
  public:
@@ -79,6 +86,8 @@ class Engine {
   // Where the engine's scratch files go (X-Stream's spilled updates), in a directory of their own
   // (io/scratch_directory.h); before start(). Empty: the system's temporary directory.
   void set_scratch_parent(const std::string& parent) { scratch_parent_ = parent; }
+  // Before start(): what updates past the update budget do (engines with update buffers).
+  void set_update_overflow(UpdateOverflow overflow) { update_overflow_ = overflow; }
 
   // Jobs whose edge work threw, with the message; they are handed no more edges.
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
@@ -89,6 +98,7 @@ class Engine {
   virtual uint64_t min_update_bytes(int /*threads*/, std::span<Job* const> /*jobs*/) const { return 0; }
 
  protected:
+  UpdateOverflow update_overflow_ = UpdateOverflow::Apply;
   DecodeOptions decode_;
   std::string scratch_parent_;
 };

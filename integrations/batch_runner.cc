@@ -200,6 +200,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
 
   engine.set_scratch_parent(config.spill_dir);
+  engine.set_update_overflow(config.update_overflow);
   engine.start(job_ptrs, report.update_budget_bytes, threads);
   if (config.on_start) config.on_start();
   report.jobs.resize(jobs.size());
@@ -438,6 +439,7 @@ std::string report_json(const BatchReport& r) {
   w.field("update_bytes_written", r.updates.bytes_written);
   w.field("update_bytes_read", r.updates.bytes_read);
   w.field("update_spills", r.updates.spills);
+  w.field("update_bytes_applied_early", r.updates.applied_early);
   w.field("peak_rss_bytes", r.peak_rss_bytes);
   w.field("rounds_total", static_cast<uint64_t>(r.rounds.size()));
   uint64_t reentries = 0, reentry_edges = 0, late_chunks = 0;

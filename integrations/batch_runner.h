@@ -49,6 +49,7 @@ struct BatchConfig {
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
   std::string spill_dir;          // xstream: where its scratch directory goes; empty: the system's temp dir
+  UpdateOverflow update_overflow = UpdateOverflow::Apply;  // xstream: updates past the budget (engine/engine.h)
   // When asynchronous jobs sweep a load again (middleware/reentry.h): at most `bound` sweeps (0: no
   // re-entry), and the cutoff on wasteful ones.
   ReentryPolicy reentry;

@@ -122,6 +122,7 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.cache_ratio = options.cache_ratio;
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
+    config.update_overflow = options.update_overflow;
     config.mem_bytes += config.update_mem_bytes;
   }
   batch.report = engine ? run_batch(config, graph, *engine, batch.jobs, readers)

@@ -73,6 +73,7 @@ struct RunOptions {
   // xstream: the update budget, given on top of mem_bytes so a test's budget means the same in
   // both engines. The default is the smallest accepted, so most runs spill updates to disk.
   uint64_t update_mem_bytes = 0;
+  UpdateOverflow update_overflow = UpdateOverflow::Apply;  // `run --update-overflow`
   AsyncPolicy async = AsyncPolicy::Auto;  // `run --async`
   uint32_t reentry = kDefaultReentryBound;  // `run --reentry`
   bool late_join = false;                    // `run --late-join`

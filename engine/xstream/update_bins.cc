@@ -10,9 +10,9 @@
 namespace graphso {
 
 UpdateBins::UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
-                       uint64_t spill_piece, std::string spill_path, bool verify_reads)
+                       uint64_t spill_piece, std::string spill_path, bool verify_reads, Apply overflow)
     : meta_(meta), partitions_(meta.partitions), record_bytes_(std::move(record_bytes)), budget_(memory_bytes),
-      shards_(std::max(1, threads)), spill_(std::move(spill_path), spill_piece, verify_reads) {
+      shards_(std::max(1, threads)), overflow_(std::move(overflow)), spill_(std::move(spill_path), spill_piece, verify_reads) {
   for (Shard& shard : shards_) {
     shard.bins.resize(record_bytes_.size() * partitions_);
     shard.per_partition.resize(partitions_);
@@ -28,6 +28,7 @@ UpdateCounters UpdateBins::counters() const {
   c.bytes_written = spill_.bytes_written();
   c.spills = spill_.writes();
   c.bytes_read = bytes_read_;
+  c.applied_early = applied_early_.load();
   return c;
 }
 
@@ -71,8 +72,20 @@ void UpdateBins::spill_own(Shard& shard) {
     for (size_t b = 1; b < shard.bins.size(); ++b)
       if (shard.bins[b].capacity() > shard.bins[largest].capacity()) largest = b;
     if (shard.bins[largest].capacity() == 0) return;  // the other threads spill theirs
-    spill(shard, largest);
+    if (overflow_) {
+      std::vector<std::byte>& b = shard.bins[largest];
+      overflow_(static_cast<uint32_t>(largest / partitions_), b);
+      applied_early_.fetch_add(b.size());
+      release(shard, largest);
+    } else {
+      spill(shard, largest);
+    }
   }
+}
+
+void UpdateBins::release(Shard& shard, size_t index) {
+  memory_.fetch_sub(shard.bins[index].capacity());
+  std::vector<std::byte>().swap(shard.bins[index]);
 }
 
 void UpdateBins::spill(Shard& shard, size_t index) {
@@ -87,8 +100,7 @@ void UpdateBins::spill(Shard& shard, size_t index) {
       segments_.push_back({job, partition, offset, bytes});
     }
   }
-  memory_.fetch_sub(b.capacity());
-  std::vector<std::byte>().swap(b);
+  release(shard, index);
 }
 
 void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, const Apply& apply) {
@@ -117,8 +129,7 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
         std::vector<std::byte>& b = shard.bins[job * partitions_ + q];
         if (b.empty()) continue;
         apply(job, b);
-        memory_.fetch_sub(b.capacity());
-        std::vector<std::byte>().swap(b);
+        release(shard, job * partitions_ + q);
       }
   }
   if (streamer) bytes_read_ += streamer->io_stats().bytes_read;

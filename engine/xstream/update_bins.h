@@ -5,9 +5,10 @@
 // Each scatter thread has bins of its own: add() shuffles a run of update records into the
 // calling thread's bins (counted first, then copied, so a bin grows once per run) without a
 // lock; only the bins' total memory is one shared atomic count. When it passes the budget, the
-// thread writes its own largest bins to the spill file (io/spill_file.h; the one
-// lock is around the file), in pieces of whole records, until the total is down to half the
-// budget or its bins are empty. So the budget can be passed by at most one run per thread. The gather phase
+// thread applies its own largest bins at once (an `overflow` function, UpdateOverflow::Apply), or
+// writes them to the spill file (io/spill_file.h; the one lock is around the file) in pieces of
+// whole records, until the total is down to half the budget or its bins are empty. So the budget
+// can be passed by at most one run per thread. The gather phase
 // drains a job's updates partition by partition: its spilled pieces read back through the I/O
 // layer (LoadStreamer, every byte counted), then those still in memory.
 #pragma once
@@ -34,9 +35,11 @@ class UpdateBins {
   // memory_bytes: the bins' budget. spill_piece: bytes per spill write (a multiple of 4096);
   // the staging buffer and each read buffer are this size. spill_path: created on the first
   // spill, removed with the bins. verify_reads: spilled pages are checksummed as they are written
-  // and verified as they are read back.
+  // and verified as they are read back. overflow: if given, full bins are handed to it (from the
+  // thread that filled them, several threads at once) instead of spilled.
+  using Apply = std::function<void(uint32_t job, std::span<const std::byte> records)>;
   UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> record_bytes, uint64_t memory_bytes,
-             uint64_t spill_piece, std::string spill_path, bool verify_reads);
+             uint64_t spill_piece, std::string spill_path, bool verify_reads, Apply overflow = {});
   UpdateBins(const UpdateBins&) = delete;
   UpdateBins& operator=(const UpdateBins&) = delete;
 
@@ -45,7 +48,6 @@ class UpdateBins {
 
   // Hands every update of the jobs to apply(job, records), destination partition by destination
   // partition, and empties their bins. Not while add() runs.
-  using Apply = std::function<void(uint32_t job, std::span<const std::byte> records)>;
   void drain(std::span<const uint32_t> jobs, ReaderFactory& readers, const Apply& apply);
 
   UpdateCounters counters() const;
@@ -64,6 +66,7 @@ class UpdateBins {
     uint64_t records = 0, bytes = 0;
   };
   void spill_own(Shard& shard);
+  void release(Shard& shard, size_t bin);
   void spill(Shard& shard, size_t bin);
 
   const GridMeta& meta_;
@@ -71,6 +74,8 @@ class UpdateBins {
   std::vector<uint32_t> record_bytes_;
   uint64_t budget_ = 0;
   std::vector<Shard> shards_;
+  Apply overflow_;
+  std::atomic<uint64_t> applied_early_{0};
   std::atomic<uint64_t> memory_{0};  // all bins' capacity in bytes
   std::mutex spill_mutex_;           // the spill file and segments_
   SpillFile spill_;

@@ -89,8 +89,11 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
   const std::vector<uint32_t> records = record_sizes(jobs);
   scratch_.emplace(scratch_parent_.empty() ? default_scratch_parent() : scratch_parent_);
   const std::string spill = scratch_->path() + "/xstream.updates";
+  UpdateBins::Apply overflow;
+  if (update_overflow_ == UpdateOverflow::Apply)
+    overflow = [this](uint32_t job, std::span<const std::byte> records) { apply_now(job, records); };
   bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
-                spill_piece_for(update_bytes), spill, readers_.options().verify_reads);
+                spill_piece_for(update_bytes), spill, readers_.options().verify_reads, std::move(overflow));
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
       [this](const EdgeRun& run) { return fmt::format("{}: partition {}", layout_.files[run.file], run.partition); },
@@ -122,14 +125,16 @@ void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {
 
 std::vector<std::pair<uint32_t, std::string>> XStreamEngine::failures() const {
   std::vector<std::pair<uint32_t, std::string>> all = processor_ ? processor_->failures() : decltype(all){};
+  std::lock_guard lock(failures_mutex_);
   all.insert(all.end(), gather_failures_.begin(), gather_failures_.end());
   return all;
 }
 
 bool XStreamEngine::failed(uint32_t job) const {
   auto is_job = [job](const auto& f) { return f.first == job; };
-  return std::any_of(processor_->failures().begin(), processor_->failures().end(), is_job) ||
-         std::any_of(gather_failures_.begin(), gather_failures_.end(), is_job);
+  if (std::any_of(processor_->failures().begin(), processor_->failures().end(), is_job)) return true;
+  std::lock_guard lock(failures_mutex_);
+  return std::any_of(gather_failures_.begin(), gather_failures_.end(), is_job);
 }
 
 void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
@@ -150,7 +155,22 @@ void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
       if (error.empty()) error = e.what();
     }
   }
-  if (!error.empty()) gather_failures_.emplace_back(job, error);
+  if (!error.empty()) {
+    std::lock_guard lock(failures_mutex_);
+    gather_failures_.emplace_back(job, error);
+  }
+}
+
+// Full bins, applied by the scatter thread that filled them, beside the other scatter threads:
+// gathers are atomic.
+void XStreamEngine::apply_now(uint32_t job, std::span<const std::byte> records) {
+  if (failed(job)) return;
+  try {
+    jobs_[job]->gather_updates(records);
+  } catch (const std::exception& e) {
+    std::lock_guard lock(failures_mutex_);
+    gather_failures_.emplace_back(job, e.what());
+  }
 }
 
 void XStreamEngine::process(std::span<const EdgeRun> runs) {

@@ -4,7 +4,9 @@
 // in vertex range k, destinations anywhere), each a static partition. A round is two phases:
 //   scatter  process(runs): each job's edge function turns the runs' edges into update records
 //            (Job::scatter_updates), binned by destination partition in UpdateBins: in memory up
-//            to the update budget, spilled to disk beyond it;
+//            to the update budget; beyond it a thread applies its own full bins at once
+//            (UpdateOverflow::Apply, the default: the jobs' vertex state is in memory), or
+//            spills them to disk (UpdateOverflow::Spill, X-Stream's own way);
 //   gather   finish_round(jobs): the bins are drained destination partition by destination
 //            partition and applied (Job::gather_updates), spilled updates read back through the
 //            I/O layer.
@@ -14,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,6 +61,7 @@ class XStreamEngine final : public Engine {
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);
   void apply(uint32_t job, std::span<const std::byte> records);
+  void apply_now(uint32_t job, std::span<const std::byte> records);
   bool failed(uint32_t job) const;
 
   const GridGraph& graph_;
@@ -68,6 +72,7 @@ class XStreamEngine final : public Engine {
   std::optional<EdgeProcessor> processor_;
   std::optional<ScratchDirectory> scratch_;  // before bins_: their spill file goes first
   std::optional<UpdateBins> bins_;
+  mutable std::mutex failures_mutex_;  // gather_failures_: full bins are applied from scatter threads
   std::vector<std::pair<uint32_t, std::string>> gather_failures_;
 };
 

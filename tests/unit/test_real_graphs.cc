@@ -26,14 +26,22 @@ void check_dataset(const std::string& file, const std::vector<std::string>& jobs
   TempDir dir;
   EdgeSet set = graphso::testing::load_dataset(file);
   std::string graph = graphso::testing::prepare_graph(dir, set);
-  for (const Setting& setting : settings) {
-    Sharing mode = setting.mode;
-    uint64_t mem = graphso::testing::budget_for(graph, jobs, setting.graph_fraction);
-    INFO(file << ", engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", --mem " << mem);
+  for (size_t k = 0; k < settings.size(); ++k) {
+    Sharing mode = settings[k].mode;
+    uint64_t mem = graphso::testing::budget_for(graph, jobs, settings[k].graph_fraction);
     // X-Stream: 4 MiB of update buffers, less than the updates of a PageRank round on the social
-    // graphs, so they spill; a road network's traversal rounds fit.
-    auto batch = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.engine = engine, .update_mem_bytes = 4 << 20});
-    if (engine == EngineKind::XStream && expect_spills) REQUIRE(batch.report.updates.bytes_written > 0);
+    // graphs, so they overflow (a road network's traversal rounds fit): applied at once (the
+    // default) in every other setting, spilled to disk and read back in the others.
+    const UpdateOverflow overflow = k % 2 ? UpdateOverflow::Spill : UpdateOverflow::Apply;
+    INFO(file << ", engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", --mem " << mem << ", "
+              << (overflow == UpdateOverflow::Spill ? "spill" : "apply"));
+    auto batch = graphso::testing::run_batch_on(graph, jobs, mode, mem,
+                                                {.engine = engine, .update_mem_bytes = 4 << 20, .update_overflow = overflow});
+    const UpdateCounters& u = batch.report.updates;
+    if (engine == EngineKind::XStream && expect_spills)
+      REQUIRE((overflow == UpdateOverflow::Spill ? u.bytes_written : u.applied_early) > 0);
+    if (overflow == UpdateOverflow::Apply) REQUIRE(u.bytes_written == 0);
+    else REQUIRE(u.applied_early == 0);
     for (size_t j = 0; j < batch.jobs.size(); ++j)
       graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], set);
   }

@@ -108,7 +108,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, store_path, engine, update_mem, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
+  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -126,6 +126,9 @@ int cmd_run(const Args& args) {
        "chunk (GraphSO: only the chunks some job needs, one shared cache), partition (GraphM: whole partitions, "
        "shared) or independent (each job reads for itself, as a stock engine does)")
       ("update-mem", po::value(&update_mem), "xstream: update buffer budget, out of the graph-data budget (default: a quarter)")
+      ("update-overflow", po::value(&update_overflow)->default_value("apply"),
+       "xstream, apply|spill: updates past the update budget are applied at once by the thread that made them "
+       "(the vertex state is in memory), or spilled to disk and read back at the round's end (X-Stream's own way)")
       ("spill-dir", po::value(&config.spill_dir),
        "xstream: where spilled updates go, in a scratch directory of the run's own, removed at its end (or by the "
        "next run, if it was killed); a file system that takes O_DIRECT (default: $TMPDIR, else /var/tmp)")
@@ -209,6 +212,9 @@ int cmd_run(const Args& args) {
     if (!config.spill_dir.empty() && config.engine != EngineKind::XStream)
       fail("run: --spill-dir applies to --engine xstream only");
     if (vm.count("spill-dir") && config.spill_dir.empty()) fail("run: --spill-dir needs a directory");
+    if (update_overflow != "apply" && update_overflow != "spill")
+      fail("run: --update-overflow '{}' (expected apply or spill)", update_overflow);
+    config.update_overflow = update_overflow == "spill" ? UpdateOverflow::Spill : UpdateOverflow::Apply;
     if (!update_mem.empty()) {
       if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
       config.update_mem_bytes = parse_size(update_mem, "--update-mem");
