@@ -26,6 +26,8 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   cpu          cores used and ns per edge, every mode, 1 and 2 threads (GridGraph's figures quoted)
   async        asynchronous passes, re-entry, late join: W1's settings, then W1-W8 and k-core with --async on vs off,
                both engines, real graphs in two orders
+  settings     the paper's W1 (and W1 with PageRank x20) on R-MAT max(--scale, 22) at 128 MB and ego-twitter at 1/8:
+               graphso's defaults against every forced setting (--async, sharing mode, engine, encoding), alternated
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
@@ -50,7 +52,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults"]
+               "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
+               "settings"]
 
 
 def log(message):
@@ -1322,6 +1325,96 @@ def exp_defaults(ctx):
     return {"setting": f"{ctx.threads} threads; commit {ctx.commit}", "jobs": raw}, md, None
 
 
+def w1_pr20(source):
+    """W1 with fixed-iteration PageRank x20 in place of delta-PageRank (every vertex active every round)."""
+    return ["pagerank:iterations=20", "wcc", f"sssp:source={source}", f"bfs:source={source}"]
+
+
+SETTINGS = [("default", "chunk", ()), ("async on", "chunk", ("--async", "on")), ("async off", "chunk", ("--async", "off")),
+            ("default", "partition", ()), ("async on", "partition", ("--async", "on")),
+            ("async off", "partition", ("--async", "off")), ("default", "independent", ()),
+            ("xstream", "chunk", ("--engine", "xstream")), ("xstream", "partition", ("--engine", "xstream")),
+            ("raw", "chunk", ()), ("raw", "partition", ())]
+
+
+def exp_settings(ctx):
+    """The paper's W1 on a power-law graph: graphso's defaults (run without options but --graph-mem) against every
+    setting a user can force (--async on|off, the three sharing modes, the X-Stream engine, raw records instead of
+    packed edges), and W1 with PageRank x20 in chunk and partition mode; the settings alternated within each
+    repetition (at least three), median wall time kept."""
+    if ctx.args.quick:
+        cases = [(ctx.rmat(), "1/6 of the edge bytes", 6), (ctx.road(), "1/4 of the edge bytes", 4)]
+    else:
+        cases = [(ctx.rmat(max(ctx.args.scale, 22)), "1/6 of the edge bytes (R-MAT 22: 128 MB)", 6),
+                 (ctx.dataset("ego-twitter-u.el.gz", True), "1/8 of the edge bytes", 8)]
+    repeats = max(3, ctx.repeats)
+    raw, rows, ratio_rows = [], [], []
+    for g, budget_text, fraction in cases:
+        budget = g.info["edge_bytes"] // fraction
+        raw_path = g.path + "-raw"
+        ctx.bench.prep(g.edges, raw_path, encoding="raw")
+        batches = [(f"W1 {label}", mode, extra, w1(g.source), raw_path if label == "raw" else g.path)
+                   for label, mode, extra in SETTINGS]
+        batches += [("W1 PRx20 default", mode, (), w1_pr20(g.source), g.path) for mode in ["chunk", "partition"]]
+        times = {i: [] for i in range(len(batches))}
+        last = {}
+        for _ in range(repeats):
+            for i, (label, mode, extra, jobs, path) in enumerate(batches):
+                r = ctx.bench.run(path, jobs, mode, budget, f"{g.name} {label}", extra)
+                if "failed" in r:
+                    raise SystemExit(f"bench: {g.name} {label} ({mode}) failed: {r['failed']}")
+                times[i].append(r["wall_seconds"])
+                last[i] = r
+        median = {i: statistics.median(t) for i, t in times.items()}
+        key = {(label, mode): i for i, (label, mode, *_rest) in enumerate(batches)}
+        for i, (label, mode, extra, jobs, path) in enumerate(batches):
+            r = last[i]
+            cores = r["user_cpu_seconds"] / r["process_seconds"] if r["process_seconds"] > 0 else 0
+            ns_per_edge = r["user_cpu_seconds"] * 1e9 / max(r["edges_processed"], 1)
+            disk_share = r["bytes_read"] / median[i] / ctx.disk if median[i] > 0 else 0
+            rows.append([g.name, label, mode, f"{median[i]:.2f} ({min(times[i]):.2f}-{max(times[i]):.2f})",
+                         fmt_bytes(r["bytes_read"]), f"{r['active_edge_ratio']:.3f}", f"{cores:.2f}",
+                         f"{disk_share:.2f}", f"{ns_per_edge:.2f}",
+                         ", ".join(f"{j['name']}:{j['iterations']}" + (f" (rounds from {j['sync_from_round']})"
+                                                                         if j.get("sync_from_round") else "")
+                                   for j in r["jobs"])])
+            raw.append({"graph": g.name, "budget": budget, "label": label, "mode": mode, "extra": list(extra),
+                        "jobs": jobs, "seconds": times[i], "report": r})
+
+        def t(label, mode):
+            return median[key[(label, mode)]]
+
+        def b(label, mode):
+            return last[key[(label, mode)]]["bytes_read"]
+
+        for mode in ["chunk", "partition"]:
+            best = min(t("W1 async on", mode), t("W1 async off", mode))
+            ratio_rows.append([g.name, f"W1 default / best of --async on, off ({mode})", f"{t('W1 default', mode) / best:.3f}",
+                               "<= 1.05"])
+        ratio_rows.append([g.name, "W1 chunk / partition time (defaults)",
+                           f"{t('W1 default', 'chunk') / t('W1 default', 'partition'):.3f}", "<= 0.7 (never > 1.05)"])
+        ratio_rows.append([g.name, "W1 chunk / partition bytes (defaults)",
+                           f"{b('W1 default', 'chunk') / b('W1 default', 'partition'):.3f}", "<= 0.6"])
+        for mode in ["chunk", "partition"]:
+            ratio_rows.append([g.name, f"W1 X-Stream / GridGraph time ({mode})",
+                               f"{t('W1 xstream', mode) / t('W1 default', mode):.3f}", "<= 2"])
+            ratio_rows.append([g.name, f"W1 raw / packed time ({mode})",
+                               f"{t('W1 raw', mode) / t('W1 default', mode):.3f}", "-"])
+        ratio_rows.append([g.name, "W1 PRx20 chunk / partition time",
+                           f"{t('W1 PRx20 default', 'chunk') / t('W1 PRx20 default', 'partition'):.3f}", "<= 1.05"])
+    md = ("Wall seconds are the median (range) of the repetitions, every setting alternated within each; bytes, "
+          "active-edge ratio, cores (user CPU / wall) and ns per edge (user CPU / edges processed, one core's time) "
+          "from the last repetition; of disk = bytes read / median seconds / the disk's sequential bandwidth "
+          "measured in this run. Jobs: iterations each, and the round an `--async auto` delta job fell back to "
+          "synchronous rounds from.\n\n" +
+          table(["graph", "batch", "mode", "seconds", "bytes read", "active-edge ratio", "cores", "of disk",
+                 "ns per edge", "jobs"], rows) + "\n\n" + table(["graph", "ratio", "measured", "issue 51's target"],
+                                                                   ratio_rows))
+    setting = (f"{'; '.join(f'{g.name} at {text}' for g, text, _ in cases)}; chunk size the graph's default; "
+               f"{ctx.threads} threads; {repeats} repetitions; commit {ctx.commit}")
+    return {"setting": setting, "runs": raw, "ratios": ratio_rows}, md, None
+
+
 def exp_store_insert(ctx):
     """FTGraph's claim against XPGraph, measured: insert throughput and bytes persisted per edge of
     the in-place tree store (ftgraph) against the logged ones (xpgraph, dgap). R-MAT at
@@ -1409,7 +1502,7 @@ RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
            "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
-           "defaults": exp_defaults}
+           "defaults": exp_defaults, "settings": exp_settings}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
           "chunk_size": "4. Chunk size", "concurrency": "5. Number of concurrent jobs",
@@ -1424,7 +1517,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",
           "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1",
-          "defaults": "16. One job alone in each sharing mode: run's default"}
+          "defaults": "16. One job alone in each sharing mode: run's default",
+          "settings": "17. The paper's W1 on power-law graphs: the defaults against every forced setting (issue 51)"}
 
 
 def main():
