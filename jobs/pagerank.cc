@@ -104,7 +104,8 @@ void PageRankDeltaJob::activate_pending() {
 }
 
 // The pass that just ended pushed its snapshot through pass_edges_ and `taken` more (what left
-// pending during it: rank_ grew by that) through `extra` more edges.
+// pending during it: rank_ grew by that) through `extra` more edges. It paid if it pushed enough
+// more than a round would to save passes (and their loads), or more per unit of edge cost.
 bool PageRankDeltaJob::passes_pay() {
   double rank = 0;
   const int64_t n = static_cast<int64_t>(rank_.size());
@@ -113,8 +114,8 @@ bool PageRankDeltaJob::passes_pay() {
   const double taken = std::max(0.0, rank - pass_rank_);
   const double extra = static_cast<double>(async_extra_edges() - pass_extra_before_);
   const double edges = static_cast<double>(pass_edges_);
-  // (snapshot + taken) / (cost x (edges + extra)) against snapshot / edges.
-  return (pass_snapshot_ + taken) * edges >= kAsyncEdgeCost * (edges + extra) * pass_snapshot_;
+  const double gain = (pass_snapshot_ + taken) / pass_snapshot_;
+  return gain >= kPassGain || gain * edges >= kAsyncEdgeCost * (edges + extra);
 }
 
 // From asynchronous state (rank: what left pending; pending: the rest) to synchronous (rank holds
