@@ -7,10 +7,12 @@
 //   small runs (chunks, small blocks): a thread takes a work item and runs every related job on
 //     each of its runs while the run is in that core's cache, threads taking items dynamically
 //     (the paper's Formula (1) budgets one chunk per core in the LLC). An item is every run of
-//     one destination range when a load has enough even ranges (the thread then owns those
-//     destinations, EdgeRun::owns_destinations, and jobs update them without atomics), otherwise
-//     a piece of a run, so that a load of few runs still keeps every thread busy. On one thread
-//     every run is its own item, owned, taken one destination range after another;
+//     one destination range (the thread then owns those destinations, EdgeRun::owns_destinations,
+//     and jobs update them without atomics), but a range holding more than a thread's share of
+//     the load is cut into pieces of its runs, handed without ownership, so that a skewed load
+//     (the hubs' column) still keeps every thread busy; a load whose ranges overlap, or that has
+//     one range, is all pieces. Largest items first. On one thread every run is its own item,
+//     owned, taken one destination range after another;
 //   large runs (blocks): all threads work on one run, shared among its jobs in proportion to
 //     the estimated load theta_j x active edges, theta_j the job's measured seconds per edge.
 // What "give a run to a job" means is the engine's EdgeAction: GridGraph applies the edges
