@@ -1347,7 +1347,7 @@ def exp_settings(ctx):
     else:
         cases = [(ctx.rmat(max(ctx.args.scale, 22)), "1/6 of the edge bytes (R-MAT 22: 128 MB)", 6),
                  (ctx.dataset("ego-twitter-u.el.gz", True), "1/8 of the edge bytes", 8)]
-    repeats = max(3, ctx.repeats)
+    repeats = 1 if ctx.args.quick else max(3, ctx.repeats)  # --quick: that every setting runs, not its time
     raw, rows, ratio_rows = [], [], []
     for g, budget_text, fraction in cases:
         budget = g.info["edge_bytes"] // fraction

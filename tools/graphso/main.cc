@@ -1,5 +1,6 @@
 // graphso: concurrent out-of-core graph jobs over one copy of a graph.
 #include <malloc.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -38,10 +39,15 @@ const char* kUsage =
 // 1.3 s with idle threads sleeping, and on a quiet machine the same within noise (docs/
 // evaluation.md, "Waiting threads"). libgomp reads OMP_WAIT_POLICY when it loads, before main,
 // so when the user has not chosen, the program sets passive and starts itself again, once.
+// The binary's own path, not /proc/self/exe, so that the process keeps its name (ps, pkill).
 void sleep_when_idle(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  char self[PATH_MAX];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length <= 0) return;
+  self[length] = '\0';
   if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
-  execv("/proc/self/exe", argv);  // returns only on failure: then run on with the default policy
+  execv(self, argv);  // returns only on failure: then run on with the default policy
 }
 
 }  // namespace
