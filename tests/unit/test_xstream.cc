@@ -231,7 +231,7 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
   REQUIRE_FALSE(path_exists(spill));  // the spill file goes with the bins
 }
 
-TEST_CASE("X-Stream: budgets that spill and budgets that do not give the same answers and the same updates") {
+TEST_CASE("X-Stream: budgets that overflow (spilled, or applied at once) and budgets that do not give the same answers and the same updates") {
   TempDir dir;
   EdgeSet set = graphso::testing::rmat_edges(12, 8, true, 23, dir);
   std::string graph = graphso::testing::prepare_graph(dir, set, 4);
@@ -240,12 +240,18 @@ TEST_CASE("X-Stream: budgets that spill and budgets that do not give the same an
   uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.25);
   for (Sharing mode : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
     INFO("mode " << sharing_name(mode));
-    auto spilling = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.engine = EngineKind::XStream});
+    auto spilling = graphso::testing::run_batch_on(graph, jobs, mode, mem,
+                                                   {.engine = EngineKind::XStream, .update_overflow = UpdateOverflow::Spill});
+    auto applying = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.engine = EngineKind::XStream});
     auto roomy = graphso::testing::run_batch_on(graph, jobs, mode, mem,
                                                 {.engine = EngineKind::XStream, .update_mem_bytes = 64 << 20});
-    for (const auto* batch : {&spilling, &roomy})
+    for (const auto* batch : {&spilling, &applying, &roomy})
       for (size_t j = 0; j < batch->jobs.size(); ++j)
         graphso::testing::check_against_reference(batch->specs[j], *batch->jobs[j], set);
+    // The same budget by default: full bins applied at once, nothing written.
+    REQUIRE(applying.report.updates.applied_early > 0);
+    REQUIRE(applying.report.updates.bytes_written == 0);
+    REQUIRE(spilling.report.updates.applied_early == 0);
     REQUIRE(spilling.report.updates.bytes_written > 0);
     REQUIRE(spilling.report.updates.bytes_read == spilling.report.updates.bytes_written);
     REQUIRE(roomy.report.updates.bytes_written == 0);

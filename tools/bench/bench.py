@@ -1192,13 +1192,13 @@ def exp_async(ctx):
                 "time on / off", "no cutoff / off", "+ late join / off", "+ late join, source order", "re-entry sweeps", "late chunks"], rows)
     md += ("\n\nW1 = delta-PageRank 0.01, union-find WCC, SSSP and BFS from vertex 0; chunk mode, budget 1/4 of the edge "
            "bytes. `off` is synchronous rounds (`--async off`); `passes` runs BFS, SSSP and delta-PageRank in "
-           "asynchronous passes alone (`--reentry 0`); `on` is the default, passes and re-entry (each loaded logical "
+           "asynchronous passes alone (`--reentry 0`); `on` forces passes and re-entry (each loaded logical "
            "partition swept again in memory, at most 16 times, while a job has work wholly inside it, and left by a job "
            "whose sweep is wasteful; `no cutoff` is `--reentry-cutoff 0`); `+ late join` "
            "adds `--late-join on` (chunks an asynchronous job reaches during a pass join that pass), in the default "
            "(destination) order and with `--pass-order source`. Union-find WCC is one pass either way. The simulated columns are issue 14's (no cache; 64 KiB chunks in source order, one thread).")
     md += ("\n\nEvery workload of paper Table 3 (W1 as above; W2-W8 from sources s1 = 0 and s2 = the middle vertex, "
-           "and their successors) and k-core alone, `--async on` (the default: passes and re-entry) against `off`, "
+           "and their successors) and k-core alone, `--async on` (passes and re-entry) against `off`, "
            "bytes / time. k-core runs asynchronously only on a graph prep found symmetric; elsewhere both runs are "
            "synchronous and the ratio is noise.\n\n")
     md += table(["graph", "order", "engine"] + workloads, workload_rows)
