@@ -63,15 +63,15 @@ void UpdateBins::add(int thread, uint32_t job, std::span<const std::byte> update
   }
   shard.records += count;
   shard.bytes += count * record;
-  if (memory_.fetch_add(grown) + grown > budget_) spill_own(shard);
+  if (memory_.fetch_add(grown) + grown > budget_) shed_own(shard);
 }
 
-void UpdateBins::spill_own(Shard& shard) {
+void UpdateBins::shed_own(Shard& shard) {
   while (memory_.load() > budget_ / 2) {
     size_t largest = 0;
     for (size_t b = 1; b < shard.bins.size(); ++b)
       if (shard.bins[b].capacity() > shard.bins[largest].capacity()) largest = b;
-    if (shard.bins[largest].capacity() == 0) return;  // the other threads spill theirs
+    if (shard.bins[largest].capacity() == 0) return;  // the other threads shed theirs
     if (overflow_) {
       std::vector<std::byte>& b = shard.bins[largest];
       overflow_(static_cast<uint32_t>(largest / partitions_), b);

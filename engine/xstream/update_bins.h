@@ -65,7 +65,7 @@ class UpdateBins {
     std::vector<uint64_t> per_partition;       // scratch: records per destination partition
     uint64_t records = 0, bytes = 0;
   };
-  void spill_own(Shard& shard);
+  void shed_own(Shard& shard);  // applies or spills the thread's largest bins until under half the budget
   void release(Shard& shard, size_t bin);
   void spill(Shard& shard, size_t bin);
 

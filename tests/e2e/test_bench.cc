@@ -134,7 +134,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    if x['label'] == 'W1 async off': assert not pr[0]['async']\n"
                                 "    # R-MAT's delta-PageRank passes do not pay: the default falls back to rounds\n"
                                 "    if x['label'] == 'W1 default' and x['graph'].startswith('R-MAT'): assert pr[0]['sync_from_round'] > 0, pr\n"
-                                "assert len(r['experiments']['settings']['data']['ratios']) == 2 * 10\n"
+                                "assert len(r['experiments']['settings']['data']['ratios']) == 2 * 9\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
