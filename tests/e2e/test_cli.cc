@@ -210,7 +210,7 @@ TEST_CASE("cli: run without --sharing runs chunk mode, for one job and for sever
   }
 }
 
-TEST_CASE("cli: idle OpenMP threads sleep unless the user chose a wait policy; --async auto|on|off") {
+TEST_CASE("cli: idle OpenMP threads sleep unless the user chose a wait policy; --async auto|on|off; --update-overflow") {
   auto p = prepare_through_cli();
   auto report_of = [&](std::vector<std::string> argv) {
     for (const std::string& word : {std::string("run"), p->graph, std::string("--job"), std::string("pagerank-delta:tolerance=0.01"),
@@ -233,6 +233,10 @@ TEST_CASE("cli: idle OpenMP threads sleep unless the user chose a wait policy; -
   }
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--async", "sometimes"}),
                       "--async 'sometimes' (expected auto, on or off)");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--update-overflow", "spill"}),
+                      "--update-overflow applies to --engine xstream only");
+  require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--engine", "xstream", "--update-overflow", "drop"}),
+                      "--update-overflow 'drop' (expected apply or spill)");
 }
 
 TEST_CASE("cli: a TOML job file in chunk mode; the report has the chunk figures") {

@@ -146,8 +146,8 @@ int cmd_run(const Args& args) {
        "on|off: check every page read against its CRC-32C before any job sees it (off: only to measure the cost)")
       ("async", po::value(&async)->default_value("auto"),
        "auto|on|off: jobs whose algorithm allows it (`graphso jobs`) run in asynchronous passes, a change travelling on "
-       "in the same pass; auto: a delta job whose passes push less per edge than synchronous rounds would falls back "
-       "to rounds; on: passes throughout; off: every job in synchronous rounds, for comparison (a job file's "
+       "in the same pass; auto: a delta job whose passes do not pay against synchronous rounds (docs/jobs.md, "
+       "\"Falling back\") runs the rest in rounds; on: passes throughout; off: every job in synchronous rounds, for comparison (a job file's "
        "async = false holds one job back, async = true forces passes)")
       ("reentry", number(&config.reentry.bound)->default_value(kDefaultReentryBound),
        "most times a load still in memory is processed again for asynchronous jobs with work wholly inside it, "
@@ -215,6 +215,8 @@ int cmd_run(const Args& args) {
     if (update_overflow != "apply" && update_overflow != "spill")
       fail("run: --update-overflow '{}' (expected apply or spill)", update_overflow);
     config.update_overflow = update_overflow == "spill" ? UpdateOverflow::Spill : UpdateOverflow::Apply;
+    if (!vm["update-overflow"].defaulted() && config.engine != EngineKind::XStream)
+      fail("run: --update-overflow applies to --engine xstream only");
     if (!update_mem.empty()) {
       if (config.engine != EngineKind::XStream) fail("run: --update-mem applies to --engine xstream only");
       config.update_mem_bytes = parse_size(update_mem, "--update-mem");
