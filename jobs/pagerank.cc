@@ -104,9 +104,10 @@ void PageRankDeltaJob::activate_pending() {
 }
 
 // The pass that just ended pushed its snapshot through pass_edges_ and `taken` more (what left
-// pending during it: rank_ grew by that) through `extra` more edges. It paid if it pushed enough
-// more than a round would to save passes (and their loads), or more per unit of edge cost.
-bool PageRankDeltaJob::passes_pay() {
+// pending during it: rank_ grew by that) through `extra` more edges. It paid (0) if it pushed
+// enough more than a round would to save passes (and their loads), or more per unit of edge cost;
+// otherwise it counts 1 against passes, or all kLosingPasses when it pushed next to nothing more.
+uint32_t PageRankDeltaJob::pass_loss() {
   double rank = 0;
   const int64_t n = static_cast<int64_t>(rank_.size());
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : rank)
@@ -115,7 +116,8 @@ bool PageRankDeltaJob::passes_pay() {
   const double extra = static_cast<double>(async_extra_edges() - pass_extra_before_);
   const double edges = static_cast<double>(pass_edges_);
   const double gain = (pass_snapshot_ + taken) / pass_snapshot_;
-  return gain >= kPassGain || gain * edges >= kAsyncEdgeCost * (edges + extra);
+  if (gain >= kPassGain || gain * edges >= kAsyncEdgeCost * (edges + extra)) return 0;
+  return gain < kNoGain ? kLosingPasses : 1;
 }
 
 // From asynchronous state (rank: what left pending; pending: the rest) to synchronous (rank holds
@@ -144,7 +146,8 @@ void PageRankDeltaJob::end_round() {
     std::fill(incoming_.begin(), incoming_.end(), 0.0);
     next_.clear();
     if (revisable_) {
-      losing_passes_ = passes_pay() ? 0 : losing_passes_ + 1;
+      const uint32_t loss = pass_loss();
+      losing_passes_ = loss ? losing_passes_ + loss : 0;
       if (losing_passes_ >= kLosingPasses) fall_back();
     }
   } else {

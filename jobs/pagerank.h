@@ -31,8 +31,8 @@
 // edges, at kAsyncEdgeCost times a synchronous edge's cost; a round pushes P through E. The pass
 // paid if (P + T) / P >= kPassGain (it saves passes, and with them loads: an I/O-bound batch) or
 // if it pushed at least as much per unit of edge cost (a CPU-bound one). A job whose passes do not
-// pay twice running converts its state (rank := what left + pending) and runs the rest in
-// synchronous rounds.
+// pay twice running, or once by far ((P + T) / P < kNoGain), converts its state (rank := what
+// left + pending) and runs the rest in synchronous rounds.
 //
 // Personalized PageRank (ppr) is the same job with teleport to a set of sources S instead of to
 // every vertex: PPR(v) = (1-d)/|S| [v in S] + d * sum over u->v of PPR(u)/outdeg(u); rank and
@@ -139,11 +139,13 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // above 1.15 but for a few late passes), where they take 40 and 25-29 passes against 114 and 55
   // rounds.
   static constexpr double kPassGain = 1.15;
-  // Passes in a row that did not pay, before falling back.
+  // Passes in a row that did not pay, before falling back; a pass pushing less than kNoGain
+  // times its snapshot counts as all of them (R-MAT 22 and ego-twitter: from the first pass).
   static constexpr uint32_t kLosingPasses = 2;
+  static constexpr double kNoGain = 1.05;
   void activate_pending();
   void settle();
-  bool passes_pay();
+  uint32_t pass_loss();
   void fall_back();
   double tolerance_;
   uint32_t max_iterations_;
@@ -155,7 +157,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // snapshot, and what a whole run of it took since).
   std::vector<double> incoming_;
   const double* pushed_ = nullptr;  // what scatter() pushes: pending_ (synchronous) or incoming_
-  // Asynchronous, this pass's evidence (passes_pay): its snapshot's delta and the frontier's
+  // Asynchronous, this pass's evidence (pass_loss): its snapshot's delta and the frontier's
   // out-edges, what rank_ held after the snapshot, the extra edges counted before it, and how
   // many passes in a row did not pay.
   double pass_snapshot_ = 0;

@@ -213,11 +213,14 @@ TEST_CASE("async auto: a delta job falls back to rounds where its passes push no
     auto fell = made(arg, set, split, AsyncPolicy::Auto), forced = made(arg, set, split, AsyncPolicy::On);
     const uint32_t rounds = split.run(*fell);
     split.run(*forced);
-    // Two losing passes, then rounds; the answer is within the bound either way.
-    REQUIRE(fell->sync_from_round() == 3);
+    // Its passes push little beyond their snapshot: rounds from the second (a first pass pushing
+    // next to nothing more, delta-PageRank here) or the third (two that lose, PPR); the answer is
+    // within the bound either way.
+    REQUIRE(fell->sync_from_round() >= 2);
+    REQUIRE(fell->sync_from_round() <= 3);
     REQUIRE_FALSE(fell->async());
     REQUIRE(fell->converged());
-    REQUIRE(rounds > 3);
+    REQUIRE(rounds > 2);
     graphso::testing::check_against_reference(parse_job_argument(arg, 0), *fell, set);
     // `on` forces passes to the end.
     REQUIRE(forced->sync_from_round() == 0);
