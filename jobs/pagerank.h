@@ -134,7 +134,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // tests take more.
   static constexpr double kAsyncEdgeCost = 1.4;
   // A pass pushing this much more than its snapshot saves passes. Measured per pass (delta-PageRank
-  // 0.01 alone, GridGraph chunk mode): R-MAT 22 1.00-1.02, ego-twitter 1.01-1.04, soc-slashdot
+  // 0.01 alone, GridGraph chunk mode): R-MAT 22 1.003 (first pass), ego-twitter 1.01-1.04, soc-slashdot
   // 1.08-1.15, where passes cost more than rounds; osm-rome 1.14-2.87 and road-FLA 1.04-5.4 (both
   // above 1.15 but for a few late passes), where they take 40 and 25-29 passes against 114 and 55
   // rounds.
