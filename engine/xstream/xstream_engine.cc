@@ -91,7 +91,7 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
   const std::string spill = scratch_->path() + "/xstream.updates";
   UpdateBins::Apply overflow;
   if (update_overflow_ == UpdateOverflow::Apply)
-    overflow = [this](uint32_t job, std::span<const std::byte> records) { apply_now(job, records); };
+    overflow = [this](uint32_t job, std::span<const std::byte> records) { apply(job, records); };
   bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
                 spill_piece_for(update_bytes), spill, readers_.options().verify_reads, std::move(overflow));
   processor_.emplace(
@@ -137,13 +137,15 @@ bool XStreamEngine::failed(uint32_t job) const {
   return std::any_of(gather_failures_.begin(), gather_failures_.end(), is_job);
 }
 
+// At the gather, or from the scatter thread whose bins are full (UpdateOverflow::Apply), beside
+// the other scatter threads: there in one slice, its thread's own.
 void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
   if (failed(job)) return;
   Job& j = *jobs_[job];
   const uint64_t record = j.update_bytes();
   const uint64_t count = records.size() / record;
   // Slices of whole records, one per thread; gathers are atomic, so any order is right.
-  const int slices = count >= 8192 ? threads_ : 1;
+  const int slices = count >= 8192 && !omp_in_parallel() ? threads_ : 1;
   std::string error;
 #pragma omp parallel for num_threads(threads_) schedule(static, 1) if (slices > 1)
   for (int s = 0; s < slices; ++s) {
@@ -158,18 +160,6 @@ void XStreamEngine::apply(uint32_t job, std::span<const std::byte> records) {
   if (!error.empty()) {
     std::lock_guard lock(failures_mutex_);
     gather_failures_.emplace_back(job, error);
-  }
-}
-
-// Full bins, applied by the scatter thread that filled them, beside the other scatter threads:
-// gathers are atomic.
-void XStreamEngine::apply_now(uint32_t job, std::span<const std::byte> records) {
-  if (failed(job)) return;
-  try {
-    jobs_[job]->gather_updates(records);
-  } catch (const std::exception& e) {
-    std::lock_guard lock(failures_mutex_);
-    gather_failures_.emplace_back(job, e.what());
   }
 }
 

@@ -61,7 +61,6 @@ class XStreamEngine final : public Engine {
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);
   void apply(uint32_t job, std::span<const std::byte> records);
-  void apply_now(uint32_t job, std::span<const std::byte> records);
   bool failed(uint32_t job) const;
 
   const GridGraph& graph_;
