@@ -85,15 +85,17 @@ void PageRankDeltaJob::activate_pending() {
       pending_[v] = 0;
     } else if (pending_[v] > threshold_) {
       frontier_.set(v);
-      edges += (*degrees_)[v];
       if (async_) {
         incoming_[v] = pending_[v];
-        snapshot += pending_[v];
         rank_[v] += pending_[v];
         pending_[v] = 0;
       }
+      if (revisable_) {
+        edges += (*degrees_)[v];
+        snapshot += incoming_[v];
+      }
     }
-    if (async_) rank += rank_[v];
+    if (revisable_) rank += rank_[v];
   }
   pass_snapshot_ = snapshot;
   pass_edges_ = edges;

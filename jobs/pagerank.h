@@ -157,7 +157,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // snapshot, and what a whole run of it took since).
   std::vector<double> incoming_;
   const double* pushed_ = nullptr;  // what scatter() pushes: pending_ (synchronous) or incoming_
-  // Asynchronous, this pass's evidence (pass_loss): its snapshot's delta and the frontier's
+  // Revisable, this pass's evidence (pass_loss): its snapshot's delta and the frontier's
   // out-edges, what rank_ held after the snapshot, the extra edges counted before it, and how
   // many passes in a row did not pay.
   double pass_snapshot_ = 0;
