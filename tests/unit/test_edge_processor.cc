@@ -37,6 +37,31 @@ struct OnePartition {
   EngineLayout layout;
 };
 
+// A side x side grid over vertices [0, 64): block b is (b / side, b % side), its edges those
+// edges_of(b, first source, first destination) gives, each block one run of job 0.
+struct GridLoad {
+  GridLoad(uint32_t side, const std::function<std::vector<Edge>(uint32_t, VertexId, VertexId)>& edges_of)
+      : blocks(side * side), runs(side * side) {
+    layout.name = "test";
+    layout.files = {"none"};
+    layout.vertices = 64;
+    const VertexId width = 64 / side;
+    for (uint32_t b = 0; b < side * side; ++b) {
+      const VertexId src = b / side * width, dst = b % side * width;
+      layout.partitions.push_back(StaticPartition{0, 0, side, src, src + width, dst, dst + width});
+      blocks[b] = edges_of(b, src, dst);
+      runs[b].data = reinterpret_cast<const std::byte*>(blocks[b].data());
+      runs[b].count = blocks[b].size();
+      runs[b].partition = b;
+      runs[b].jobs = std::span(kJobs);
+    }
+  }
+  static constexpr uint32_t kJobs[] = {0};
+  EngineLayout layout;
+  std::vector<std::vector<Edge>> blocks;
+  std::vector<EdgeRun> runs;
+};
+
 struct Outcome {
   uint64_t active = 0;
   uint64_t handed = 0;  // edges the action saw
@@ -105,31 +130,14 @@ TEST_CASE("EdgeProcessor on one thread hands a load's runs one destination range
   // A 2 x 2 grid read in row order: blocks (0,0), (0,1), (1,0), (1,1), destination ranges [0, 32)
   // and [32, 64). One thread walks column 0's blocks, then column 1's, as GridGraph's column order
   // does, so one range's values stay in the cache while its blocks go by.
-  EngineLayout layout;
-  layout.name = "test";
-  layout.files = {"none"};
-  layout.vertices = 64;
-  std::vector<std::vector<Edge>> blocks(4);
-  for (uint32_t b = 0; b < 4; ++b) {
-    const VertexId src = b / 2 * 32, dst = b % 2 * 32;
-    layout.partitions.push_back(StaticPartition{0, 0, 2, src, src + 32, dst, dst + 32});
-    blocks[b] = {{src, dst}, {src + 1, dst + 1}};
-  }
-  const uint32_t job = 0;
-  std::vector<EdgeRun> runs(4);
-  for (uint32_t b = 0; b < 4; ++b) {
-    runs[b].data = reinterpret_cast<const std::byte*>(blocks[b].data());
-    runs[b].count = blocks[b].size();
-    runs[b].partition = b;
-    runs[b].jobs = std::span(&job, 1);
-  }
+  GridLoad load(2, [](uint32_t, VertexId src, VertexId dst) { return std::vector<Edge>{{src, dst}, {src + 1, dst + 1}}; });
   std::vector<uint32_t> order;
   bool owned = true;
-  EdgeProcessor processor(layout, 1, [&](uint32_t, const EdgeRun& r) {
+  EdgeProcessor processor(load.layout, 1, [&](uint32_t, const EdgeRun& r) {
     order.push_back(r.partition);
     owned = owned && r.owns_destinations;
   }, [](const EdgeRun&) { return std::string("run"); });
-  processor.process(runs);
+  processor.process(load.runs);
   REQUIRE(order == std::vector<uint32_t>{0, 2, 1, 3});
   REQUIRE(owned);
 }
@@ -138,37 +146,23 @@ TEST_CASE("EdgeProcessor on two threads owns every destination range but one hol
   // A 4 x 4 grid whose column 0 (the hubs' destinations) holds most edges, as on a power-law graph
   // in degree order: its runs are cut into pieces handed without ownership (atomic updates), every
   // other column is one owned item. Nothing is handed twice or left out.
-  EngineLayout layout;
-  layout.name = "test";
-  layout.files = {"none"};
-  layout.vertices = 64;
-  std::vector<std::vector<Edge>> blocks(16);
-  for (uint32_t b = 0; b < 16; ++b) {
-    const VertexId src = b / 4 * 16, dst = b % 4 * 16;
-    layout.partitions.push_back(StaticPartition{0, 0, 4, src, src + 16, dst, dst + 16});
-    const uint32_t edges = b % 4 == 0 ? 20000 : 100;
-    for (uint32_t e = 0; e < edges; ++e) blocks[b].push_back({src + e % 16, dst + e * 7 % 16});
-  }
-  const uint32_t job = 0;
-  std::vector<EdgeRun> runs(16);
-  for (uint32_t b = 0; b < 16; ++b) {
-    runs[b].data = reinterpret_cast<const std::byte*>(blocks[b].data());
-    runs[b].count = blocks[b].size();
-    runs[b].partition = b;
-    runs[b].jobs = std::span(&job, 1);
-  }
+  GridLoad load(4, [](uint32_t b, VertexId src, VertexId dst) {
+    std::vector<Edge> edges;
+    for (uint32_t e = 0; e < (b % 4 == 0 ? 20000u : 100u); ++e) edges.push_back({src + e % 16, dst + e * 7 % 16});
+    return edges;
+  });
   std::mutex mutex;
   std::vector<uint64_t> handed(16, 0), owned(16, 0);
-  EdgeProcessor processor(layout, 2, [&](uint32_t, const EdgeRun& r) {
+  EdgeProcessor processor(load.layout, 2, [&](uint32_t, const EdgeRun& r) {
     std::lock_guard lock(mutex);
     handed[r.partition] += r.count;
     if (r.owns_destinations) owned[r.partition] += r.count;
   }, [](const EdgeRun&) { return std::string("run"); });
-  processor.process(runs);
+  processor.process(load.runs);
   for (uint32_t b = 0; b < 16; ++b) {
     INFO("block " << b);
-    REQUIRE(handed[b] == blocks[b].size());
-    REQUIRE(owned[b] == (b % 4 == 0 ? 0 : blocks[b].size()));
+    REQUIRE(handed[b] == load.blocks[b].size());
+    REQUIRE(owned[b] == (b % 4 == 0 ? 0 : load.blocks[b].size()));
   }
 }
 
