@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "base/error.h"
 
@@ -189,6 +190,35 @@ std::optional<PublishedOp> OpRing::read(uint64_t position, bool& overrun) const 
     return std::nullopt;
   }
   return op;
+}
+
+std::optional<std::unordered_map<uint64_t, OpRing::EdgeBefore>> OpRing::states_before(uint64_t from, uint64_t to,
+                                                                                      bool out_trees,
+                                                                                      std::string& why) const {
+  std::unordered_map<uint64_t, EdgeBefore> before;
+  std::vector<uint64_t> unpublished;
+  for (uint64_t p = from; p < to; ++p) {
+    bool overrun = false;
+    const std::optional<PublishedOp> op = read(p, overrun);
+    if (overrun) {
+      why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, from);
+      return std::nullopt;
+    }
+    if (!op) {
+      unpublished.push_back(p);
+      continue;
+    }
+    const uint64_t key = out_trees ? uint64_t{op->src} << 32 | op->dst : uint64_t{op->dst} << 32 | op->src;
+    before.try_emplace(key, EdgeBefore{op->present_before, op->weight_before});
+  }
+  for (uint64_t p : unpublished) {
+    bool overrun = false;
+    if (read(p, overrun) || overrun) {
+      why = fmt::format("the writer published operation {} while operations {}..{} were read", p, from, to - 1);
+      return std::nullopt;
+    }
+  }
+  return before;
 }
 
 uint64_t OpRing::exact_from() const { return header_->exact_from.load(std::memory_order_acquire); }

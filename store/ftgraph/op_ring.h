@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "base/types.h"
 
@@ -68,6 +69,21 @@ class OpRing {
   // Reader: the operation at `position` when it is published; nullopt when it is not yet (it has
   // not changed any tree). `overrun`: the writer has since published past it, a lap later.
   std::optional<PublishedOp> read(uint64_t position, bool& overrun) const;
+
+  // Reader: what each edge an operation in [from, to) touched was before the first of them, keyed
+  // by (src << 32 | dst) for the out-trees, (dst << 32 | src) for the in-trees. nullopt, with
+  // `why`, when it must be read again: the writer overran the ring, or published meanwhile an
+  // operation found unpublished. The reads are not one instant: an edge's second operation in a
+  // batch, published after its first, carries the first's outcome as its "before", so it could be
+  // read after the first was found unpublished (the first's effect unseen) and make the edge look
+  // present before the batch. Every position found unpublished is read again at the end: if it is
+  // still unpublished, so is every operation the writer published after it.
+  struct EdgeBefore {
+    bool present;
+    Weight weight;
+  };
+  std::optional<std::unordered_map<uint64_t, EdgeBefore>> states_before(uint64_t from, uint64_t to, bool out_trees,
+                                                                         std::string& why) const;
   uint64_t exact_from() const;
 
  private:

@@ -121,33 +121,23 @@ class TreeView final : public StoreView {
                         "them or has stopped (run the ingest again to finish the batch)", version, after - 1);
       return false;
     }
-    std::unordered_map<uint64_t, std::pair<bool, Weight>> before_ops;
-    for (uint64_t p = version; p < after; ++p) {
-      bool overrun = false;
-      const std::optional<PublishedOp> op = ring->read(p, overrun);
-      if (overrun) {
-        why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, version);
-        return false;
-      }
-      if (!op) continue;
-      const uint64_t key = d == AdjacencyList::Out ? uint64_t{op->src} << 32 | op->dst : uint64_t{op->dst} << 32 | op->src;
-      before_ops.try_emplace(key, op->present_before, op->weight_before);
-    }
+    const auto before_ops = ring->states_before(version, after, d == AdjacencyList::Out, why);
+    if (!before_ops) return false;
     if (ring->exact_from() > version) {
       why = "a new writer replays an interrupted batch";
       return false;
     }
-    undo(adj, before_ops);
-    if (set_back) *set_back = before_ops.size();
+    undo(adj, *before_ops);
+    if (set_back) *set_back = before_ops->size();
     return true;
   }
 
   // Every edge an operation touched is set back to what it was before the first of them.
-  void undo(Adjacency& adj, const std::unordered_map<uint64_t, std::pair<bool, Weight>>& before_ops) const {
+  void undo(Adjacency& adj, const std::unordered_map<uint64_t, OpRing::EdgeBefore>& before_ops) const {
     if (before_ops.empty()) return;
     std::vector<std::tuple<VertexId, VertexId, bool, Weight>> touched;
     for (const auto& [key, state] : before_ops)
-      touched.emplace_back(static_cast<VertexId>(key >> 32), static_cast<VertexId>(key), state.first, state.second);
+      touched.emplace_back(static_cast<VertexId>(key >> 32), static_cast<VertexId>(key), state.present, state.weight);
     std::sort(touched.begin(), touched.end());
     Adjacency fixed;
     fixed.begin.assign(adj.begin.size(), 0);
