@@ -348,6 +348,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     auto of_job = [j](const std::vector<uint64_t>& counts) { return j < counts.size() ? counts[j] : 0; };
     outcome.reentries = of_job(reentries.job_sweeps);
     outcome.reentry_loads_sat_out = of_job(reentries.job_loads_sat_out);
+    outcome.reentry_edges = jobs[j]->reentry_edges();
     outcome.converged = !failed[j] && jobs[j]->converged();
     if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
   }
@@ -463,6 +464,7 @@ std::string report_json(const BatchReport& r) {
     w.field("iterations", j.rounds);
     w.field("reentries", j.reentries);
     w.field("reentry_loads_sat_out", j.reentry_loads_sat_out);
+    w.field("reentry_edges", j.reentry_edges);
     w.field("seconds", j.seconds);
     w.field("round_end_seconds", j.round_end_seconds);
     w.field("converged", j.converged);

@@ -75,6 +75,7 @@ struct JobOutcome {
   uint32_t rounds = 0;
   uint64_t reentries = 0;  // sweeps of a load still in memory it took part in (middleware/reentry.h)
   uint64_t reentry_loads_sat_out = 0;  // loads it did not sweep: its sweeps had been wasteful (same)
+  uint64_t reentry_edges = 0;  // edges its sweeps' pushes carried (Job::reentry_edges)
   double seconds = 0;            // from the job's arrival until it finished
   double round_end_seconds = 0;  // time in this job's end-of-round work (edge work is shared)
   bool converged = false;

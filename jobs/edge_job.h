@@ -194,7 +194,10 @@ class EdgeJob : public Job {
     });
     if (changed) reentry_changed_.fetch_add(changed, std::memory_order_relaxed);
     if (pushed) reentry_pushes_.fetch_add(pushed, std::memory_order_relaxed);
-    if (edges_pushed) async_extra_edges_.fetch_add(edges_pushed, std::memory_order_relaxed);
+    if (edges_pushed) {
+      async_extra_edges_.fetch_add(edges_pushed, std::memory_order_relaxed);
+      reentry_edges_.fetch_add(edges_pushed, std::memory_order_relaxed);
+    }
   }
 
   // Both directions, edge by edge (asynchronous: an endpoint changed in this pass pushes too).

@@ -115,6 +115,9 @@ class Job {
   // Sources changed since they pushed that runs handed again held, since init(): what a sweep
   // looked for, beside what it could push (reentry_pushes).
   uint64_t reentry_changed() const { return reentry_changed_.load(std::memory_order_relaxed); }
+  // Out-edges pushed in runs handed again, since init(): what the sweeps' pushes carried, beside
+  // the edges they were handed.
+  uint64_t reentry_edges() const { return reentry_edges_.load(std::memory_order_relaxed); }
   // Late join (middleware/late_join.h): the vertices changed in this pass that still push where
   // their out-edges have not gone by (null: none may, the job is synchronous or uses edges both
   // ways), and whether such a vertex pushes only in a run that holds all its out-edges (delta
@@ -166,6 +169,7 @@ class Job {
   std::atomic<uint64_t> async_extra_edges_{0};
   std::atomic<uint64_t> reentry_pushes_{0};
   std::atomic<uint64_t> reentry_changed_{0};
+  std::atomic<uint64_t> reentry_edges_{0};
 
  private:
   std::string name_;

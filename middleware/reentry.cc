@@ -23,6 +23,11 @@ bool Reentry::wasteful(uint64_t pushed, uint64_t changed, uint64_t handed, uint6
   return policy_.cutoff != 0 && pushed * policy_.cutoff < changed && changed * edges_per_changed > handed;
 }
 
+// Pushed fewer than 1 in `edge_cutoff` of the edges handed.
+bool Reentry::carries_little(uint64_t edges_pushed, uint64_t handed) const {
+  return policy_.edge_cutoff != 0 && edges_pushed * policy_.edge_cutoff < handed;
+}
+
 void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<const EdgeRun> runs) {
   if (policy_.bound == 0) return;
   bool any_async = false;
@@ -50,7 +55,8 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
   std::vector<std::vector<uint32_t>> wanting(runs.size());  // per run: its jobs with work in it
   std::vector<EdgeRun> again;
   std::vector<uint32_t> taking;  // the sweep's jobs
-  std::vector<uint64_t> handed(jobs.size()), pushes_before(jobs.size()), changed_before(jobs.size());
+  std::vector<uint64_t> handed(jobs.size()), pushes_before(jobs.size()), changed_before(jobs.size()),
+      edges_before(jobs.size());
   for (uint32_t sweep = 0; sweep < policy_.bound; ++sweep) {
     again.clear();
     taking.clear();
@@ -81,6 +87,7 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
     for (uint32_t j : taking) {
       pushes_before[j] = jobs[j]->reentry_pushes();
       changed_before[j] = jobs[j]->reentry_changed();
+      edges_before[j] = jobs[j]->reentry_edges();
     }
     engine.process(again);
     ++counts_.sweeps;
@@ -88,13 +95,14 @@ void Reentry::after_load(Engine& engine, std::span<Job* const> jobs, std::span<c
       ++counts_.job_sweeps[j];
       const uint64_t pushed = jobs[j]->reentry_pushes() - pushes_before[j];
       const uint64_t changed = jobs[j]->reentry_changed() - changed_before[j];
+      const bool thin = carries_little(jobs[j]->reentry_edges() - edges_before[j], handed[j]);
       if (!judged[j]) {  // its first sweep of this load says how many loads it sits out next
         judged[j] = 1;
         SitOut& s = sit_out_[j];
-        s.loads = wasteful(pushed, changed, handed[j], kSpreadChangedPerEdges) ? std::min(2 * s.loads + 1, kMostLoadsSatOut) : 0;
+        s.loads = thin || wasteful(pushed, changed, handed[j], kSpreadChangedPerEdges) ? std::min(2 * s.loads + 1, kMostLoadsSatOut) : 0;
         s.left = s.loads;
       }
-      if (pushed == 0 || wasteful(pushed, changed, handed[j], kDenseChangedPerEdges)) done[j] = 1;
+      if (pushed == 0 || thin || wasteful(pushed, changed, handed[j], kDenseChangedPerEdges)) done[j] = 1;
     }
   }
 }

@@ -43,12 +43,21 @@ inline constexpr uint64_t kDenseChangedPerEdges = 16;
 // 1,000-2,000 packed edges): each such sweep decodes the whole load. R-MAT 22's W1 at 1/8 of the
 // edge bytes decodes 0.62 of the edges it did with 1 in 16 here, for the same bytes (docs/jobs.md).
 inline constexpr uint64_t kSpreadChangedPerEdges = 1024;
+// A sweep whose pushes carried fewer than 1 in this many of the edges it was handed is wasteful
+// too, however many of its changed sources pushed: the engine decodes the runs' pages that hold
+// any changed source, so a sweep costs about the edges handed, and what it saves is the edges it
+// pushes ahead of the next round. On a city road network in natural ids (osm-rome) sweeps pushed
+// for most changed sources but carried 1 edge in about 140 handed: BFS x4 processed 10x the edges
+// of passes without re-entry and took 3x their time; with this cutoff 1.0x (16 and 4 the same).
+// On road-FLA, where sweeps carry more, 64 keeps more of them than 16 (0.8 of the bytes).
+inline constexpr uint32_t kDefaultReentryEdgeCutoff = 64;
 // The longest run of loads a job sits out: a wave that comes into reach waits at most this many.
 inline constexpr uint64_t kMostLoadsSatOut = 15;
 
 struct ReentryPolicy {
   uint32_t bound = kDefaultReentryBound;    // sweeps per load at most (`run --reentry`; 0: none)
   uint32_t cutoff = kDefaultReentryCutoff;  // `run --reentry-cutoff`; 0: leave only on nothing pushed
+  uint32_t edge_cutoff = kDefaultReentryEdgeCutoff;  // `run --reentry-edge-cutoff`; 0: not judged by edges
 };
 
 struct ReentryCounts {
@@ -72,6 +81,7 @@ class Reentry {
     uint64_t loads = 0, left = 0;
   };
   bool wasteful(uint64_t pushed, uint64_t changed, uint64_t handed, uint64_t edges_per_changed) const;
+  bool carries_little(uint64_t edges_pushed, uint64_t handed) const;
 
   ReentryPolicy policy_;
   ReentryCounts counts_;

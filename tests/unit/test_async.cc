@@ -390,7 +390,7 @@ TEST_CASE("re-entry: a job leaves a load whose changed sources seldom have all t
     job->init(GraphInfo{n, true, false, &degrees}, 1);
     Job* const jobs[] = {job.get()};
     RunsEngine engine(jobs);
-    Reentry reentry(ReentryPolicy{.bound = 16, .cutoff = cutoff});
+    Reentry reentry(ReentryPolicy{.bound = 16, .cutoff = cutoff, .edge_cutoff = 0});  // the source rule alone
     for (int pass = 0; pass < 6; ++pass) {  // the same load handed in six passes, as rounds would
       engine.process(load);
       reentry.after_load(engine, jobs, load);
@@ -429,6 +429,49 @@ TEST_CASE("re-entry: the cutoff leaves a wave alone: each sweep pushes for its o
   REQUIRE(reentry.counts().job_sweeps[0] == kDefaultReentryBound);
   REQUIRE(job->reentry_pushes() == kDefaultReentryBound);
   REQUIRE(reentry.counts().job_loads_sat_out[0] == 0);
+}
+
+TEST_CASE("re-entry: a job leaves a load whose sweeps push for every changed source but carry few of its edges") {
+  // The chain's wave (one vertex a sweep, against the order: every changed source pushes, so the
+  // source rule keeps sweeping) beside a source that nothing reaches, holding 64 x 64 edges: each
+  // sweep is handed the whole load and carries one edge of it.
+  const uint32_t n = 64, unreached = 63;
+  EdgeSet set = chain(n, false);
+  std::vector<WeightedEdge> load_edges;
+  std::vector<uint32_t> degrees(n, 0);
+  for (const WeightedEdge& e : set.edges)
+    if (e.src != unreached) load_edges.push_back(e), ++degrees[e.src];
+  for (uint32_t k = 0; k < 64 * 64; ++k) load_edges.push_back({unreached, k % (n - 1), 1});
+  degrees[unreached] = 64 * 64;
+  std::sort(load_edges.begin(), load_edges.end(), [](const WeightedEdge& a, const WeightedEdge& b) {
+    return std::tie(a.src, a.dst) < std::tie(b.src, b.dst);
+  });
+  const EdgeRun load[] = {run_of(load_edges)};
+  for (uint32_t edge_cutoff : {0u, kDefaultReentryEdgeCutoff}) {
+    INFO("edge cutoff " << edge_cutoff);
+    std::unique_ptr<Job> job = make_job(parse_job_argument("bfs:source=62", 0), n, nullptr, AsyncPolicy::On);
+    job->init(GraphInfo{n, true, false, &degrees}, 1);
+    Job* const jobs[] = {job.get()};
+    RunsEngine engine(jobs);
+    Reentry reentry(ReentryPolicy{.edge_cutoff = edge_cutoff});
+    for (int pass = 0; pass < 3; ++pass) {
+      engine.process(load);
+      reentry.after_load(engine, jobs, load);
+    }
+    const ReentryCounts& counts = reentry.counts();
+    if (edge_cutoff == 0) {
+      // Every sweep pushes: 16 in the first load, 16 in the second; the third has the last steps
+      // of the wave (62 steps in all, one a pass walk and one a sweep) and a sweep that ends it.
+      REQUIRE(counts.job_sweeps[0] > 2 * kDefaultReentryBound);
+      REQUIRE(counts.job_loads_sat_out[0] == 0);
+    } else {
+      // The first sweep carries 1 edge of 4,158: the job leaves the load and sits the next one out;
+      // the third load's first sweep is as thin, so it would sit out three more.
+      REQUIRE(counts.job_sweeps[0] == 1 + 0 + 1);
+      REQUIRE(counts.job_loads_sat_out[0] == 1);
+    }
+    REQUIRE(job->reentry_edges() == job->reentry_pushes());  // one edge a chain vertex
+  }
 }
 
 TEST_CASE("re-entry: delta jobs still push every unit once, whatever the cut into runs") {

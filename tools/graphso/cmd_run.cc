@@ -156,6 +156,10 @@ int cmd_run(const Args& args) {
        "a job leaves a load's sweeps once one finds its changed sources dense but could push for fewer than 1 in "
        "this many (their edges lie in other runs), and sits out the next 1, 3, 7, 15 loads while a load's first "
        "sweep finds them spread over the load and pushes for as few (0: it leaves only when a sweep pushes nothing)")
+      ("reentry-edge-cutoff", number(&config.reentry.edge_cutoff)->default_value(kDefaultReentryEdgeCutoff),
+       "a sweep whose pushes carry fewer than 1 in this many of the edges it was handed is wasteful the same way "
+       "(the job leaves the load's sweeps, and sits out the next loads after such a first sweep); 0: not judged "
+       "by edges")
       ("pass-over-pages", po::value(&pass_over_pages)->default_value("on"),
        "packed graphs, on|off: pages of a load whose sources no job may push this pass are not decoded (off: every "
        "page is, to measure what it saves)")
