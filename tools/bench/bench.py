@@ -28,6 +28,7 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
                both engines, real graphs in two orders
   settings     the paper's W1 (and W1 with PageRank x20) on R-MAT max(--scale, 22) at 128 MB and ego-twitter at 1/8:
                graphso's defaults against every forced setting (--async, sharing mode, engine, encoding), alternated
+  sweep        W1-W8 and k-core on every bench graph: the default against --async on/off, chunk against partition
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
@@ -53,7 +54,7 @@ DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in 
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
                "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
-               "settings"]
+               "settings", "sweep"]
 
 
 def log(message):
@@ -1415,6 +1416,70 @@ def exp_settings(ctx):
     return {"setting": setting, "runs": raw, "ratios": ratio_rows}, md, None
 
 
+SWEEP_SETTINGS = [("default", "chunk", ()), ("async on", "chunk", ("--async", "on")),
+                  ("async off", "chunk", ("--async", "off")), ("default", "partition", ())]
+
+
+def sweep_graphs(ctx):
+    """Every graph of the bench: R-MAT at --scale, road-FLA and the real graphs (in --quick R-MAT and the
+    generated road grid)."""
+    if ctx.args.quick:
+        return [ctx.rmat(), ctx.road()]
+    return [ctx.rmat(), ctx.road()] + [ctx.dataset(f, sym) for f, sym in ORDER_GRAPHS[1:]]
+
+
+def exp_sweep(ctx):
+    """Issue 51's two rules over every bench graph and workload (W1-W8, k-core): graphso's default
+    (`--async auto`) against the best of --async on and off in chunk mode, and chunk mode against
+    partition mode (defaults); the four settings alternated within each repetition (at least three;
+    one in --quick), median wall time kept. Budget a quarter of each graph's edge bytes."""
+    workloads = ["W1", "W5", "kcore"] if ctx.args.quick else ASYNC_WORKLOADS
+    repeats = 1 if ctx.args.quick else max(3, ctx.repeats)
+    rows, raw = [], []
+    worst = {"default / best": (0, ""), "chunk / partition": (0, "")}
+    for g in sweep_graphs(ctx):
+        s1, s2 = g.source, g.info["vertices"] // 2
+        budget = quarter(g)
+        for w in workloads:
+            jobs = ["kcore"] if w == "kcore" else workload(int(w[1:]), s1, s2)
+            times = {i: [] for i in range(len(SWEEP_SETTINGS))}
+            last = {}
+            for _ in range(repeats):
+                for i, (label, mode, extra) in enumerate(SWEEP_SETTINGS):
+                    r = ctx.bench.run(g.path, jobs, mode, budget, f"{g.name} {w} {label}", extra)
+                    if "failed" in r:
+                        raise SystemExit(f"bench: {g.name} {w} {label} ({mode}) failed: {r['failed']}")
+                    times[i].append(r["wall_seconds"])
+                    last[i] = r
+            t = {i: statistics.median(x) for i, x in times.items()}
+            default_best = t[0] / min(t[1], t[2])
+            chunk_partition = t[0] / t[3]
+            bytes_ratio = last[0]["bytes_read"] / last[3]["bytes_read"] if last[3]["bytes_read"] else 0
+            where = f"{g.name} {w}"
+            for name, value in [("default / best", default_best), ("chunk / partition", chunk_partition)]:
+                if value > worst[name][0]:
+                    worst[name] = (value, where)
+            fell_back = [f"{j['name']}:{j['sync_from_round']}" for j in last[0]["jobs"] if j.get("sync_from_round")]
+            rows.append([g.name, w] + [f"{t[i]:.2f} ({min(times[i]):.2f}-{max(times[i]):.2f})" for i in range(4)] +
+                        [f"**{default_best:.3f}**", f"**{chunk_partition:.3f}**", f"{bytes_ratio:.3f}",
+                         ", ".join(fell_back) or "-"])
+            raw.append({"graph": g.name, "workload": w, "jobs": jobs, "budget": budget,
+                        "seconds": {f"{label} {mode}": times[i] for i, (label, mode, _) in enumerate(SWEEP_SETTINGS)},
+                        "runs": {f"{label} {mode}": last[i] for i, (label, mode, _) in enumerate(SWEEP_SETTINGS)},
+                        "default_over_best": default_best, "chunk_over_partition": chunk_partition,
+                        "bytes_chunk_over_partition": bytes_ratio})
+    md = ("Seconds: median (range) of the repetitions, the four settings alternated within each. default / best = "
+          "chunk mode's default (`--async auto`) over the faster of `--async on` and `--async off` (target <= 1.05); "
+          "chunk / partition = the defaults in the two modes (target <= 1.05), bytes beside it. Fell back: the round "
+          "from which a delta job of the default ran synchronously.\n\n" +
+          table(["graph", "workload", "chunk default s", "chunk --async on s", "chunk --async off s",
+                 "partition default s", "default / best", "chunk / partition", "bytes chunk / partition",
+                 "fell back (job:round)"], rows) +
+          "\n\nWorst: " + "; ".join(f"{name} {v:.3f} ({where})" for name, (v, where) in worst.items()) + ".")
+    setting = f"budget 1/4 of each graph's edge bytes; {ctx.threads} threads; {repeats} repetitions; commit {ctx.commit}"
+    return {"setting": setting, "rows": raw, "worst": {k: {"ratio": v, "where": w} for k, (v, w) in worst.items()}}, md, None
+
+
 def exp_store_insert(ctx):
     """FTGraph's claim against XPGraph, measured: insert throughput and bytes persisted per edge of
     the in-place tree store (ftgraph) against the logged ones (xpgraph, dgap). R-MAT at
@@ -1501,7 +1566,7 @@ def exp_store_insert(ctx):
 RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
            "defaults": exp_defaults, "settings": exp_settings}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -1518,7 +1583,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "async": "14. Asynchronous passes, re-entry and the late join: bytes and time, --async on vs off",
           "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1",
           "defaults": "16. One job alone in each sharing mode: run's default",
-          "settings": "17. The paper's W1 on power-law graphs: the defaults against every forced setting (issue 51)"}
+          "settings": "17. The paper's W1 on power-law graphs: the defaults against every forced setting (issue 51)",
+          "sweep": "18. Every graph and workload: the default against forced --async, chunk against partition (issue 51)"}
 
 
 def main():
