@@ -8,7 +8,8 @@
 // sweeps once one of them pushes nothing for it (nothing of its changed, so the next would find
 // the same), or once one finds its changed sources dense but pushes for almost none of them: their
 // out-edges lie in other runs (R-MAT in a grid), and the next sweep would decode the load again
-// for as little. Sweeps stop when no job is left, or after `bound` of them.
+// for as little, or once one carries few edges for those it handed (the edge cutoff: a wave
+// spread thin over the load's pages). Sweeps stop when no job is left, or after `bound` of them.
 //
 // A job whose first sweep of a load pushed for almost none of the changed sources, spread over the
 // whole load sits out the next 1, 3, 7, 15 loads (while each such first sweep is again wasteful;
@@ -48,8 +49,9 @@ inline constexpr uint64_t kSpreadChangedPerEdges = 1024;
 // any changed source, so a sweep costs about the edges handed, and what it saves is the edges it
 // pushes ahead of the next round. On a city road network in natural ids (osm-rome) sweeps pushed
 // for most changed sources but carried 1 edge in about 140 handed: BFS x4 processed 10x the edges
-// of passes without re-entry and took 3x their time; with this cutoff 1.0x (16 and 4 the same).
-// On road-FLA, where sweeps carry more, 64 keeps more of them than 16 (0.8 of the bytes).
+// of passes without re-entry and took 3x their time; with this cutoff 1.1-1.2x (4 and 16 the
+// same). On road-FLA, where sweeps carry more, 64 keeps more of them than 16 (0.6-0.7 GB read
+// against 0.8-0.9 GB; docs/jobs.md, "The edge cutoff").
 inline constexpr uint32_t kDefaultReentryEdgeCutoff = 64;
 // The longest run of loads a job sits out: a wave that comes into reach waits at most this many.
 inline constexpr uint64_t kMostLoadsSatOut = 15;

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'evolving', 'evolving_steps', 'store_insert', 'verify', 'cpu', 'async', 'encoding', 'defaults', 'settings']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'evolving', 'evolving_steps', 'store_insert', 'verify', 'cpu', 'async', 'encoding', 'defaults', 'settings', 'sweep']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -135,6 +135,17 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    # R-MAT's delta-PageRank passes do not pay: the default falls back to rounds\n"
                                 "    if x['label'] == 'W1 default' and x['graph'].startswith('R-MAT'): assert pr[0]['sync_from_round'] > 0, pr\n"
                                 "assert len(r['experiments']['settings']['data']['ratios']) == 2 * 9\n"
+                                "sw = r['experiments']['sweep']['data']\n"
+                                "assert len(sw['rows']) == 2 * 3, len(sw['rows'])\n"
+                                "for x in sw['rows']:\n"
+                                "    runs = x['runs']\n"
+                                "    assert set(runs) == {'default chunk', 'async on chunk', 'async off chunk', 'default partition'}\n"
+                                "    assert runs['default partition']['mode'] == 'partition' and runs['default chunk']['mode'] == 'chunk'\n"
+                                "    assert x['default_over_best'] > 0 and x['chunk_over_partition'] > 0\n"
+                                "    if x['workload'] != 'kcore':\n"
+                                "        assert not any(j['async'] for j in runs['async off chunk']['jobs'])\n"
+                                "        assert all(j['async'] for j in runs['async on chunk']['jobs'] if j['algo'] != 'wcc')\n"
+                                "assert set(sw['worst']) == {'default / best', 'chunk / partition'}\n"
                                 "print('ok')\n",
                                 out + "/results.json"});
   INFO("results.json check: " << json.out << json.err);
@@ -143,7 +154,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 11b. Evolving graphs", "## 11c. Evolving in many small steps", "## 11d. Inserting in place", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## 17. The paper's W1 on power-law graphs", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 11b. Evolving graphs", "## 11c. Evolving in many small steps", "## 11d. Inserting in place", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## 17. The paper's W1 on power-law graphs", "## 18. Every graph and workload", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
        {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store", "async"}) {
