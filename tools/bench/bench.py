@@ -1127,7 +1127,7 @@ ASYNC_TARGETS = {("road-FLA-u", "bfs@source"): 0.5, ("osm-rome", "bfs@source"): 
 # run settings: synchronous rounds; asynchronous passes alone; with re-entry (the default); with
 # re-entry without the cutoff on wasteful sweeps; with re-entry and the late join; the same in source order within a pass.
 ASYNC_SETTINGS = {"off": ("--async", "off"), "passes": ("--async", "on", "--reentry", "0"), "on": ("--async", "on"),
-                  "uncut": ("--async", "on", "--reentry-cutoff", "0"),
+                  "uncut": ("--async", "on", "--reentry-cutoff", "0", "--reentry-edge-cutoff", "0"),
                   "late": ("--async", "on", "--late-join", "on"),
                   "source": ("--async", "on", "--late-join", "on", "--pass-order", "source")}
 
@@ -1195,7 +1195,7 @@ def exp_async(ctx):
            "bytes. `off` is synchronous rounds (`--async off`); `passes` runs BFS, SSSP and delta-PageRank in "
            "asynchronous passes alone (`--reentry 0`); `on` forces passes and re-entry (each loaded logical "
            "partition swept again in memory, at most 16 times, while a job has work wholly inside it, and left by a job "
-           "whose sweep is wasteful; `no cutoff` is `--reentry-cutoff 0`); `+ late join` "
+           "whose sweep is wasteful; `no cutoff` is `--reentry-cutoff 0 --reentry-edge-cutoff 0`); `+ late join` "
            "adds `--late-join on` (chunks an asynchronous job reaches during a pass join that pass), in the default "
            "(destination) order and with `--pass-order source`. Union-find WCC is one pass either way. The simulated columns are issue 14's (no cache; 64 KiB chunks in source order, one thread).")
     md += ("\n\nEvery workload of paper Table 3 (W1 as above; W2-W8 from sources s1 = 0 and s2 = the middle vertex, "
@@ -1275,7 +1275,7 @@ def exp_cpu(ctx):
                     # Re-entry's cutoff on wasteful sweeps, right after the same run with it: on R-MAT
                     # few changed sources have all their out-edges in one block, so uncut sweeps
                     # decode loads again for little.
-                    off = ctx.batch(g, jobs, mode, budget, f"{name} {threads} threads", ("--reentry-cutoff", "0"),
+                    off = ctx.batch(g, jobs, mode, budget, f"{name} {threads} threads", ("--reentry-cutoff", "0", "--reentry-edge-cutoff", "0"),
                                     threads=threads)
                     raw[f"bfs / {mode} / 2 / no cutoff"] = off
                     cut_rows.append([mode, f"{r['wall_seconds']:.2f}", f"{off['wall_seconds']:.2f}",
@@ -1290,7 +1290,7 @@ def exp_cpu(ctx):
            f"{GRIDGRAPH_R22['pagerank x20'][0]} / {GRIDGRAPH_R22['pagerank x20'][1]} s, "
            f"{GRIDGRAPH_R22['ns_per_edge_pr_1_thread']} ns per edge on one thread (quoted, not run here; compare "
            f"at --scale 22).")
-    md += "\n\nBFS on 2 threads, re-entry's cutoff on wasteful sweeps on (the default) vs `--reentry-cutoff 0`:\n\n"
+    md += "\n\nBFS on 2 threads, re-entry's cutoffs on wasteful sweeps on (the default) vs `--reentry-cutoff 0 --reentry-edge-cutoff 0`:\n\n"
     md += table(["mode", "wall s, cutoff", "wall s, no cutoff", "wall cutoff / none", "edges decoded cutoff / none",
                  "sweeps, cutoff", "sweeps, none"], cut_rows)
     return raw, md, None
