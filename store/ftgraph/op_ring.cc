@@ -195,29 +195,42 @@ std::optional<PublishedOp> OpRing::read(uint64_t position, bool& overrun) const 
 std::optional<std::unordered_map<uint64_t, OpRing::EdgeBefore>> OpRing::states_before(uint64_t from, uint64_t to,
                                                                                       bool out_trees,
                                                                                       std::string& why) const {
-  std::unordered_map<uint64_t, EdgeBefore> before;
+  struct First {
+    uint64_t position;
+    EdgeBefore state;
+  };
+  std::unordered_map<uint64_t, First> first;  // per edge, its earliest operation read
   std::vector<uint64_t> unpublished;
-  for (uint64_t p = from; p < to; ++p) {
-    bool overrun = false;
+  // Reads position p into `first`; false when it is not published yet.
+  auto take = [&](uint64_t p, bool& overrun) {
     const std::optional<PublishedOp> op = read(p, overrun);
-    if (overrun) {
-      why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, from);
-      return std::nullopt;
-    }
-    if (!op) {
-      unpublished.push_back(p);
-      continue;
-    }
+    if (!op) return false;
     const uint64_t key = out_trees ? uint64_t{op->src} << 32 | op->dst : uint64_t{op->dst} << 32 | op->src;
-    before.try_emplace(key, EdgeBefore{op->present_before, op->weight_before});
+    const First f{p, {op->present_before, op->weight_before}};
+    auto [at, inserted] = first.try_emplace(key, f);
+    if (!inserted && p < at->second.position) at->second = f;
+    return true;
+  };
+  bool overrun = false;
+  for (uint64_t p = from; p < to && !overrun; ++p)
+    if (!take(p, overrun)) unpublished.push_back(p);
+  // Again until a whole pass finds none of them published: then no operation read (all before
+  // that pass) came after one of them.
+  std::vector<uint64_t> still;
+  while (!unpublished.empty() && !overrun) {
+    still.clear();
+    for (size_t k = 0; k < unpublished.size() && !overrun; ++k)
+      if (!take(unpublished[k], overrun)) still.push_back(unpublished[k]);
+    if (still.size() == unpublished.size()) break;
+    unpublished.swap(still);
   }
-  for (uint64_t p : unpublished) {
-    bool overrun = false;
-    if (read(p, overrun) || overrun) {
-      why = fmt::format("the writer published operation {} while operations {}..{} were read", p, from, to - 1);
-      return std::nullopt;
-    }
+  if (overrun) {
+    why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, from);
+    return std::nullopt;
   }
+  std::unordered_map<uint64_t, EdgeBefore> before;
+  before.reserve(first.size());
+  for (const auto& [key, f] : first) before.emplace(key, f.state);
   return before;
 }
 

@@ -71,13 +71,16 @@ class OpRing {
   std::optional<PublishedOp> read(uint64_t position, bool& overrun) const;
 
   // Reader: what each edge an operation in [from, to) touched was before the first of them, keyed
-  // by (src << 32 | dst) for the out-trees, (dst << 32 | src) for the in-trees. nullopt, with
-  // `why`, when it must be read again: the writer overran the ring, or published meanwhile an
-  // operation found unpublished. The reads are not one instant: an edge's second operation in a
-  // batch, published after its first, carries the first's outcome as its "before", so it could be
-  // read after the first was found unpublished (the first's effect unseen) and make the edge look
-  // present before the batch. Every position found unpublished is read again at the end: if it is
-  // still unpublished, so is every operation the writer published after it.
+  // by (src << 32 | dst) for the out-trees, (dst << 32 | src) for the in-trees; nullopt, with
+  // `why`, when the writer overran the ring (read again). The reads are not one instant: an edge's
+  // second operation in a batch, published after its first, carries the first's outcome as its
+  // "before", and could be read after the first was found unpublished. So each edge keeps its
+  // earliest operation read, and the positions found unpublished are read again, until a whole
+  // pass finds none of them published: one published meanwhile takes its place before any later
+  // operation of its edge (setting an edge back to its state before its first operation is right
+  // whether or not the walk saw that one); those still unpublished in that last pass changed
+  // nothing, and the writer published no operation read after them. Readers wait out at most the
+  // rest of the writer's publishing of [from, to), without walking the trees again.
   struct EdgeBefore {
     bool present;
     Weight weight;

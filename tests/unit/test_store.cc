@@ -594,7 +594,8 @@ TEST_CASE("store: an ftgraph reader of the operation ring never takes an edge's 
   // the first unpublished (its insert unseen) and then read the second would put the edge back as
   // present before the batch: a snapshot one edge larger than its version (seen once in about a
   // dozen runs of the live-snapshot test). Here a writer thread publishes batches of 100 positions,
-  // edge i's insert at i and its repeat at 50 + i, while the reader reads the batch under way.
+  // edge i's insert at i and its repeat at 50 + i, while the reader reads the batch under way:
+  // every edge read must say "absent" (the insert's before), never the repeat's "present".
   TempDir dir;
   const std::string path = dir.file("store.pm");
   { File touch(path, File::Mode::Write); }
@@ -615,24 +616,22 @@ TEST_CASE("store: an ftgraph reader of the operation ring never takes an edge's 
       }
     }
   });
-  uint64_t read_whole = 0, read_again = 0, wrong = 0;
+  uint64_t reads = 0, partial = 0, wrong = 0;
   for (int attempt = 0; attempt < 20000; ++attempt) {
     const uint64_t from = batch.load() * kBatch;
     std::string why;
     const auto before = reader->states_before(from, from + kBatch, true, why);
-    if (!before) {
-      read_again += why.find("published operation") != std::string::npos;
-      continue;
-    }
-    ++read_whole;
-    for (const auto& [key, state] : *before) wrong += state.present;
+    if (!before) continue;  // lapped: not expected at this pace
+    ++reads;
+    partial += before->size() < kEdges;  // met the batch while it was published
+    for (const auto& [key, state] : *before) wrong += state.present || state.weight != 0;
   }
   stop.store(true);
   publisher.join();
-  INFO(read_whole << " reads whole, " << read_again << " read again");
+  INFO(reads << " reads, " << partial << " of a batch under way");
   REQUIRE(wrong == 0);
-  REQUIRE(read_again > 0);  // the race was met
-  REQUIRE(read_whole > 0);
+  REQUIRE(partial > 0);  // the race was met
+  REQUIRE(reads > 10000);
   writer.remove();
 }
 
