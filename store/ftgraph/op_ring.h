@@ -10,7 +10,8 @@
 // the store (its id and path) and `exact_from`, the first position whose "before" this writer
 // knows: a writer that opens a store with an interrupted batch replays it over a partly changed
 // graph, so that batch's records say nothing about S. A writer removes its ring when it closes
-// (a reader opens the ring after its walk, so it always finds the current writer's), and when it
+// (a reader opens the ring after its walk, so it finds the current writer's; if the writer
+// finished and closed meanwhile, the head has moved and the reader reads again), and when it
 // opens, the rings of stores that are gone (writers killed, stores deleted).
 #pragma once
 

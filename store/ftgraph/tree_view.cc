@@ -113,6 +113,12 @@ class TreeView final : public StoreView {
     }
     // Operations [version, after) may have changed what the walk saw: undo them.
     const std::optional<OpRing> ring = OpRing::open(file_.path(), header_.store_id);
+    if (!ring && read_log_head(file_, layout_) != version) {
+      // The writer finished a batch since the walk began, and may have closed (its ring goes
+      // with it): read again at the newer head.
+      why = fmt::format("the writer went past version {} and closed during the read", version);
+      return false;
+    }
     if (!ring)
       fail("{}: operations {}..{} are partly applied and no writer publishes them (an ingest stopped in a batch; run "
            "it again to finish the batch)", file_.path(), version, after - 1);
