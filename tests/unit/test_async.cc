@@ -460,8 +460,8 @@ TEST_CASE("re-entry: a job leaves a load whose sweeps push for every changed sou
     }
     const ReentryCounts& counts = reentry.counts();
     if (edge_cutoff == 0) {
-      // Every sweep pushes: 16 in the first load, 16 in the second; the third has the last steps
-      // of the wave (62 steps in all, one a pass walk and one a sweep) and a sweep that ends it.
+      // Every sweep takes the wave one step: 16 in each of the first two loads (62 steps in all),
+      // then the rest in the third.
       REQUIRE(counts.job_sweeps[0] > 2 * kDefaultReentryBound);
       REQUIRE(counts.job_loads_sat_out[0] == 0);
     } else {
