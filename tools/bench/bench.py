@@ -306,6 +306,21 @@ class Context:
         return median_run(runs)
 
 
+def alternated(ctx, batches, repeats):
+    """Runs each batch (path, jobs, sharing, budget, label, extra) once per repetition, all in turn
+    within each, so that the machine's drift falls on every one alike. Returns each batch's wall
+    times (a list per batch, in order) and its last report."""
+    times, last = [[] for _ in batches], [None] * len(batches)
+    for _ in range(repeats):
+        for i, (path, jobs, sharing, budget, label, extra) in enumerate(batches):
+            r = ctx.bench.run(path, jobs, sharing, budget, label, extra)
+            if "failed" in r:
+                raise SystemExit(f"bench: {label} ({sharing}) failed: {r['failed']}")
+            times[i].append(r["wall_seconds"])
+            last[i] = r
+    return times, last
+
+
 def key_values(text):
     """The `key: value` lines a command prints (disk-bandwidth, store-stat), as a dict."""
     return dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
@@ -1305,14 +1320,9 @@ def exp_defaults(ctx):
         budget = quarter(g)
         for job in [f"bfs:source={g.source}", f"sssp:source={g.source}", "wcc", "pagerank:iterations=5",
                     "pagerank-delta:tolerance=0.01"]:
-            times, last = {m: [] for m in modes}, {}
-            for _ in range(max(3, ctx.repeats)):
-                for mode in modes:
-                    r = ctx.bench.run(g.path, [job], mode, budget, f"{g.name} {job}")
-                    if "failed" in r:
-                        raise SystemExit(f"bench: {g.name} {job} ({mode}) failed: {r['failed']}")
-                    times[mode].append(r["wall_seconds"])
-                    last[mode] = r
+            runs = alternated(ctx, [(g.path, [job], m, budget, f"{g.name} {job}", ()) for m in modes],
+                              max(3, ctx.repeats))
+            times, last = dict(zip(modes, runs[0])), dict(zip(modes, runs[1]))
             median = {m: statistics.median(times[m]) for m in modes}
             raw.append({"graph": g.name, "job": job, "seconds": times,
                         "bytes_read": {m: last[m]["bytes_read"] for m in modes}})
@@ -1357,16 +1367,9 @@ def exp_settings(ctx):
         batches = [(f"W1 {label}", mode, extra, w1(g.source), raw_path if label == "raw" else g.path)
                    for label, mode, extra in SETTINGS]
         batches += [("W1 PRx20 default", mode, (), w1_pr20(g.source), g.path) for mode in ["chunk", "partition"]]
-        times = {i: [] for i in range(len(batches))}
-        last = {}
-        for _ in range(repeats):
-            for i, (label, mode, extra, jobs, path) in enumerate(batches):
-                r = ctx.bench.run(path, jobs, mode, budget, f"{g.name} {label}", extra)
-                if "failed" in r:
-                    raise SystemExit(f"bench: {g.name} {label} ({mode}) failed: {r['failed']}")
-                times[i].append(r["wall_seconds"])
-                last[i] = r
-        median = {i: statistics.median(t) for i, t in times.items()}
+        times, last = alternated(ctx, [(path, jobs, mode, budget, f"{g.name} {label}", extra)
+                                       for label, mode, extra, jobs, path in batches], repeats)
+        median = {i: statistics.median(t) for i, t in enumerate(times)}
         key = {(label, mode): i for i, (label, mode, *_rest) in enumerate(batches)}
         for i, (label, mode, extra, jobs, path) in enumerate(batches):
             r = last[i]
@@ -1442,16 +1445,9 @@ def exp_sweep(ctx):
         budget = quarter(g)
         for w in workloads:
             jobs = ["kcore"] if w == "kcore" else workload(int(w[1:]), s1, s2)
-            times = {i: [] for i in range(len(SWEEP_SETTINGS))}
-            last = {}
-            for _ in range(repeats):
-                for i, (label, mode, extra) in enumerate(SWEEP_SETTINGS):
-                    r = ctx.bench.run(g.path, jobs, mode, budget, f"{g.name} {w} {label}", extra)
-                    if "failed" in r:
-                        raise SystemExit(f"bench: {g.name} {w} {label} ({mode}) failed: {r['failed']}")
-                    times[i].append(r["wall_seconds"])
-                    last[i] = r
-            t = {i: statistics.median(x) for i, x in times.items()}
+            times, last = alternated(ctx, [(g.path, jobs, mode, budget, f"{g.name} {w} {label}", extra)
+                                           for label, mode, extra in SWEEP_SETTINGS], repeats)
+            t = [statistics.median(x) for x in times]
             default_best = t[0] / min(t[1], t[2])
             chunk_partition = t[0] / t[3]
             bytes_ratio = last[0]["bytes_read"] / last[3]["bytes_read"] if last[3]["bytes_read"] else 0
