@@ -195,20 +195,16 @@ std::optional<PublishedOp> OpRing::read(uint64_t position, bool& overrun) const 
 std::optional<std::unordered_map<uint64_t, OpRing::EdgeBefore>> OpRing::states_before(uint64_t from, uint64_t to,
                                                                                       bool out_trees,
                                                                                       std::string& why) const {
-  struct First {
-    uint64_t position;
-    EdgeBefore state;
-  };
-  std::unordered_map<uint64_t, First> first;  // per edge, its earliest operation read
+  std::unordered_map<uint64_t, EdgeBefore> before;  // per edge, its earliest operation read
   std::vector<uint64_t> unpublished;
-  // Reads position p into `first`; false when it is not published yet.
+  // Reads position p into `before`; false when it is not published yet.
   auto take = [&](uint64_t p, bool& overrun) {
     const std::optional<PublishedOp> op = read(p, overrun);
     if (!op) return false;
     const uint64_t key = out_trees ? uint64_t{op->src} << 32 | op->dst : uint64_t{op->dst} << 32 | op->src;
-    const First f{p, {op->present_before, op->weight_before}};
-    auto [at, inserted] = first.try_emplace(key, f);
-    if (!inserted && p < at->second.position) at->second = f;
+    const EdgeBefore state{op->present_before, op->weight_before, p};
+    auto [at, inserted] = before.try_emplace(key, state);
+    if (!inserted && p < at->second.position) at->second = state;
     return true;
   };
   bool overrun = false;
@@ -228,9 +224,6 @@ std::optional<std::unordered_map<uint64_t, OpRing::EdgeBefore>> OpRing::states_b
     why = fmt::format("the writer went more than {} operations past version {} during the read", kOpRingCapacity, from);
     return std::nullopt;
   }
-  std::unordered_map<uint64_t, EdgeBefore> before;
-  before.reserve(first.size());
-  for (const auto& [key, f] : first) before.emplace(key, f.state);
   return before;
 }
 

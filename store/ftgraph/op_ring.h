@@ -85,6 +85,7 @@ class OpRing {
   struct EdgeBefore {
     bool present;
     Weight weight;
+    uint64_t position;  // of the operation it was read from: the edge's earliest one read
   };
   std::optional<std::unordered_map<uint64_t, EdgeBefore>> states_before(uint64_t from, uint64_t to, bool out_trees,
                                                                          std::string& why) const;
