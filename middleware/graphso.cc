@@ -79,7 +79,7 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
   // buffer per thread.
   TChunkTable table = TChunkTable::load_or_build(layout, chunk_bytes, nullptr, 0);
   const uint64_t after_records = rest - table.records_bytes();
-  uint64_t capacity = table.index_bytes();
+  uint64_t capacity = table.index_memory_bytes();
   if (capacity + 2 * shape.largest_span > after_records) {
     const uint64_t buffers_floor = std::max(2 * shape.largest_span, align_down(after_records / 4, kDirectAlignment));
     const uint64_t taken = buffers_floor + table.index_read_buffer_bytes(config.threads);

@@ -101,9 +101,15 @@ std::string TChunkTable::path(const EngineLayout& layout, uint64_t chunk_bytes) 
 }
 
 uint64_t TChunkTable::memory_bytes() const {
-  uint64_t bytes = records_bytes() + index_.size();
+  uint64_t bytes = records_bytes() + resident_index_bytes();
   for (const Reader& r : readers_) bytes += r.buffer.size();
   return bytes;
+}
+
+uint64_t TChunkTable::index_memory_bytes() const {
+  uint64_t skip_points = 0;
+  for (const ChunkInfo& c : chunks_) skip_points += skip_points_of(c);
+  return index_total_ + skip_points * sizeof(SkipPoint);
 }
 
 uint64_t TChunkTable::index_bytes_read() const {
@@ -232,6 +238,7 @@ TChunkTable TChunkTable::build(const EngineLayout& layout, uint64_t chunk_bytes)
     index.insert(index.end(), entries.begin(), entries.end());
   });
   table.index_ = std::move(index);
+  table.keep_index(kWholeIndex, 1);  // its skip points
   return table;
 }
 
@@ -284,6 +291,11 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
     const uint64_t in_range = frontiers[k].count_in(c.first_src, uint64_t{c.last_src} + 1);
     out[k] = in_range == range ? ActiveCounts{c.distinct_sources, c.edges} : ActiveCounts{};
     if (in_range != 0 && in_range != range) {
+      // A frontier with few ids here: each found from the skip point before it.
+      if (resident(id) && in_range * kLookupBelowOneIn < c.distinct_sources) {
+        out[k] = sparse_active_in(id, frontiers[k].bitmap());
+        continue;
+      }
       if (partials == kMostPartial) {  // a batch this large: decode once more for the rest
         active_in(id, frontiers.subspan(k), out.subspan(k));
         break;
@@ -304,6 +316,46 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
     }
   });
   for (size_t p = 0; p < partials; ++p) out[partial[p]] = {sources[p], edges_of[p]};
+}
+
+TChunkTable::ActiveCounts TChunkTable::sparse_active_in(uint32_t id, const Bitmap& frontier) const {
+  const ChunkInfo& c = chunks_[id];
+  const uint8_t* entries = index_.data() + c.index_offset;
+  const SkipPoint* skips = skips_.data() + skip_begin_[id];
+  const SkipPoint* skips_end = skips_.data() + skip_begin_[id + 1];
+  // A cursor over the entries: `next` decoded so far, the last of them `source` with `edges`.
+  const uint8_t* p = entries;
+  uint64_t next = 0, edges = 0;
+  VertexId source = 0;
+  ActiveCounts a;
+  frontier.for_each_in(c.first_src, uint64_t{c.last_src} + 1, [&](uint64_t v) {
+    if (next != 0 && source >= v) {  // the cursor is already at or past v
+      if (source == v) a.sources += 1, a.edges += edges;
+      return;
+    }
+    // The last skip point at or before v (skips[0] is the chunk's first source, never after v);
+    // jump to it when the cursor is behind it. Ids of a frontier often come in runs: when the
+    // next skip point is past v, the cursor just walks on.
+    const SkipPoint* ahead = skips + next / kSkipEvery + 1;
+    if (next == 0 || (ahead < skips_end && ahead->source <= v)) {
+      const SkipPoint* at = std::upper_bound(skips + next / kSkipEvery, skips_end, v,
+                                             [](uint64_t x, const SkipPoint& s) { return x < s.source; }) - 1;
+      const uint64_t k = static_cast<uint64_t>(at - skips) * kSkipEvery;
+      // (the skip point ahead or one after it, or the first: never behind the cursor)
+      p = entries + at->offset;
+      read_index_varint(p);  // the delta to the source before: the skip point has it whole
+      source = at->source;
+      edges = read_index_varint(p) + 1;
+      next = k + 1;
+    }
+    while (source < v && next < c.distinct_sources) {
+      source += static_cast<VertexId>(read_index_varint(p));
+      edges = read_index_varint(p) + 1;
+      ++next;
+    }
+    if (source == v) a.sources += 1, a.edges += edges;
+  });
+  return a;
 }
 
 TChunkTable::Header TChunkTable::header(const EngineLayout& layout) const {
@@ -364,12 +416,19 @@ TChunkTable TChunkTable::load(const EngineLayout& layout, uint64_t chunk_bytes, 
 }
 
 void TChunkTable::keep_index(uint64_t capacity, int threads) {
-  // The resident prefix ends where the last chunk whose entries fit wholly ends.
-  uint64_t end = 0;
+  // The resident prefix ends where the last chunk whose entries and skip points fit wholly ends.
+  uint64_t end = 0, skip_points = 0;
+  uint32_t resident_chunks = 0;
   uint64_t largest_on_disk = 0;
   for (const ChunkInfo& c : chunks_) {
-    if (c.index_offset + c.index_bytes <= capacity && c.index_offset == end) end += c.index_bytes;
-    else largest_on_disk = std::max<uint64_t>(largest_on_disk, c.index_bytes);
+    const uint64_t with = end + c.index_bytes + (skip_points + skip_points_of(c)) * sizeof(SkipPoint);
+    if (resident_chunks == &c - chunks_.data() && c.index_offset == end && with <= capacity) {
+      end += c.index_bytes;
+      skip_points += skip_points_of(c);
+      ++resident_chunks;
+    } else {
+      largest_on_disk = std::max<uint64_t>(largest_on_disk, c.index_bytes);
+    }
   }
   if (end < index_.size()) {
     index_.resize(end);
@@ -378,6 +437,26 @@ void TChunkTable::keep_index(uint64_t capacity, int threads) {
     const uint64_t have = index_.size();
     index_.resize(end);
     File(path_, File::Mode::Read).pread_exact(std::as_writable_bytes(std::span(index_)).subspan(have), index_file_offset_ + have);
+  }
+  skips_.clear();
+  skips_.shrink_to_fit();
+  skips_.reserve(skip_points);
+  skip_begin_.assign(1, 0);
+  for (uint32_t m = 0; m < resident_chunks; ++m) {
+    const ChunkInfo& c = chunks_[m];
+    const uint8_t* entries = index_.data() + c.index_offset;
+    const uint8_t* p = entries;
+    VertexId source = c.first_src;
+    for (uint32_t s = 0; s < c.distinct_sources; ++s) {
+      const uint8_t* entry = p;
+      source += static_cast<VertexId>(read_index_varint(p));
+      read_index_varint(p);
+      if (s % kSkipEvery == 0) skips_.push_back({source, static_cast<uint32_t>(entry - entries)});
+    }
+    // The file's checksum guards the entries; this guards the lookups against a wrong table.
+    if (p != entries + c.index_bytes || source != c.last_src)
+      fail("{}: the source index of chunk {} does not match its record (corrupt)", path_, m);
+    skip_begin_.push_back(skips_.size());
   }
   readers_.clear();
   file_ = File();

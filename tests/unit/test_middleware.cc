@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <random>
 #include <set>
 #include <unistd.h>
 
@@ -122,7 +123,7 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   TChunkTable::build(layout, 8192).save(layout);
   REQUIRE(read_small_file(path) == streamed);
   REQUIRE(first.index_bytes() > 0);
-  REQUIRE(first.resident_index_bytes() == first.index_bytes());  // load_or_build's default: all of it
+  REQUIRE(first.resident_index_bytes() == first.index_memory_bytes());  // load_or_build's default: all of it
   ::unlink(path.c_str());
   const TChunkTable lean = TChunkTable::build_and_save(layout, 8192, 0);
   REQUIRE(lean.resident_index_bytes() == 0);
@@ -151,6 +152,45 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   // And a graph really prepared from other edges has another identity.
   Prepared h(11, false, 4);
   REQUIRE(h.layout.identity != layout.identity);
+}
+
+TEST_CASE("TChunk table: a frontier's counts in a chunk are the same found from skip points as decoded whole") {
+  const EdgeEncoding encoding = GENERATE(EdgeEncoding::Raw, EdgeEncoding::Packed);
+  INFO(encoding_name(encoding));
+  Prepared g(13, false, 31, encoding);
+  const EngineLayout& layout = g.layout;
+  const TChunkTable resident = TChunkTable::load_or_build(layout, 65536);  // skip points for every chunk
+  const TChunkTable lean = TChunkTable::load(layout, 65536, 0);            // none: every entry list decoded
+  REQUIRE(resident.resident_index_bytes() > resident.index_bytes());
+  REQUIRE(lean.resident_index_bytes() == 0);
+  const uint64_t n = layout.vertices;
+  std::mt19937_64 random(7);
+  uint64_t looked_up = 0;  // (chunk, frontier) pairs thin enough for the skip points
+  for (const uint64_t one_in : {1ull, 2ull, 40ull, 300ull, 3000ull, 20000ull}) {
+    Bitmap frontier(n);
+    for (uint64_t v = 0; v < n; ++v)
+      if (random() % one_in == 0) frontier.set(v);
+    frontier.set(n - 1);  // the last id, and runs of neighbours: the cursor at and past a source
+    for (uint64_t v = n / 2; v < n / 2 + 40; ++v) frontier.set(v);
+    INFO("one in " << one_in);
+    for (uint32_t m = 0; m < resident.chunks().size(); ++m) {
+      const ChunkInfo& c = resident.chunk(m);
+      TChunkTable::ActiveCounts expected;
+      std::map<VertexId, uint64_t> runs;
+      for (const auto& e : graphso::testing::chunk_edges(layout, c)) ++runs[e.src];
+      for (const auto& [source, edges] : runs)
+        if (frontier.test(source)) expected.sources += 1, expected.edges += edges;
+      const uint64_t in_range = frontier.count_in(c.first_src, uint64_t{c.last_src} + 1);
+      looked_up += in_range != 0 && in_range * TChunkTable::kLookupBelowOneIn < c.distinct_sources;
+      const auto a = resident.active_in(m, frontier), b = lean.active_in(m, frontier);
+      INFO("chunk " << m << ", " << in_range << " ids of its range in the frontier, " << c.distinct_sources << " sources");
+      REQUIRE(a.sources == expected.sources);
+      REQUIRE(a.edges == expected.edges);
+      REQUIRE(b.sources == expected.sources);
+      REQUIRE(b.edges == expected.edges);
+    }
+  }
+  REQUIRE(looked_up > 10);
 }
 
 TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {
