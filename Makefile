@@ -17,7 +17,7 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz -lstreamvbyte
 # Debian 12 packages the build, tests and tools use (see README "Dependencies"). The Python
 # scripts run on Debian's /usr/bin/python3, which is where python3-matplotlib installs.
 PACKAGES := g++ make pkg-config git liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
-            catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev python3 python3-matplotlib
+            catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev libdivide-dev python3 python3-matplotlib
 # Spark (tools/spark, `export --format parquet`, the Spark tests): Java and a virtual environment
 # of the checkout's own with tools/spark's pinned Python packages (pyspark, pyarrow). The demo and
 # the benchmark need none of it.

@@ -13,6 +13,11 @@ UpdateBins::UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> 
                        uint64_t spill_piece, std::string spill_path, bool verify_reads, Apply overflow)
     : meta_(meta), partitions_(meta.partitions), record_bytes_(std::move(record_bytes)), budget_(memory_bytes),
       shards_(std::max(1, threads)), overflow_(std::move(overflow)), spill_(std::move(spill_path), spill_piece, verify_reads) {
+  // Ids are at most kMaxVertexId < 2^32 - 1: a wider range (one partition) divides by 2^32 - 1,
+  // which gives 0 for each.
+  if (meta.range_size == 0 || (meta.range_size > UINT32_MAX && partitions_ != 1))
+    fail("internal: update bins over ranges of {} ids in {} partitions", meta.range_size, partitions_);
+  range_divider_ = libdivide::divider<uint32_t>(static_cast<uint32_t>(std::min<uint64_t>(meta.range_size, UINT32_MAX)));
   for (Shard& shard : shards_) {
     shard.bins.resize(record_bytes_.size() * partitions_);
     shard.per_partition.resize(partitions_);
@@ -32,6 +37,23 @@ UpdateCounters UpdateBins::counters() const {
   return c;
 }
 
+namespace {
+
+// Copies each record to where its destination partition's next one goes: a copy of a constant
+// size, so it is a move or two, not a call per record.
+template <uint32_t kRecord>
+void shuffle(std::span<const std::byte> updates, const uint32_t* partition_of, std::byte* const* bin_data,
+             uint64_t* next) {
+  const uint64_t count = updates.size() / kRecord;
+  for (uint64_t r = 0; r < count; ++r) {
+    const uint32_t q = partition_of[r];
+    std::memcpy(bin_data[q] + next[q], updates.data() + r * kRecord, kRecord);
+    next[q] += kRecord;
+  }
+}
+
+}  // namespace
+
 void UpdateBins::add(int thread, uint32_t job, std::span<const std::byte> updates) {
   const uint32_t record = record_bytes_[job];
   if (updates.empty() || record == 0) return;
@@ -43,53 +65,75 @@ void UpdateBins::add(int thread, uint32_t job, std::span<const std::byte> update
   for (uint64_t r = 0; r < count; ++r) {
     VertexId dst;
     std::memcpy(&dst, updates.data() + r * record, sizeof(dst));
-    shard.partition_of[r] = meta_.range_of(dst);
+    shard.partition_of[r] = dst / range_divider_;
     ++shard.per_partition[shard.partition_of[r]];
   }
   uint64_t grown = 0;
+  shard.bin_data.resize(partitions_);
   for (uint32_t q = 0; q < partitions_; ++q) {
-    if (!shard.per_partition[q]) continue;
-    std::vector<std::byte>& b = shard.bins[job * partitions_ + q];
-    const uint64_t before = b.capacity();
-    b.resize(b.size() + shard.per_partition[q] * record);
-    grown += b.capacity() - before;
-    // From here per_partition[q] is where the next record of partition q goes.
-    shard.per_partition[q] = b.size() - shard.per_partition[q] * record;
+    Bin& b = shard.bins[job * partitions_ + q];
+    if (shard.per_partition[q]) {
+      const uint64_t before = b.capacity();
+      b.resize(b.size() + shard.per_partition[q] * record, boost::container::default_init);
+      grown += b.capacity() - before;
+      // From here per_partition[q] is where the next record of partition q goes.
+      shard.per_partition[q] = b.size() - shard.per_partition[q] * record;
+    }
+    shard.bin_data[q] = b.data();
   }
-  for (uint64_t r = 0; r < count; ++r) {
-    const uint32_t q = shard.partition_of[r];
-    std::memcpy(shard.bins[job * partitions_ + q].data() + shard.per_partition[q], updates.data() + r * record, record);
-    shard.per_partition[q] += record;
+  switch (record) {
+    case 4: shuffle<4>(updates, shard.partition_of.data(), shard.bin_data.data(), shard.per_partition.data()); break;
+    case 8: shuffle<8>(updates, shard.partition_of.data(), shard.bin_data.data(), shard.per_partition.data()); break;
+    case 12: shuffle<12>(updates, shard.partition_of.data(), shard.bin_data.data(), shard.per_partition.data()); break;
+    default:
+      for (uint64_t r = 0; r < count; ++r) {
+        const uint32_t q = shard.partition_of[r];
+        std::memcpy(shard.bin_data[q] + shard.per_partition[q], updates.data() + r * record, record);
+        shard.per_partition[q] += record;
+      }
   }
   shard.records += count;
   shard.bytes += count * record;
-  if (memory_.fetch_add(grown) + grown > budget_) shed_own(shard);
+  if (grown != 0 && memory_.fetch_add(grown) + grown > budget_) shed_own(shard);
 }
 
 void UpdateBins::shed_own(Shard& shard) {
-  while (memory_.load() > budget_ / 2) {
+  auto largest_bin = [&shard]() {
     size_t largest = 0;
     for (size_t b = 1; b < shard.bins.size(); ++b)
       if (shard.bins[b].capacity() > shard.bins[largest].capacity()) largest = b;
-    if (shard.bins[largest].capacity() == 0) return;  // the other threads shed theirs
-    if (overflow_) {
-      std::vector<std::byte>& b = shard.bins[largest];
-      overflow_(static_cast<uint32_t>(largest / partitions_), b);
-      applied_early_.fetch_add(b.size());
-      release(shard, largest);
-    } else {
-      spill(shard, largest);
+    return largest;
+  };
+  if (overflow_) {
+    // The vertex state is in memory: every bin can be applied now, and its memory kept for what
+    // the thread scatters next (freed and grown again, it would be faulted in and copied anew).
+    for (size_t b = 0; b < shard.bins.size(); ++b) {
+      if (shard.bins[b].empty()) continue;
+      overflow_(static_cast<uint32_t>(b / partitions_), std::span<const std::byte>(shard.bins[b].data(), shard.bins[b].size()));
+      applied_early_.fetch_add(shard.bins[b].size());
+      shard.bins[b].clear();
     }
+    while (memory_.load() > budget_) {
+      const size_t largest = largest_bin();
+      if (shard.bins[largest].capacity() == 0) return;  // the other threads hold the rest
+      release(shard, largest);
+    }
+    return;
+  }
+  while (memory_.load() > budget_ / 2) {
+    const size_t largest = largest_bin();
+    if (shard.bins[largest].capacity() == 0) return;  // the other threads shed theirs
+    spill(shard, largest);
   }
 }
 
 void UpdateBins::release(Shard& shard, size_t index) {
   memory_.fetch_sub(shard.bins[index].capacity());
-  std::vector<std::byte>().swap(shard.bins[index]);
+  Bin().swap(shard.bins[index]);
 }
 
 void UpdateBins::spill(Shard& shard, size_t index) {
-  std::vector<std::byte>& b = shard.bins[index];
+  Bin& b = shard.bins[index];
   const uint32_t job = static_cast<uint32_t>(index / partitions_), partition = static_cast<uint32_t>(index % partitions_);
   const uint64_t piece_bytes = spill_.piece_bytes() / record_bytes_[job] * record_bytes_[job];  // whole records
   {
@@ -126,10 +170,12 @@ void UpdateBins::drain(std::span<const uint32_t> jobs, ReaderFactory& readers, c
       });
     for (uint32_t job : jobs)
       for (Shard& shard : shards_) {
-        std::vector<std::byte>& b = shard.bins[job * partitions_ + q];
+        Bin& b = shard.bins[job * partitions_ + q];
         if (b.empty()) continue;
-        apply(job, b);
-        release(shard, job * partitions_ + q);
+        apply(job, std::span<const std::byte>(b.data(), b.size()));
+        // Applied in memory, a bin keeps its memory for the next round; one that spills is freed.
+        if (overflow_) b.clear();
+        else release(shard, job * partitions_ + q);
       }
   }
   if (streamer) bytes_read_ += streamer->io_stats().bytes_read;
