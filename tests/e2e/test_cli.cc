@@ -411,8 +411,23 @@ TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's resul
       REQUIRE(read_small_file(p->dir.file("xs-" + mode) + "/" + file) == read_small_file(p->dir.file("grid") + "/" + file));
     std::string json = read_small_file(p->dir.file("xs-" + mode + ".json"));
     for (const char* key : {"\"engine\": \"xstream\"", "\"update_budget_bytes\": 262144", "\"update_bytes_written\"",
-                            "\"update_bytes_read\"", "\"update_spills\""})
-      REQUIRE_THAT(json, Catch::Contains(key));
+                            "\"update_bytes_read\"", "\"update_spills\"", "\n  \"reentries\": 0,\n"})
+      REQUIRE_THAT(json, Catch::Contains(key));  // the run's total: no re-entry by default in X-Stream
+  }
+  // Asked for, X-Stream sweeps its loads again, with the same results.
+  {
+    std::vector<std::string> args = {"run", p->graph, "--engine", "xstream", "--graph-mem", "1M", "--chunk-size", "4K",
+                                     "--update-mem", "256K", "--reentry", "16", "--async", "on", "--out",
+                                     p->dir.file("xs-reentry"), "--report", p->dir.file("xs-reentry.json")};
+    args.insert(args.end(), jobs.begin(), jobs.end());
+    CliResult r = graphso_cli(args);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const std::string json = read_small_file(p->dir.file("xs-reentry.json"));
+    REQUIRE_THAT(json, Catch::Contains("\n  \"reentries\": "));
+    REQUIRE_THAT(json, !Catch::Contains("\n  \"reentries\": 0,\n"));
+    for (const std::string& file : files_in(p->dir.file("grid")))
+      REQUIRE(read_small_file(p->dir.file("xs-reentry") + "/" + file) == read_small_file(p->dir.file("grid") + "/" + file));
   }
   REQUIRE(files_in(p->dir.file("grid")).size() == 6);  // five jobs and the results marker
   // Spill files live in the run's scratch directory, only while it lasts; never in the graph.
