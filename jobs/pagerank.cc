@@ -79,23 +79,29 @@ void PageRankDeltaJob::activate_pending() {
   const int64_t n = static_cast<int64_t>(rank_.size());
   double snapshot = 0, rank = 0;
   uint64_t edges = 0;
-  for (int64_t v = 0; v < n; ++v) {
-    if ((*degrees_)[v] == 0) {
-      if (async_) rank_[v] += pending_[v];
-      pending_[v] = 0;
-    } else if (pending_[v] > threshold_) {
-      frontier_.set(v);
-      if (async_) {
-        incoming_[v] = pending_[v];
-        rank_[v] += pending_[v];
+  // By whole frontier words, so each thread sets bits only in words of its own. (Serial, this was
+  // 3.4% of W1's CPU samples on R-MAT 22, on one thread while the other waited.)
+  const int64_t words = (n + 63) / 64;
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : snapshot, rank, edges)
+  for (int64_t w = 0; w < words; ++w) {
+    for (int64_t v = w * 64; v < std::min(n, w * 64 + 64); ++v) {
+      if ((*degrees_)[v] == 0) {
+        if (async_) rank_[v] += pending_[v];
         pending_[v] = 0;
+      } else if (pending_[v] > threshold_) {
+        frontier_.set(v);
+        if (async_) {
+          incoming_[v] = pending_[v];
+          rank_[v] += pending_[v];
+          pending_[v] = 0;
+        }
+        if (revisable_) {
+          edges += (*degrees_)[v];
+          snapshot += incoming_[v];
+        }
       }
-      if (revisable_) {
-        edges += (*degrees_)[v];
-        snapshot += incoming_[v];
-      }
+      if (revisable_) rank += rank_[v];
     }
-    if (revisable_) rank += rank_[v];
   }
   pass_snapshot_ = snapshot;
   pass_edges_ = edges;
