@@ -21,6 +21,7 @@ UpdateBins::UpdateBins(const GridMeta& meta, int threads, std::vector<uint32_t> 
   for (Shard& shard : shards_) {
     shard.bins.resize(record_bytes_.size() * partitions_);
     shard.per_partition.resize(partitions_);
+    shard.bin_data.resize(partitions_);
   }
 }
 
@@ -69,7 +70,6 @@ void UpdateBins::add(int thread, uint32_t job, std::span<const std::byte> update
     ++shard.per_partition[shard.partition_of[r]];
   }
   uint64_t grown = 0;
-  shard.bin_data.resize(partitions_);
   for (uint32_t q = 0; q < partitions_; ++q) {
     Bin& b = shard.bins[job * partitions_ + q];
     if (shard.per_partition[q]) {
