@@ -445,17 +445,30 @@ void TChunkTable::keep_index(uint64_t capacity, int threads) {
   for (uint32_t m = 0; m < resident_chunks; ++m) {
     const ChunkInfo& c = chunks_[m];
     const uint8_t* entries = index_.data() + c.index_offset;
+    const uint8_t* end = entries + c.index_bytes;
+    // The file's checksum guards the entries; this guards the lookups against a wrong table, so
+    // it reads no byte past the chunk's entries.
+    auto wrong = [&]() { fail("{}: the source index of chunk {} does not match its record (corrupt)", path_, m); };
+    auto varint = [&](const uint8_t*& p) {
+      uint64_t value = 0;
+      for (int shift = 0; p < end && shift < 64; shift += 7) {
+        const uint8_t byte = *p++;
+        value |= uint64_t{byte & 0x7Fu} << shift;
+        if (!(byte & 0x80)) return value;
+      }
+      wrong();
+      return value;
+    };
     const uint8_t* p = entries;
-    VertexId source = c.first_src;
+    uint64_t source = c.first_src;
     for (uint32_t s = 0; s < c.distinct_sources; ++s) {
       const uint8_t* entry = p;
-      source += static_cast<VertexId>(read_index_varint(p));
-      read_index_varint(p);
-      if (s % kSkipEvery == 0) skips_.push_back({source, static_cast<uint32_t>(entry - entries)});
+      source += varint(p);
+      varint(p);
+      if (source > c.last_src) wrong();
+      if (s % kSkipEvery == 0) skips_.push_back({static_cast<VertexId>(source), static_cast<uint32_t>(entry - entries)});
     }
-    // The file's checksum guards the entries; this guards the lookups against a wrong table.
-    if (p != entries + c.index_bytes || source != c.last_src)
-      fail("{}: the source index of chunk {} does not match its record (corrupt)", path_, m);
+    if (p != end || source != c.last_src) wrong();
     skip_begin_.push_back(skips_.size());
   }
   readers_.clear();

@@ -10,6 +10,7 @@
 #include <set>
 #include <unistd.h>
 
+#include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "engine/gridgraph/grid_graph.h"
@@ -145,6 +146,18 @@ TEST_CASE("TChunk table: save/load round trip; damage and a foreign graph are er
   File(path, File::Mode::ReadWrite).truncate(100);
   REQUIRE_THROWS_WITH(TChunkTable::load(layout, 8192), Catch::Contains("truncated or corrupt"));
 
+  // An index that disagrees with its records under a good checksum (written so, not damaged on
+  // the way) is refused when its skip points are built, not read past its chunk's entries.
+  first.save(layout);
+  {
+    std::string bytes = read_small_file(path);
+    const size_t index_at = 72 + first.chunks().size() * sizeof(ChunkInfo);  // header, records
+    bytes[index_at] = 0x7f;  // the first source lies 127 ids past the first chunk's first
+    bytes.resize(bytes.size() - 4);  // its CRC, written again for the changed bytes
+    write_sealed_file(path, bytes);
+    REQUIRE_THROWS_WITH(TChunkTable::load(layout, 8192), Catch::Contains("the source index of chunk 0 does not match its record"));
+    REQUIRE_NOTHROW(TChunkTable::load(layout, 8192, 0));  // not resident: no skip points, nothing read yet
+  }
   first.save(layout);
   EngineLayout other = layout;
   other.identity ^= 1;  // the graph was prepared again
