@@ -48,6 +48,29 @@ bool edge_less(const WeightedEdge& a, const WeightedEdge& b) {
   return std::tie(a.src, a.dst, a.weight) < std::tie(b.src, b.dst, b.weight);
 }
 
+// Update records as bytes, counted by (job, record) to compare what the bins hand back.
+using Record = std::vector<unsigned char>;
+using RecordCounts = std::map<std::pair<uint32_t, Record>, int>;
+
+Record record_at(const std::byte* p, uint32_t size) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+  return Record(bytes, bytes + size);
+}
+
+// A run of 1-200 random update records of `record` bytes for `job`, each counted in `sent`.
+std::vector<std::byte> random_updates(std::mt19937_64& rng, uint32_t job, uint32_t record, uint64_t vertices,
+                                      RecordCounts& sent) {
+  std::vector<std::byte> run(record * (1 + rng() % 200));
+  for (size_t at = 0; at < run.size(); at += record) {
+    VertexId dst = static_cast<VertexId>(rng() % vertices);
+    uint64_t value = rng();
+    std::memcpy(run.data() + at, &dst, 4);
+    std::memcpy(run.data() + at + 4, &value, record - 4);
+    ++sent[{job, record_at(run.data() + at, record)}];
+  }
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("X-Stream layout: every edge once, in its source's partition, sorted; damage and staleness are errors") {
@@ -177,26 +200,13 @@ TEST_CASE("update bins: every update comes back once, partition by partition, wi
   const uint64_t budget = 64 << 10;
   const std::string spill = dir.file("updates.spill");
   // Job 0 carries 4-byte values, job 1 8-byte values; job 2 emits none.
-  using Record = std::vector<unsigned char>;
-  auto record_at = [](const std::byte* p, uint32_t size) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(p);
-    return Record(bytes, bytes + size);
-  };
-  std::map<std::pair<uint32_t, Record>, int> sent, received;
+  RecordCounts sent, received;
   {
     UpdateBins bins(meta, 2, {8, 12, 0}, budget, 16 << 10, spill, true);
     std::mt19937_64 rng(7);
     for (int batch = 0; batch < 300; ++batch) {
       const uint32_t job = batch % 2;
-      const uint32_t record = job == 0 ? 8 : 12;
-      std::vector<std::byte> run(record * (1 + rng() % 200));
-      for (size_t at = 0; at < run.size(); at += record) {
-        VertexId dst = static_cast<VertexId>(rng() % meta.vertices);
-        uint64_t value = rng();
-        std::memcpy(run.data() + at, &dst, 4);
-        std::memcpy(run.data() + at + 4, &value, record - 4);
-        ++sent[{job, record_at(run.data() + at, record)}];
-      }
+      const std::vector<std::byte> run = random_updates(rng, job, job == 0 ? 8 : 12, meta.vertices, sent);
       bins.add(batch % 3 == 0 ? 1 : 0, job, run);  // two threads' bins, taking turns
       REQUIRE(bins.memory_bytes() <= budget);
     }
@@ -238,13 +248,8 @@ TEST_CASE("update bins, applied when full: every update comes back once, in its 
   meta.partitions = 6;
   meta.range_size = 192;  // not a power of two: the divider's multiply-and-shift is exact
   const uint64_t budget = 16 << 10;
-  using Record = std::vector<unsigned char>;
-  auto record_at = [](const std::byte* p, uint32_t size) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(p);
-    return Record(bytes, bytes + size);
-  };
   const std::vector<uint32_t> sizes = {4, 8, 12, 0};  // a destination alone, 4- and 8-byte values; none
-  std::map<std::pair<uint32_t, Record>, int> sent, received;
+  RecordCounts sent, received;
   uint64_t applied_calls = 0;
   auto take = [&](uint32_t job, std::span<const std::byte> records) {
     const uint32_t record = sizes[job];
@@ -267,16 +272,7 @@ TEST_CASE("update bins, applied when full: every update comes back once, in its 
   for (int round = 0; round < 2; ++round) {
     for (int batch = 0; batch < 300; ++batch) {
       const uint32_t job = batch % 3;
-      const uint32_t record = sizes[job];
-      std::vector<std::byte> run(record * (1 + rng() % 200));
-      for (size_t at = 0; at < run.size(); at += record) {
-        VertexId dst = static_cast<VertexId>(rng() % meta.vertices);
-        uint64_t value = rng();
-        std::memcpy(run.data() + at, &dst, 4);
-        std::memcpy(run.data() + at + 4, &value, record - 4);
-        ++sent[{job, record_at(run.data() + at, record)}];
-      }
-      bins.add(batch % 4 == 0 ? 1 : 0, job, run);
+      bins.add(batch % 4 == 0 ? 1 : 0, job, random_updates(rng, job, sizes[job], meta.vertices, sent));
       REQUIRE(bins.memory_bytes() <= budget);
     }
     const uint64_t held = bins.memory_bytes();
