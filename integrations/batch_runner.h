@@ -51,7 +51,8 @@ struct BatchConfig {
   std::string spill_dir;          // xstream: where its scratch directory goes; empty: the system's temp dir
   UpdateOverflow update_overflow = UpdateOverflow::Apply;  // xstream: updates past the budget (engine/engine.h)
   // When asynchronous jobs sweep a load again (middleware/reentry.h): at most `bound` sweeps (0: no
-  // re-entry), and the cutoff on wasteful ones.
+  // re-entry), and the cutoff on wasteful ones. `run` sets the bound by engine unless told
+  // (default_reentry_bound: none for X-Stream); the struct's default is GridGraph's.
   ReentryPolicy reentry;
   // Chunk mode: whether chunks asynchronous jobs reach during a pass join it (GraphSO::Follow; off
   // by default: docs/middleware.md, "Late join", measures it), and the order a pass reads its chunks in.

@@ -56,6 +56,13 @@ inline constexpr uint32_t kDefaultReentryEdgeCutoff = 64;
 // The longest run of loads a job sits out: a wave that comes into reach waits at most this many.
 inline constexpr uint64_t kMostLoadsSatOut = 15;
 
+// The bound `run` sweeps with unless told (`--reentry`), by engine: GridGraph's sweeps decode
+// pages and push in place; an X-Stream sweep scatters, bins and gathers its edges again, and in
+// every batch measured it did not pay (docs/jobs.md, "In the X-Stream engine"): none.
+inline uint32_t default_reentry_bound(EngineKind engine) {
+  return engine == EngineKind::XStream ? 0 : kDefaultReentryBound;
+}
+
 struct ReentryPolicy {
   uint32_t bound = kDefaultReentryBound;    // sweeps per load at most (`run --reentry`; 0: none)
   uint32_t cutoff = kDefaultReentryCutoff;  // `run --reentry-cutoff`; 0: leave only on nothing pushed

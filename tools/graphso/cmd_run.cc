@@ -214,9 +214,7 @@ int cmd_run(const Args& args) {
 
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
-    // An X-Stream sweep scatters its edges into update records again: on every bench graph and
-    // workload measured, its sweeps cost as much as they saved or more (docs/jobs.md, "Re-entry").
-    if (config.engine == EngineKind::XStream && vm["reentry"].defaulted()) config.reentry.bound = 0;
+    if (vm["reentry"].defaulted()) config.reentry.bound = default_reentry_bound(config.engine);
     if (!config.spill_dir.empty() && config.engine != EngineKind::XStream)
       fail("run: --spill-dir applies to --engine xstream only");
     if (vm.count("spill-dir") && config.spill_dir.empty()) fail("run: --spill-dir needs a directory");
