@@ -83,6 +83,18 @@ void put_varint(std::vector<uint8_t>& out, uint64_t value) {
   out.push_back(static_cast<uint8_t>(value));
 }
 
+// put_varint's number at p, read without passing end: false when it does not end before end
+// (read_index_varint, for the hot path, trusts the entries instead).
+bool read_varint_within(const uint8_t*& p, const uint8_t* end, uint64_t& value) {
+  value = 0;
+  for (int shift = 0; p < end && shift < 64; shift += 7) {
+    const uint8_t byte = *p++;
+    value |= uint64_t{byte & 0x7Fu} << shift;
+    if (!(byte & 0x80)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 struct TChunkTable::Header {
@@ -449,22 +461,13 @@ void TChunkTable::keep_index(uint64_t capacity, int threads) {
     // The file's checksum guards the entries; this guards the lookups against a wrong table, so
     // it reads no byte past the chunk's entries.
     auto wrong = [&]() { fail("{}: the source index of chunk {} does not match its record (corrupt)", path_, m); };
-    auto varint = [&](const uint8_t*& p) {
-      uint64_t value = 0;
-      for (int shift = 0; p < end && shift < 64; shift += 7) {
-        const uint8_t byte = *p++;
-        value |= uint64_t{byte & 0x7Fu} << shift;
-        if (!(byte & 0x80)) return value;
-      }
-      wrong();
-      return value;
-    };
     const uint8_t* p = entries;
     uint64_t source = c.first_src;
     for (uint32_t s = 0; s < c.distinct_sources; ++s) {
       const uint8_t* entry = p;
-      source += varint(p);
-      varint(p);
+      uint64_t delta = 0, run = 0;
+      if (!read_varint_within(p, end, delta) || !read_varint_within(p, end, run)) wrong();
+      source += delta;
       if (source > c.last_src) wrong();
       if (s % kSkipEvery == 0) skips_.push_back({static_cast<VertexId>(source), static_cast<uint32_t>(entry - entries)});
     }
