@@ -12,11 +12,13 @@ void BfsJob::init(const GraphInfo& graph, int threads) {
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   frontier_.set(source_);
+  reach_ = reach_after(level_, reach_hops_, reach_hops_);
 }
 
 void BfsJob::end_round() {
   ++rounds_;
   promote_changed(frontier_, next_, finished_, converged_);
+  if (async_) reach_ = reach_after(level_, reach_hops_, reach_hops_);
 }
 
 void BfsJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {

@@ -13,7 +13,9 @@ namespace graphso {
 class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
  public:
   static constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
-  BfsJob(std::string name, VertexId source) : EdgeJob(std::move(name), "bfs"), source_(source) {}
+  // reach: bounded passes' hops (jobs/edge_job.h), 0 for no bound.
+  BfsJob(std::string name, VertexId source, uint32_t reach = kDefaultReachHops)
+      : EdgeJob(std::move(name), "bfs"), source_(source), reach_hops_(reach) {}
 
   uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
@@ -21,13 +23,17 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   bool gather(VertexId v, uint32_t level) { return atomic_min(level_[v], level); }
   bool gather_owned(VertexId v, uint32_t level) { return owned_min(level_[v], level); }
   void end_round() override;
+  // Bounded passes (jobs/edge_job.h): a level changed in a pass travels on within reach only.
+  bool within_reach(VertexId v) const { return level_[v] <= reach_; }
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
   const std::vector<uint32_t>& levels() const { return level_; }
 
  private:
   VertexId source_;
+  uint32_t reach_hops_;
   std::vector<uint32_t> level_;
+  uint32_t reach_ = 0;  // asynchronous: the highest level a change travels on with in this pass
 };
 
 }  // namespace graphso

@@ -27,19 +27,35 @@
 // threads race on, and that is atomic); a job whose sources are also written by atomic exchanges
 // (delta jobs: pending) declares kAtomicAsyncGathers and always gathers atomically.
 //
+// Bounded passes: a monotone job that defines within_reach() (BFS, SSSP) lets a vertex changed
+// during a pass push in it only while its value is within its `reach` in hops (kDefaultReachHops)
+// of the least value in the pass's frontier (reach_after); one beyond stays changed and pushes
+// next pass. A change sent far ahead of the settled values is often wrong (a long path found
+// before the short one), and unbounded it travels on, to be corrected and travel again: on
+// road-FLA, BFS x4 pushed 7x as many edges beyond its passes' frontiers as its rounds pushed in
+// all, and decoded 1.5-1.7x their edges (docs/jobs.md, "Bounded passes").
+//
 // Re-entry (EdgeRun::reentry, middleware/reentry.h): a run handed again after it went by. Only
 // sources in next_ whose out-edges are all in the run push (begin_source(src, false, true)), found
 // from next_'s bits rather than by walking the edges; reentry_pushes_ counts them.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "base/run_edges.h"
 #include "jobs/job.h"
 
 namespace graphso {
+
+// Bounded passes: how far past the frontier's least value a pass's changes travel by default, in
+// hops (BFS levels; SSSP scales it by EdgeJob::long_hop()); the jobs' `reach` parameter, 0 for
+// no bound. Measured on BFS x4 and SSSP x4 (docs/jobs.md): 16 and 32 cost osm-rome passes, 128
+// let road-FLA's wrong waves back in.
+inline constexpr uint32_t kDefaultReachHops = 64;
 
 template <typename Derived, EdgeUse kEdgeUse>
 class EdgeJob : public Job {
@@ -110,11 +126,38 @@ class EdgeJob : public Job {
     reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric;
   }
 
+  // A job that declares kWeighsEdges (SSSP) has the weights its out-edge loops push summed, with
+  // their squares, once per run (WeightTally): long_hop() is their mean plus three standard
+  // deviations so far (1 before any was pushed, and on an unweighted graph), what one hop of a
+  // path a wave follows may add to a distance.
+  static constexpr bool kWeighs = requires { Derived::kWeighsEdges; };
+  double long_hop() const {
+    const double edges = static_cast<double>(edges_weighed_.load(std::memory_order_relaxed));
+    if (edges == 0) return 1.0;
+    const double mean = weights_pushed_.load(std::memory_order_relaxed) / edges;
+    const double variance = std::max(0.0, squares_pushed_.load(std::memory_order_relaxed) / edges - mean * mean);
+    return mean + 3 * std::sqrt(variance);
+  }
+  // The least of `values` over the frontier (the settled bound: no value at most it can fall),
+  // plus `span`, saturating; the type's largest for an empty frontier, or when `hops` is 0 (no
+  // bound).
+  template <typename T>
+  T reach_after(const std::vector<T>& values, uint32_t hops, T span) const {
+    constexpr T kMost = std::numeric_limits<T>::max();
+    if (hops == 0) return kMost;
+    T least = kMost;
+    frontier_.for_each([&](uint64_t v) { least = std::min(least, values[v]); });
+    return least > kMost - span ? kMost : least + span;
+  }
+
   // Asynchronous passes: called once per source run about to push (the source is in the
   // frontier, or changed in this pass); false skips it. Monotone jobs: a source whose whole
   // out-edges are in this run leaves next_ before its value is read (a change after that sets it
-  // again), so it is processed next pass only if it changes after pushing.
-  bool begin_source(VertexId src, bool /*in_frontier*/, bool whole) {
+  // again), so it is processed next pass only if it changes after pushing; one beyond its
+  // job's reach (bounded passes) does not push and stays changed.
+  bool begin_source(VertexId src, bool in_frontier, bool whole) {
+    if constexpr (requires(const Derived& d) { d.within_reach(src); })  // bounded passes
+      if (!in_frontier && !static_cast<const Derived&>(*this).within_reach(src)) return false;
     if (whole) next_.reset_atomic(src);
     return true;
   }
@@ -122,6 +165,8 @@ class EdgeJob : public Job {
 
  private:
   bool reverse_edges_ = kEdgeUse == EdgeUse::BothWays;
+  std::atomic<uint64_t> edges_weighed_{0};
+  std::atomic<double> weights_pushed_{0}, squares_pushed_{0};
 
   // Whether runs handed again (EdgeRun::reentry) are for this job: asynchronous, and not both
   // ways (an endpoint's edges are never known to be all in one run).
@@ -141,11 +186,31 @@ class EdgeJob : public Job {
   void scatter_out(const EdgeRun& run, const Edges& edges, std::vector<std::byte>& out) {
     auto& self = static_cast<Derived&>(*this);
     UpdateWriter<Value<Derived>> emit(out, run.count);
+    WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
       edges.for_each_edge(s, [&](VertexId dst, Weight w) {
         if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
+        if constexpr (kWeighs && Edges::kWeighted) tally.add(w);
       });
     });
+    add_weights(tally);
+  }
+
+  // The weights one run's loop pushed (kWeighs), added to the job's totals once, at its end.
+  struct WeightTally {
+    uint64_t edges = 0;
+    double sum = 0, squares = 0;
+    void add(Weight w) {
+      ++edges;
+      sum += w;
+      squares += static_cast<double>(w) * w;
+    }
+  };
+  void add_weights(const WeightTally& tally) {
+    if (tally.edges == 0) return;
+    edges_weighed_.fetch_add(tally.edges, std::memory_order_relaxed);
+    weights_pushed_.fetch_add(tally.sum, std::memory_order_relaxed);
+    squares_pushed_.fetch_add(tally.squares, std::memory_order_relaxed);
   }
 
   // Calls visit(SourceEdges) for each source's run of edges that pushes.
@@ -255,11 +320,13 @@ class EdgeJob : public Job {
   template <bool kOwned, bool kAsync, typename Edges>
   void process_out(const EdgeRun& run, const Edges& edges) {
     auto& self = static_cast<Derived&>(*this);
+    WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
       if constexpr (Edges::kWeighted) {
         edges.for_each_edge(s, [&](VertexId dst, Weight w) {
           if (skips_self_loops() && dst == s.src) return;
           if (gather_one<kOwned>(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
+          if constexpr (kWeighs) tally.add(w);
         });
       } else {
         const auto value = self.scatter(s.src, 1);
@@ -269,6 +336,7 @@ class EdgeJob : public Job {
         });
       }
     });
+    add_weights(tally);
   }
 
   // Both directions (a BothWays job on a graph not known to be symmetric), edge by edge;

@@ -28,6 +28,9 @@ std::vector<Algorithm> make_table() {
                          "the source vertex (original id), or random (a vertex with out-edges; run --seed)"};
   const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
                             "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
+  const ParamInfo reach{"reach", ParamType::Integer, std::to_string(kDefaultReachHops),
+                        "asynchronous passes: how many hops past the settled frontier a change travels on within a "
+                        "pass (sssp: times a long hop, the mean plus 3 standard deviations of the weights pushed); 0: no bound"};
   const ParamInfo max_iterations{"max_iterations", ParamType::Integer, "1000", "give up (not converged) after this many rounds"};
   // Declared asynchronous: the min-label, level and distance jobs, the delta forms and k-core's
   // peeling (on a symmetric graph; jobs/kcore.h). pagerank's fixed iterations are synchronous by
@@ -39,10 +42,16 @@ std::vector<Algorithm> make_table() {
                                               std::move(sources));
   };
   return {
-      {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source},
-       [](const JobParams& p) { return std::make_unique<BfsJob>(p.name(), p.vertex("source")); }, kAsynchronous},
-      {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source},
-       [](const JobParams& p) { return std::make_unique<SsspJob>(p.name(), p.vertex("source")); }, kAsynchronous},
+      {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source, reach},
+       [](const JobParams& p) {
+         return std::make_unique<BfsJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, 1u << 30)));
+       },
+       kAsynchronous},
+      {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source, reach},
+       [](const JobParams& p) {
+         return std::make_unique<SsspJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, 1u << 30)));
+       },
+       kAsynchronous},
       {"wcc", "weakly connected components: each vertex's smallest vertex id in its component",
        {{"method", ParamType::Text, "union-find", "union-find (one pass) or label (label propagation, ~diameter rounds)"}},
        [](const JobParams& p) -> std::unique_ptr<Job> {

@@ -14,12 +14,14 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   frontier_.set(source_);
+  reach_ = reach_hops_ ? 0 : kInfinity;
 }
 
 void SsspJob::end_round() {
   ++rounds_;
   if (!async_) next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
   promote_changed(frontier_, next_, finished_, converged_);
+  if (async_) reach_ = reach_after(dist_, reach_hops_, static_cast<uint64_t>(reach_hops_ * long_hop()));
 }
 
 void SsspJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {

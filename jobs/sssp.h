@@ -20,7 +20,9 @@ namespace graphso {
 class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
  public:
   static constexpr uint64_t kInfinity = std::numeric_limits<uint64_t>::max();
-  SsspJob(std::string name, VertexId source) : EdgeJob(std::move(name), "sssp"), source_(source) {}
+  // reach: bounded passes' hops (jobs/edge_job.h), 0 for no bound.
+  SsspJob(std::string name, VertexId source, uint32_t reach = kDefaultReachHops)
+      : EdgeJob(std::move(name), "sssp"), source_(source), reach_hops_(reach) {}
 
   uint64_t state_bytes(uint64_t n) const override {
     return (async_ ? 1 : 2) * n * sizeof(uint64_t) + 2 * Bitmap::bytes_for(n);
@@ -30,15 +32,22 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   bool gather(VertexId v, uint64_t dist) { return atomic_min(lowered_[v], dist); }
   bool gather_owned(VertexId v, uint64_t dist) { return owned_min(lowered_[v], dist); }
   void end_round() override;
+  // Bounded passes (jobs/edge_job.h): a distance changed in a pass travels on within reach only.
+  bool within_reach(VertexId v) const { return lowered_[v] <= reach_; }
+  static constexpr bool kWeighsEdges = true;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
   const std::vector<uint64_t>& distances() const { return dist_; }
 
  private:
   VertexId source_;
+  uint32_t reach_hops_;
   std::vector<uint64_t> dist_;       // synchronous: as the round began
   std::vector<uint64_t> next_dist_;  // synchronous: lowered by this round's gathers
   uint64_t* lowered_ = nullptr;      // what gathers lower: next_dist_, or dist_ (asynchronous)
+  // Asynchronous: the largest distance a change travels on with in this pass; bounded, 0 in the
+  // first, which pushes the source alone and so gives long_hop() its first edges.
+  uint64_t reach_ = 0;
 };
 
 }  // namespace graphso

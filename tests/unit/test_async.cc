@@ -6,7 +6,10 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "base/error.h"
+#include "jobs/edge_job.h"
 #include "jobs/job_file.h"
 #include "jobs/registry.h"
 #include "middleware/reentry.h"
@@ -113,10 +116,10 @@ TEST_CASE("asynchronous passes: a change travels on through the edges still to c
   const uint32_t n = 500;
   const EdgeSet forward = chain(n, true), backward = chain(n, false);
   const Runs down = one_run(forward), up = one_run(backward);
-  for (const char* arg : {"bfs:source=0", "sssp:source=0"}) {
+  for (const char* arg : {"bfs:source=0:reach=0", "sssp:source=0:reach=0"}) {
     INFO(arg);
-    // Edges sorted by source along the chain's direction: one pass reaches the end, a second
-    // finds nothing left (the last vertex has no out-edges to go by).
+    // Edges sorted by source along the chain's direction: one unbounded pass reaches the end, a
+    // second finds nothing left (the last vertex has no out-edges to go by).
     auto sync = made(arg, forward, down, false), async = made(arg, forward, down, true);
     REQUIRE(down.run(*sync) == n);
     REQUIRE(down.run(*async) == 2);
@@ -136,6 +139,50 @@ TEST_CASE("asynchronous passes: a change travels on through the edges still to c
   auto label = made("wcc:method=label", forward, down, true);
   down.run(*label);
   graphso::testing::check_against_reference(parse_job_argument("wcc:method=label", 0), *label, forward);
+}
+
+TEST_CASE("bounded passes: a change travels at most `reach` hops past the frontier in a pass, so a wrong wave stops there") {
+  const uint32_t n = 500;
+  const EdgeSet forward = chain(n, true);
+  const Runs down = one_run(forward);
+  // Along the chain's order each pass takes BFS reach + 1 levels on (the last vertex within reach
+  // pushes; the one it reaches waits), then a last pass finds the sink with nothing to push.
+  for (const uint32_t reach : {1u, 10u, kDefaultReachHops}) {
+    const std::string arg = reach == kDefaultReachHops ? "bfs:source=0" : fmt::format("bfs:source=0:reach={}", reach);
+    INFO(arg);
+    auto bfs = made(arg, forward, down, true);
+    REQUIRE(down.run(*bfs) == (n - 1 + reach) / (reach + 1) + 1);
+    graphso::testing::check_against_reference(parse_job_argument(arg, 0), *bfs, forward);
+  }
+  // SSSP's reach is hops times the mean weight its pushes carried (1-3 here), after a first pass
+  // that pushes the source alone: between a third of 10 and 30 chain edges a pass.
+  auto sssp = made("sssp:source=0:reach=10", forward, down, true);
+  const uint32_t passes = down.run(*sssp);
+  REQUIRE(passes >= (n - 1) / 31);
+  REQUIRE(passes <= 2 + (n - 1) * 3 / 10);
+  graphso::testing::check_against_reference(parse_job_argument("sssp:source=0:reach=10", 0), *sssp, forward);
+
+  // A wrong wave: the chain 0 -> 1 -> ... -> n-2 runs in id order, and a short cut 0 -> n-1 -> 100
+  // comes last in the run. Unbounded, the first pass sends the chain's levels to its end, then
+  // the short cut lowers vertex 100 and a second wave corrects the chain past it: the tail pushes
+  // twice. Bounded, the first pass stops 65 levels on and the short cut is found before the chain
+  // gets past it: each vertex pushes about once.
+  const uint32_t m = 2000, cut = 100;
+  EdgeSet wrong;
+  wrong.vertices = m;
+  wrong.weighted = true;
+  for (uint32_t i = 0; i + 2 < m; ++i) wrong.edges.push_back({i, i + 1, 1});
+  wrong.edges.push_back({0, m - 1, 1});
+  wrong.edges.push_back({m - 1, cut, 1});
+  const Runs runs = one_run(wrong);
+  auto unbounded = made("bfs:source=0:reach=0", wrong, runs, true);
+  auto bounded = made("bfs:source=0", wrong, runs, true);
+  runs.run(*unbounded);
+  runs.run(*bounded);
+  REQUIRE(unbounded->async_extra_edges() > (m - 2) + (m - 2 - cut) - 10);
+  REQUIRE(bounded->async_extra_edges() < m);
+  REQUIRE(bounded->format_results(OutFormat::Text, VertexOrder()) == unbounded->format_results(OutFormat::Text, VertexOrder()));
+  graphso::testing::check_against_reference(parse_job_argument("bfs:source=0", 0), *bounded, wrong);
 }
 
 TEST_CASE("asynchronous passes: a vertex is processed again only if it changed after pushing") {
@@ -335,7 +382,7 @@ TEST_CASE("re-entry: a run handed again pushes only the sources changed since, w
   const uint32_t n = 500;
   const EdgeSet backward = chain(n, false);
   Runs up = one_run(backward);
-  for (const char* arg : {"bfs:source=499", "sssp:source=499"}) {
+  for (const char* arg : {"bfs:source=499:reach=0", "sssp:source=499:reach=0"}) {
     INFO(arg);
     // Against the order each change comes after its edges went by: without re-entry one step a
     // pass; every sweep of the run takes the wave one step further, so a pass with 16 sweeps goes
