@@ -39,7 +39,9 @@ TEST_CASE("bad jobs are one-line errors naming the job and the key") {
   CHECK_THAT(bad("bfs"), Catch::Contains("bfs needs a source"));
   CHECK_THAT(bad("bfs:source=100"), Catch::Contains("source = 100 is out of range (the graph has vertices 0..99)"));
   CHECK_THAT(bad("sssp:source=-1"), Catch::Contains("source = '-1' is not a non-negative integer"));
-  CHECK_THAT(bad("bfs:source=1:depth=3"), Catch::Contains("bfs has no parameter 'depth' (it takes: source)"));
+  CHECK_THAT(bad("bfs:source=1:depth=3"), Catch::Contains("bfs has no parameter 'depth' (it takes: source, reach)"));
+  CHECK_THAT(bad("sssp:source=1:reach=-1"), Catch::Contains("reach = '-1' is not a non-negative integer"));
+  CHECK_THAT(bad("bfs:source=1:reach=2000000000"), Catch::Contains("reach = 2000000000 is outside"));
   CHECK_THAT(bad("pagerank:iterations=0"), Catch::Contains("iterations = 0 is outside"));
   CHECK_THAT(bad("pagerank-delta:tolerance=abc"), Catch::Contains("tolerance = 'abc' is not a number"));
   CHECK_THAT(bad("pagerank-delta:tolerance=-1"), Catch::Contains("must be positive"));
