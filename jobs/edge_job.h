@@ -56,6 +56,9 @@ namespace graphso {
 // no bound. Measured on BFS x4 and SSSP x4 (docs/jobs.md): 16 and 32 cost osm-rome passes, 128
 // let road-FLA's wrong waves back in.
 inline constexpr uint32_t kDefaultReachHops = 64;
+// The most `reach` may be: SSSP's span, this many long hops of u32 weights (each under 2^34),
+// stays below 2^64.
+inline constexpr uint32_t kMostReachHops = uint32_t{1} << 30;
 
 template <typename Derived, EdgeUse kEdgeUse>
 class EdgeJob : public Job {
@@ -126,10 +129,10 @@ class EdgeJob : public Job {
     reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric;
   }
 
-  // A job that declares kWeighsEdges (SSSP) has the weights its out-edge loops push summed, with
-  // their squares, once per run (WeightTally): long_hop() is their mean plus three standard
-  // deviations so far (1 before any was pushed, and on an unweighted graph), what one hop of a
-  // path a wave follows may add to a distance.
+  // A job that declares kWeighsEdges (SSSP) has the weights its out-edge loops push in passes
+  // summed, with their squares, once per run (WeightTally): long_hop() is their mean plus three
+  // standard deviations so far (1 before any was pushed, and on an unweighted graph), what one
+  // hop of a path a wave follows may add to a distance.
   static constexpr bool kWeighs = requires { Derived::kWeighsEdges; };
   double long_hop() const {
     const double edges = static_cast<double>(edges_weighed_.load(std::memory_order_relaxed));
@@ -190,7 +193,7 @@ class EdgeJob : public Job {
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
       edges.for_each_edge(s, [&](VertexId dst, Weight w) {
         if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
-        if constexpr (kWeighs && Edges::kWeighted) tally.add(w);
+        if constexpr (kWeighs && kAsync && Edges::kWeighted) tally.add(w);
       });
     });
     add_weights(tally);
@@ -326,7 +329,7 @@ class EdgeJob : public Job {
         edges.for_each_edge(s, [&](VertexId dst, Weight w) {
           if (skips_self_loops() && dst == s.src) return;
           if (gather_one<kOwned>(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
-          if constexpr (kWeighs) tally.add(w);
+          if constexpr (kWeighs && kAsync) tally.add(w);
         });
       } else {
         const auto value = self.scatter(s.src, 1);

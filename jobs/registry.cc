@@ -44,12 +44,12 @@ std::vector<Algorithm> make_table() {
   return {
       {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source, reach},
        [](const JobParams& p) {
-         return std::make_unique<BfsJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, 1u << 30)));
+         return std::make_unique<BfsJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)));
        },
        kAsynchronous},
       {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source, reach},
        [](const JobParams& p) {
-         return std::make_unique<SsspJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, 1u << 30)));
+         return std::make_unique<SsspJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)));
        },
        kAsynchronous},
       {"wcc", "weakly connected components: each vertex's smallest vertex id in its component",

@@ -21,6 +21,7 @@ void SsspJob::end_round() {
   ++rounds_;
   if (!async_) next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
   promote_changed(frontier_, next_, finished_, converged_);
+  // kMostReachHops keeps the span below 2^64.
   if (async_) reach_ = reach_after(dist_, reach_hops_, static_cast<uint64_t>(reach_hops_ * long_hop()));
 }
 
