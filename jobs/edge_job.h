@@ -33,7 +33,7 @@
 // next pass. A change sent far ahead of the settled values is often wrong (a long path found
 // before the short one), and unbounded it travels on, to be corrected and travel again: on
 // road-FLA, BFS x4 pushed 7x as many edges beyond its passes' frontiers as its rounds pushed in
-// all, and decoded 1.5-1.7x their edges (docs/jobs.md, "Bounded passes").
+// all, and decoded 1.5-1.75x their edges (docs/jobs.md, "Bounded passes").
 //
 // Re-entry (EdgeRun::reentry, middleware/reentry.h): a run handed again after it went by. Only
 // sources in next_ whose out-edges are all in the run push (begin_source(src, false, true)), found
