@@ -81,13 +81,24 @@ void WccUnionFindJob::process(const EdgeRun& run) {
   });
 }
 
+// A walk to the root that writes nothing: beside the last step's stores of roots, a halving
+// walk could write a vertex's grandparent over the root another thread had just stored there.
+VertexId WccUnionFindJob::root_of(VertexId v) const {
+  for (;;) {
+    const VertexId p = std::atomic_ref<const VertexId>(parent_[v]).load(std::memory_order_relaxed);
+    if (p == v) return v;
+    v = p;
+  }
+}
+
 void WccUnionFindJob::end_round() {
   ++rounds_;
-  // Every edge has been united: point each vertex at its root, the component's smallest id.
+  // Every edge has been united, so roots no longer change: point each vertex at its root, the
+  // component's smallest id. Only roots are stored, so a walk meets an ancestor at every step.
   const int64_t n = static_cast<int64_t>(parent_.size());
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t v = 0; v < n; ++v)
-    std::atomic_ref<VertexId>(parent_[v]).store(find(static_cast<VertexId>(v)), std::memory_order_relaxed);
+    std::atomic_ref<VertexId>(parent_[v]).store(root_of(static_cast<VertexId>(v)), std::memory_order_relaxed);
   frontier_.clear();
   finished_ = converged_ = true;
 }

@@ -61,6 +61,7 @@ class WccUnionFindJob final : public Job {
 
  private:
   VertexId find(VertexId v);
+  VertexId root_of(VertexId v) const;
   void unite(VertexId a, VertexId b);
 
   std::vector<VertexId> parent_;
