@@ -83,9 +83,9 @@ void WccUnionFindJob::process(const EdgeRun& run) {
 
 // A walk to the root that writes nothing: beside the last step's stores of roots, a halving
 // walk could write a vertex's grandparent over the root another thread had just stored there.
-VertexId WccUnionFindJob::root_of(VertexId v) const {
+VertexId WccUnionFindJob::root_of(VertexId v) {
   for (;;) {
-    const VertexId p = std::atomic_ref<const VertexId>(parent_[v]).load(std::memory_order_relaxed);
+    const VertexId p = std::atomic_ref<VertexId>(parent_[v]).load(std::memory_order_relaxed);
     if (p == v) return v;
     v = p;
   }

@@ -61,7 +61,7 @@ class WccUnionFindJob final : public Job {
 
  private:
   VertexId find(VertexId v);
-  VertexId root_of(VertexId v) const;
+  VertexId root_of(VertexId v);  // writes nothing; not const: std::atomic_ref needs a mutable object
   void unite(VertexId a, VertexId b);
 
   std::vector<VertexId> parent_;
