@@ -36,6 +36,7 @@ std::vector<Algorithm> make_table() {
   // peeling (on a symmetric graph; jobs/kcore.h). pagerank's fixed iterations are synchronous by
   // definition.
   constexpr bool kAsynchronous = true;
+  auto reach_of = [](const JobParams& p) { return static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)); };
   auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
     return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
                                               static_cast<uint32_t>(p.integer("max_iterations", 1, 1000000)),
@@ -43,14 +44,10 @@ std::vector<Algorithm> make_table() {
   };
   return {
       {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source, reach},
-       [](const JobParams& p) {
-         return std::make_unique<BfsJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)));
-       },
+       [reach_of](const JobParams& p) { return std::make_unique<BfsJob>(p.name(), p.vertex("source"), reach_of(p)); },
        kAsynchronous},
       {"sssp", "single-source shortest paths over the edge weights (1 when unweighted; inf: unreached)", {source, reach},
-       [](const JobParams& p) {
-         return std::make_unique<SsspJob>(p.name(), p.vertex("source"), static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)));
-       },
+       [reach_of](const JobParams& p) { return std::make_unique<SsspJob>(p.name(), p.vertex("source"), reach_of(p)); },
        kAsynchronous},
       {"wcc", "weakly connected components: each vertex's smallest vertex id in its component",
        {{"method", ParamType::Text, "union-find", "union-find (one pass) or label (label propagation, ~diameter rounds)"}},

@@ -33,7 +33,7 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   bool gather_owned(VertexId v, uint64_t dist) { return owned_min(lowered_[v], dist); }
   void end_round() override;
   // Bounded passes (jobs/edge_job.h): a distance changed in a pass travels on within reach only.
-  bool within_reach(VertexId v) const { return lowered_[v] <= reach_; }
+  bool within_reach(VertexId v) const { return dist_[v] <= reach_; }  // passes lower dist_ itself
   static constexpr bool kWeighsEdges = true;
   void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
