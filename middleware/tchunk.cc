@@ -299,13 +299,20 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
   size_t partial[kMostPartial];
   const uint64_t* words[kMostPartial];  // each partial frontier's bits, looked up once, not per source
   size_t partials = 0;
+  const uint64_t* thin_words[kMostPartial];  // frontiers with few ids here: found from the skip points
+  ActiveCounts* thin_out[kMostPartial];
+  size_t thins = 0;
   for (size_t k = 0; k < frontiers.size(); ++k) {
     const uint64_t in_range = frontiers[k].count_in(c.first_src, uint64_t{c.last_src} + 1);
     out[k] = in_range == range ? ActiveCounts{c.distinct_sources, c.edges} : ActiveCounts{};
     if (in_range != 0 && in_range != range) {
-      // A frontier with few ids here: each found from the skip point before it.
       if (resident(id) && in_range * kLookupBelowOneIn < c.distinct_sources) {
-        out[k] = sparse_active_in(id, frontiers[k].bitmap());
+        if (thins == kMostPartial) {  // a batch this large: walk these together, then the rest
+          sparse_active_in(id, {thin_words, thins}, {thin_out, thins});
+          thins = 0;
+        }
+        thin_words[thins] = frontiers[k].bitmap().words();
+        thin_out[thins++] = &out[k];
         continue;
       }
       if (partials == kMostPartial) {  // a batch this large: decode once more for the rest
@@ -316,6 +323,7 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
       partial[partials++] = k;
     }
   }
+  if (thins != 0) sparse_active_in(id, {thin_words, thins}, {thin_out, thins});
   if (partials == 0) return;
   // Counted without a branch: a frontier holding about half of a chunk's sources would
   // mispredict one test in two.
@@ -330,7 +338,8 @@ void TChunkTable::active_in(uint32_t id, std::span<const BitmapRank> frontiers, 
   for (size_t p = 0; p < partials; ++p) out[partial[p]] = {sources[p], edges_of[p]};
 }
 
-TChunkTable::ActiveCounts TChunkTable::sparse_active_in(uint32_t id, const Bitmap& frontier) const {
+void TChunkTable::sparse_active_in(uint32_t id, std::span<const uint64_t* const> words,
+                                   std::span<ActiveCounts* const> out) const {
   const ChunkInfo& c = chunks_[id];
   const uint8_t* entries = index_.data() + c.index_offset;
   const SkipPoint* skips = skips_.data() + skip_begin_[id];
@@ -339,10 +348,13 @@ TChunkTable::ActiveCounts TChunkTable::sparse_active_in(uint32_t id, const Bitma
   const uint8_t* p = entries;
   uint64_t next = 0, edges = 0;
   VertexId source = 0;
-  ActiveCounts a;
-  frontier.for_each_in(c.first_src, uint64_t{c.last_src} + 1, [&](uint64_t v) {
+  auto credit = [&](VertexId v) {
+    for (size_t t = 0; t < words.size(); ++t)
+      if (Bitmap::test(words[t], v)) out[t]->sources += 1, out[t]->edges += edges;
+  };
+  auto look_up = [&](VertexId v) {
     if (next != 0 && source >= v) {  // the cursor is already at or past v
-      if (source == v) a.sources += 1, a.edges += edges;
+      if (source == v) credit(v);
       return;
     }
     // The last skip point at or before v (skips[0] is the chunk's first source, never after v);
@@ -365,9 +377,17 @@ TChunkTable::ActiveCounts TChunkTable::sparse_active_in(uint32_t id, const Bitma
       edges = read_index_varint(p) + 1;
       ++next;
     }
-    if (source == v) a.sources += 1, a.edges += edges;
-  });
-  return a;
+    if (source == v) credit(v);
+  };
+  // The union's bits of [first_src, last_src], word by word.
+  const uint64_t begin = c.first_src, end = uint64_t{c.last_src} + 1;
+  for (uint64_t w = begin >> 6; w < (end + 63) >> 6; ++w) {
+    uint64_t word = 0;
+    for (const uint64_t* bits : words) word |= bits[w];
+    if (w == begin >> 6) word &= ~uint64_t{0} << (begin & 63);
+    if (w == (end - 1) >> 6 && (end & 63)) word &= (uint64_t{1} << (end & 63)) - 1;
+    for (; word; word &= word - 1) look_up(static_cast<VertexId>(w * 64 + static_cast<uint64_t>(std::countr_zero(word))));
+  }
 }
 
 TChunkTable::Header TChunkTable::header(const EngineLayout& layout) const {

@@ -112,8 +112,10 @@ class TChunkTable {
   // (It ranks the frontier first, a pass over its words: for one-off questions and tests.)
   ActiveCounts active_in(uint32_t id, const Bitmap& frontier) const;
   // The same for several ranked frontiers at once (out[k] for frontiers[k]): the index is decoded
-  // at most once, however many of them cover the chunk's source range only in part; a frontier
-  // holding few ids of a resident chunk's range is looked up from the skip points instead.
+  // at most once, however many of them cover the chunk's source range only in part; frontiers
+  // holding few ids of a resident chunk's range are looked up from the skip points instead, in
+  // one walk over the ids any of them holds (a batch's frontiers overlap: BFS from neighbours,
+  // the report's union), each found source credited to every frontier holding it.
   void active_in(uint32_t id, std::span<const BitmapRank> frontiers, std::span<ActiveCounts> out) const;
   // Decodes chunk m's source index: calls visit(source, edges_in_chunk) in source order. Safe
   // from several OpenMP threads at once (each reads into its own buffer).
@@ -135,8 +137,9 @@ class TChunkTable {
     uint32_t offset;  // where that entry starts in the chunk's entries
   };
   static uint64_t skip_points_of(const ChunkInfo& c) { return (uint64_t{c.distinct_sources} + kSkipEvery - 1) / kSkipEvery; }
-  // A frontier's sources in resident chunk id, found one set bit of its range at a time.
-  ActiveCounts sparse_active_in(uint32_t id, const Bitmap& frontier) const;
+  // Thin frontiers' sources in resident chunk id (out[t] for frontier words[t]), found one id of
+  // the union of their ranges' bits at a time.
+  void sparse_active_in(uint32_t id, std::span<const uint64_t* const> words, std::span<ActiveCounts* const> out) const;
   bool resident(uint32_t id) const { return id + 1 < skip_begin_.size(); }
   // Cuts the layout into chunks, handing each chunk's index entries to sink in chunk order.
   template <typename IndexSink>

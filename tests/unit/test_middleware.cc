@@ -207,6 +207,50 @@ TEST_CASE("TChunk table: a frontier's counts in a chunk are the same found from 
   REQUIRE(looked_up > 10);
 }
 
+TEST_CASE("TChunk table: thin frontiers asked together are looked up in one walk, each counted as if alone") {
+  Prepared g(13, false, 37, EdgeEncoding::Packed);
+  const EngineLayout& layout = g.layout;
+  const TChunkTable table = TChunkTable::load_or_build(layout, 65536);
+  const uint64_t n = layout.vertices;
+  std::mt19937_64 random(11);
+  // Frontiers as a batch has them: thin ones that overlap (BFS from neighbouring sources), one
+  // that holds no id of many chunks, their union (the report's), and a dense one decoded whole.
+  std::vector<Bitmap> frontiers(6, Bitmap(n));
+  for (uint64_t v = 0; v < n; ++v) {
+    const uint64_t r = random() % 4000;
+    if (r < 10) frontiers[0].set(v);
+    if (r >= 5 && r < 20) frontiers[1].set(v);
+    if (r == 30 && v < n / 3) frontiers[2].set(v);
+    if (random() % 3 == 0) frontiers[5].set(v);
+  }
+  for (uint64_t v = n / 2; v < n / 2 + 50; ++v) frontiers[1].set(v);  // a run: the cursor walks on
+  frontiers[0].set(n - 1);
+  frontiers[3] = frontiers[0];  // two jobs with one frontier
+  for (int k = 0; k < 4; ++k) frontiers[4].or_with(frontiers[k]);
+  std::vector<BitmapRank> ranks;
+  for (const Bitmap& f : frontiers) ranks.emplace_back(f);
+  uint64_t walked_together = 0;  // chunks where two or more frontiers were thin
+  for (uint32_t m = 0; m < table.chunks().size(); ++m) {
+    const ChunkInfo& c = table.chunk(m);
+    std::vector<TChunkTable::ActiveCounts> together(frontiers.size());
+    table.active_in(m, ranks, together);
+    uint64_t thin = 0;
+    for (size_t k = 0; k < frontiers.size(); ++k) {
+      const uint64_t in_range = frontiers[k].count_in(c.first_src, uint64_t{c.last_src} + 1);
+      thin += in_range != 0 && in_range * TChunkTable::kLookupBelowOneIn < c.distinct_sources;
+      TChunkTable::ActiveCounts expected;
+      std::set<VertexId> seen;
+      for (const auto& e : graphso::testing::chunk_edges(layout, c))
+        if (frontiers[k].test(e.src)) expected.sources += seen.insert(e.src).second, expected.edges += 1;
+      INFO("chunk " << m << ", frontier " << k);
+      REQUIRE(together[k].sources == expected.sources);
+      REQUIRE(together[k].edges == expected.edges);
+    }
+    walked_together += thin >= 2;
+  }
+  REQUIRE(walked_together > 10);
+}
+
 TEST_CASE("GetActiveChunks equals brute force over each chunk's edges, for every job") {
   const EdgeEncoding encoding = GENERATE(EdgeEncoding::Raw, EdgeEncoding::Packed);
   INFO(encoding_name(encoding));
