@@ -129,10 +129,14 @@ class EdgeJob : public Job {
     reverse_edges_ = kEdgeUse == EdgeUse::BothWays && !graph.symmetric;
   }
 
-  // A job that declares kWeighsEdges (SSSP) has the weights its out-edge loops push in passes
-  // summed, with their squares, once per run (WeightTally): long_hop() is their mean plus three
-  // standard deviations so far (1 before any was pushed, and on an unweighted graph), what one
-  // hop of a path a wave follows may add to a distance.
+  // A job that declares kWeighsEdges (SSSP) adds edge weights up. Its scatter() reads each
+  // edge's weight, so its out-edge loops call it per edge; every other job's scatter() ignores
+  // the weight and is called once per source on a weighted graph too (per edge it cost
+  // delta-PageRank a load, a multiply and a divide per edge: the compiler cannot move them past
+  // the gathers' stores). And the weights its loops push in passes are summed, with their
+  // squares, once per run (WeightTally): long_hop() is their mean plus three standard
+  // deviations so far (1 before any was pushed, and on an unweighted graph), what one hop of a
+  // path a wave follows may add to a distance.
   static constexpr bool kWeighs = requires { Derived::kWeighsEdges; };
   double long_hop() const {
     const double edges = static_cast<double>(edges_weighed_.load(std::memory_order_relaxed));
@@ -191,10 +195,17 @@ class EdgeJob : public Job {
     UpdateWriter<Value<Derived>> emit(out, run.count);
     WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
-      edges.for_each_edge(s, [&](VertexId dst, Weight w) {
-        if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
-        if constexpr (kWeighs && kAsync && Edges::kWeighted) tally.add(w);
-      });
+      if constexpr (Edges::kWeighted && kWeighs) {
+        edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+          if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
+          if constexpr (kAsync) tally.add(w);
+        });
+      } else {
+        const auto value = self.scatter(s.src, 1);
+        edges.for_each_edge(s, [&](VertexId dst, Weight) {
+          if (!(skips_self_loops() && dst == s.src)) emit(dst, value);
+        });
+      }
     });
     add_weights(tally);
   }
@@ -319,17 +330,17 @@ class EdgeJob : public Job {
     else return self.gather(v, value);
   }
 
-  // Out-edges, one source run at a time; an unweighted scatter() once per source.
+  // Out-edges, one source run at a time; a scatter() that reads no weight once per source.
   template <bool kOwned, bool kAsync, typename Edges>
   void process_out(const EdgeRun& run, const Edges& edges) {
     auto& self = static_cast<Derived&>(*this);
     WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
-      if constexpr (Edges::kWeighted) {
+      if constexpr (Edges::kWeighted && kWeighs) {
         edges.for_each_edge(s, [&](VertexId dst, Weight w) {
           if (skips_self_loops() && dst == s.src) return;
           if (gather_one<kOwned>(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
-          if constexpr (kWeighs && kAsync) tally.add(w);
+          if constexpr (kAsync) tally.add(w);
         });
       } else {
         const auto value = self.scatter(s.src, 1);
