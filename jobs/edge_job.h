@@ -131,9 +131,9 @@ class EdgeJob : public Job {
 
   // A job that declares kWeighsEdges (SSSP) adds edge weights up. Its scatter() reads each
   // edge's weight, so its out-edge loops call it per edge; every other job's scatter() ignores
-  // the weight and is called once per source on a weighted graph too (per edge it cost
-  // delta-PageRank a load, a multiply and a divide per edge: the compiler cannot move them past
-  // the gathers' stores). And the weights its loops push in passes are summed, with their
+  // the weight and is called once per source on a weighted graph too (called per edge,
+  // delta-PageRank's cost a load, a multiply and a divide each: the compiler cannot move them
+  // past the gathers' stores). And the weights its loops push in passes are summed, with their
   // squares, once per run (WeightTally): long_hop() is their mean plus three standard
   // deviations so far (1 before any was pushed, and on an unweighted graph), what one hop of a
   // path a wave follows may add to a distance.
