@@ -131,9 +131,8 @@ class EdgeJob : public Job {
 
   // A job that declares kWeighsEdges (SSSP) adds edge weights up. Its scatter() reads each
   // edge's weight, so its out-edge loops call it per edge; every other job's scatter() ignores
-  // the weight and is called once per source on a weighted graph too (called per edge,
-  // delta-PageRank's cost a load, a multiply and a divide each: the compiler cannot move them
-  // past the gathers' stores). And the weights its loops push in passes are summed, with their
+  // the weight and is called once per source on a weighted graph too (push_edges). And the
+  // weights its loops push in passes are summed, with their
   // squares, once per run (WeightTally): long_hop() is their mean plus three standard
   // deviations so far (1 before any was pushed, and on an unweighted graph), what one hop of a
   // path a wave follows may add to a distance.
@@ -191,21 +190,10 @@ class EdgeJob : public Job {
   // Update records of out-edges, one source run at a time.
   template <bool kAsync, typename Edges>
   void scatter_out(const EdgeRun& run, const Edges& edges, std::vector<std::byte>& out) {
-    auto& self = static_cast<Derived&>(*this);
     UpdateWriter<Value<Derived>> emit(out, run.count);
     WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
-      if constexpr (Edges::kWeighted && kWeighs) {
-        edges.for_each_edge(s, [&](VertexId dst, Weight w) {
-          if (!(skips_self_loops() && dst == s.src)) emit(dst, self.scatter(s.src, w));
-          if constexpr (kAsync) tally.add(w);
-        });
-      } else {
-        const auto value = self.scatter(s.src, 1);
-        edges.for_each_edge(s, [&](VertexId dst, Weight) {
-          if (!(skips_self_loops() && dst == s.src)) emit(dst, value);
-        });
-      }
+      push_edges<kAsync>(edges, s, tally, [&](VertexId dst, const auto& value) { emit(dst, value); });
     });
     add_weights(tally);
   }
@@ -225,6 +213,28 @@ class EdgeJob : public Job {
     edges_weighed_.fetch_add(tally.edges, std::memory_order_relaxed);
     weights_pushed_.fetch_add(tally.sum, std::memory_order_relaxed);
     squares_pushed_.fetch_add(tally.squares, std::memory_order_relaxed);
+  }
+
+  // Calls push(dst, scatter's value) for each of source s's edges a job takes: per edge for a
+  // job that reads weights (kWeighs; their weights tallied in passes), else one value computed
+  // once for all (called per edge, delta-PageRank's cost a load, a multiply and a divide each:
+  // the compiler cannot move them past the gathers' stores).
+  template <bool kAsync, typename Edges, typename Push>
+  void push_edges(const Edges& edges, const SourceEdges& s, WeightTally& tally, Push&& push) {
+    auto& self = static_cast<Derived&>(*this);
+    if constexpr (Edges::kWeighted && kWeighs) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight w) {
+        if (skips_self_loops() && dst == s.src) return;
+        push(dst, self.scatter(s.src, w));
+        if constexpr (kAsync) tally.add(w);
+      });
+    } else {
+      const auto value = self.scatter(s.src, 1);
+      edges.for_each_edge(s, [&](VertexId dst, Weight) {
+        if (skips_self_loops() && dst == s.src) return;
+        push(dst, value);
+      });
+    }
   }
 
   // Calls visit(SourceEdges) for each source's run of edges that pushes.
@@ -330,25 +340,14 @@ class EdgeJob : public Job {
     else return self.gather(v, value);
   }
 
-  // Out-edges, one source run at a time; a scatter() that reads no weight once per source.
+  // Out-edges, one source run at a time.
   template <bool kOwned, bool kAsync, typename Edges>
   void process_out(const EdgeRun& run, const Edges& edges) {
-    auto& self = static_cast<Derived&>(*this);
     WeightTally tally;
     for_each_pushing_source<kAsync>(run, edges, [&](const SourceEdges& s) {
-      if constexpr (Edges::kWeighted && kWeighs) {
-        edges.for_each_edge(s, [&](VertexId dst, Weight w) {
-          if (skips_self_loops() && dst == s.src) return;
-          if (gather_one<kOwned>(dst, self.scatter(s.src, w))) next_.set_atomic(dst);
-          if constexpr (kAsync) tally.add(w);
-        });
-      } else {
-        const auto value = self.scatter(s.src, 1);
-        edges.for_each_edge(s, [&](VertexId dst, Weight) {
-          if (skips_self_loops() && dst == s.src) return;
-          if (gather_one<kOwned>(dst, value)) next_.set_atomic(dst);
-        });
-      }
+      push_edges<kAsync>(edges, s, tally, [&](VertexId dst, const auto& value) {
+        if (gather_one<kOwned>(dst, value)) next_.set_atomic(dst);
+      });
     });
     add_weights(tally);
   }
