@@ -83,6 +83,8 @@ class EdgeProcessor {
   // Jobs whose action threw, with the message; they are no longer handed edges.
   const std::vector<std::pair<uint32_t, std::string>>& failures() const { return failures_; }
   const EngineCounters& counters() const { return counters_; }
+  // Per job index: seconds in the action, summed over threads.
+  const std::vector<double>& job_seconds() const { return job_seconds_; }
 
  private:
   struct Piece {

@@ -92,6 +92,8 @@ class Engine {
   // Jobs whose edge work threw, with the message; they are handed no more edges.
   virtual std::vector<std::pair<uint32_t, std::string>> failures() const = 0;
   virtual EngineCounters counters() const = 0;
+  // Per job index: seconds in its edge work on the engine's threads, summed over them.
+  virtual std::vector<double> job_seconds() const { return {}; }
   virtual UpdateCounters updates() const { return {}; }
   // The smallest update budget the engine takes for these jobs on `threads` threads; 0 for an
   // engine without update buffers.

@@ -13,6 +13,7 @@
 #include "base/progress.h"
 #include "engine/edge_processor.h"
 #include "middleware/graphso.h"
+#include "jobs/job_groups.h"
 #include "middleware/sharing_mode.h"
 
 namespace graphso {
@@ -72,19 +73,29 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
   report.omp_wait_policy = wait_policy ? wait_policy : "";
 
-  // Vertex state first: every job's arrays and frontiers, the shared out-degrees, the vertex
-  // order's two id maps (a relabelled graph), the two union bitmaps used for accounting, and in
-  // chunk mode the ranks of every frontier GetActiveChunks tests (the jobs' and the union's).
-  uint64_t vertex_state = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
-  for (const auto& job : jobs) vertex_state += job->state_bytes(n);
-  if (config.sharing == Sharing::Chunk) vertex_state += (jobs.size() + 1) * BitmapRank::bytes_for(n);
-  // The late join's bitmaps: what it has seen of each asynchronous job's changes, and the
-  // difference it takes with its rank (middleware/late_join.h).
-  if (config.sharing == Sharing::Chunk && config.late_join) {
-    uint64_t followed = 0;
-    for (const auto& job : jobs) followed += job->async();
-    if (followed) vertex_state += (followed + 1) * Bitmap::bytes_for(n) + BitmapRank::bytes_for(n);
-  }
+  // The jobs as they run: groups and lone jobs (jobs/job_groups.h).
+  BatchPlan plan = plan_batch(jobs, config.arrive_after, n, config.grouping);
+  std::vector<Job*>& runnables = plan.runnables;
+  report.grouping = config.grouping;
+
+  // Vertex state first: every runnable's arrays and frontiers (a group's include its members'
+  // results), the shared out-degrees, the vertex order's two id maps (a relabelled graph), the
+  // two union bitmaps used for accounting, and in chunk mode the ranks of every frontier
+  // GetActiveChunks tests (the runnables' and the union's). The late join's bitmaps: what it
+  // has seen of each asynchronous runnable's changes, and the difference it takes with its rank
+  // (middleware/late_join.h).
+  auto state_of = [&](std::span<Job* const> run) {
+    uint64_t bytes = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
+    for (const Job* job : run) bytes += job->state_bytes(n);
+    if (config.sharing == Sharing::Chunk) bytes += (run.size() + 1) * BitmapRank::bytes_for(n);
+    if (config.sharing == Sharing::Chunk && config.late_join) {
+      uint64_t followed = 0;
+      for (const Job* job : run) followed += job->async();
+      if (followed) bytes += (followed + 1) * Bitmap::bytes_for(n) + BitmapRank::bytes_for(n);
+    }
+    return bytes;
+  };
+  const uint64_t vertex_state = state_of(runnables);
   report.vertex_state_bytes = vertex_state;
   // The page checksums every read is verified with, loaded (and so checked) before anything runs.
   const EngineLayout& layout = engine.layout();
@@ -97,13 +108,29 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   if (config.graph_mem_bytes && config.graph_mem_bytes < kMinGraphBudget)
     fail("--graph-mem {} is too small: graph data needs at least {}", human_bytes(static_cast<double>(config.graph_mem_bytes)),
          human_bytes(kMinGraphBudget));
-  if (fixed + kMinGraphBudget > mem)
+  if (fixed + kMinGraphBudget > mem) {
+    // How many of the batch's jobs, taken in order, would fit: the most whose plan leaves the
+    // graph data its least.
+    auto fits = [&](size_t k) {
+      const BatchPlan part = plan_batch(std::span(jobs).first(k),
+                                        config.arrive_after.empty() ? std::span<const uint32_t>() : std::span(config.arrive_after).first(k),
+                                        n, config.grouping);
+      return state_of(part.runnables) + report.page_sums_bytes + kMinGraphBudget <= mem;
+    };
+    size_t most = 0;
+    for (size_t low = 1, high = jobs.size(); low <= high;) {
+      const size_t mid = low + (high - low) / 2;
+      if (fits(mid)) most = mid, low = mid + 1;
+      else high = mid - 1;
+    }
     fail("--mem {} is too small: the vertex state of {} jobs over {} vertices needs {}{}, and graph "
-         "data needs at least {} more",
+         "data needs at least {} more; {}",
          human_bytes(static_cast<double>(mem)), jobs.size(), n, human_bytes(static_cast<double>(vertex_state)),
          report.page_sums_bytes ? fmt::format(", the page checksums {}", human_bytes(static_cast<double>(report.page_sums_bytes)))
                                 : std::string(),
-         human_bytes(kMinGraphBudget));
+         human_bytes(kMinGraphBudget),
+         most ? fmt::format("the first {} of them fit", most) : std::string("not even the first of them fits"));
+  }
   report.graph_budget_bytes = mem - fixed;
   // Results are written after the run, when the graph data's memory is free again: what writing
   // them needs (a piece of output, WCC's relabelling table) must fit where the graph data was.
@@ -118,15 +145,14 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
 
   GraphInfo info{n, m.weighted, m.symmetric, &graph.out_degrees()};
-  for (auto& job : jobs) job->init(info, threads);
+  for (Job* job : runnables) job->init(info, threads);
 
   // Graph data: the engine's update budget first (an update-streaming engine), then its two read
   // buffers (no larger than the largest partition needs), or the middleware's table, cache and
   // partition buffers.
   report.engine = layout.name;
   uint64_t data_budget = report.graph_budget_bytes;
-  std::vector<Job*> job_ptrs;
-  for (auto& job : jobs) job_ptrs.push_back(job.get());
+  const std::vector<Job*>& job_ptrs = runnables;
   if (const uint64_t least_update = engine.min_update_bytes(threads, job_ptrs)) {
     // A budget the user gave is taken as given (the engine rejects one too small); the default
     // is a quarter of the graph-data budget, but no less than the engine accepts.
@@ -203,15 +229,35 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   engine.set_update_overflow(config.update_overflow);
   engine.start(job_ptrs, report.update_budget_bytes, threads);
   if (config.on_start) config.on_start();
+  // Per runnable: when it arrived, whether it failed, the batch's jobs it computes.
+  const size_t R = runnables.size();
+  std::vector<Clock::time_point> arrival(R);
+  std::vector<bool> failed(R, false);
+  std::vector<std::string> errors(R);
+  std::vector<double> round_end_seconds(R, 0.0);
+  std::vector<std::vector<uint32_t>> computes(R);
+  for (uint32_t j = 0; j < jobs.size(); ++j) computes[plan.runnable_of[j]].push_back(j);
+  // The job whose results and outcome job j takes: itself, or the identical job computed once.
+  auto computed = [&](size_t j) -> const Job& {
+    return plan.same_as[j] >= 0 ? *jobs[static_cast<size_t>(plan.same_as[j])] : *jobs[j];
+  };
   report.jobs.resize(jobs.size());
-  std::vector<Clock::time_point> arrival(jobs.size());
-  std::vector<bool> failed(jobs.size(), false);
+  std::vector<bool> timed(jobs.size(), false);
   for (size_t j = 0; j < jobs.size(); ++j) {
     report.jobs[j].name = jobs[j]->name();
     report.jobs[j].algo = jobs[j]->algo();
-    report.jobs[j].async = jobs[j]->async();
+    report.jobs[j].async = runnables[plan.runnable_of[j]]->async();
     report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
+    report.jobs[j].runnable = plan.runnable_of[j];
   }
+  // After runnable r's round: the time of each of its jobs that has just finished.
+  auto time_finished = [&](uint32_t r) {
+    for (uint32_t j : computes[r])
+      if (!timed[j] && (failed[r] || computed(j).finished())) {
+        report.jobs[j].seconds = seconds_since(arrival[r]);
+        timed[j] = true;
+      }
+  };
   auto io_bytes = [&]() { return sharing->io_stats().bytes_read; };
 
   Bitmap union_sources(n), union_both(n);
@@ -220,23 +266,22 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   for (uint32_t round = 0;; ++round) {
     std::vector<uint32_t> running;
     bool waiting = false;
-    for (uint32_t j = 0; j < jobs.size(); ++j) {
-      if (failed[j] || jobs[j]->finished()) continue;
-      if (report.jobs[j].arrived_round > round) {
+    for (uint32_t r = 0; r < R; ++r) {
+      if (failed[r] || runnables[r]->finished()) continue;
+      if (plan.arrive_after[r] > round) {
         waiting = true;
         continue;
       }
-      if (report.jobs[j].arrived_round == round) arrival[j] = Clock::now();
-      running.push_back(j);
+      if (plan.arrive_after[r] == round) arrival[r] = Clock::now();
+      running.push_back(r);
     }
     if (running.empty() && !waiting) break;
     if (config.max_rounds && round >= config.max_rounds) break;
     if (running.empty()) {
       // Nothing runs until the next arrival: go straight to it instead of iterating empty rounds.
       uint32_t next = UINT32_MAX;
-      for (uint32_t j = 0; j < jobs.size(); ++j)
-        if (!failed[j] && !jobs[j]->finished() && report.jobs[j].arrived_round > round)
-          next = std::min(next, report.jobs[j].arrived_round);
+      for (uint32_t r = 0; r < R; ++r)
+        if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] > round) next = std::min(next, plan.arrive_after[r]);
       round = next - 1;
       continue;
     }
@@ -253,15 +298,15 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     // not a copy: chunk mode then recognises it as the job's and counts it once.
     ActiveSets accounting{&union_sources, nullptr};
     if (running.size() == 1) {
-      const Job& only = *jobs[running[0]];
+      const Job& only = *runnables[running[0]];
       accounting = {&only.frontier(), only.edge_use() == EdgeUse::BothWays ? &only.frontier() : nullptr};
     } else if (config.sharing != Sharing::Independent) {
       union_sources.clear();
       union_both.clear();
-      for (uint32_t j : running) {
-        union_sources.or_with(jobs[j]->frontier());
-        if (jobs[j]->edge_use() == EdgeUse::BothWays) {
-          union_both.or_with(jobs[j]->frontier());
+      for (uint32_t r : running) {
+        union_sources.or_with(runnables[r]->frontier());
+        if (runnables[r]->edge_use() == EdgeUse::BothWays) {
+          union_both.or_with(runnables[r]->frontier());
           accounting.destinations = &union_both;
         }
       }
@@ -270,31 +315,30 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     record.active_chunks = round_stats.active_chunks;
     record.late_chunks = round_stats.late_chunks;
 
-    for (const auto& [j, message] : engine.failures())
-      if (!failed[j]) {
-        failed[j] = true;
-        report.jobs[j].failed = true;
-        report.jobs[j].error = message;
-        report.jobs[j].seconds = seconds_since(arrival[j]);
+    for (const auto& [r, message] : engine.failures())
+      if (!failed[r]) {
+        failed[r] = true;
+        errors[r] = message;
+        time_finished(r);
       }
-    for (uint32_t j : running) {
-      if (failed[j]) continue;
+    for (uint32_t r : running) {
+      if (failed[r]) continue;
       auto t = Clock::now();
       try {
-        jobs[j]->end_round();
+        runnables[r]->end_round();
       } catch (const std::exception& e) {
-        failed[j] = true;
-        report.jobs[j].failed = true;
-        report.jobs[j].error = e.what();
+        failed[r] = true;
+        errors[r] = e.what();
       }
-      report.jobs[j].round_end_seconds += seconds_since(t);
-      if (failed[j] || jobs[j]->finished()) report.jobs[j].seconds = seconds_since(arrival[j]);
+      round_end_seconds[r] += seconds_since(t);
+      time_finished(r);
     }
 
     const EngineCounters after = engine.counters();
     record.update_bytes_written = engine.updates().bytes_written - updates_before.bytes_written;
     record.round = round;
-    record.active_jobs = static_cast<uint32_t>(running.size());
+    record.active_jobs = 0;
+    for (uint32_t r : running) record.active_jobs += static_cast<uint32_t>(computes[r].size());
     record.units_loaded = after.runs - before.runs;
     record.bytes_read = io_bytes() - bytes_before;
     record.edges_loaded = after.edges_loaded - before.edges_loaded;
@@ -310,7 +354,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     record.seconds = seconds_since(round_start);
     report.rounds.push_back(record);
     if (config.show_progress) {
-      std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, running.size(),
+      std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, record.active_jobs,
                                      middleware ? record.chunks_loaded : record.units_loaded,
                                      middleware ? "chunks" : "units", human_bytes(static_cast<double>(io_bytes())));
       if (middleware) {
@@ -339,18 +383,53 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.io_backend = sharing->backend();
   report.reads_verified = readers.options().verify_reads;
   const ReentryCounts& reentries = sharing->reentries();
+  // Empty when no load was considered for re-entry (`--reentry 0`, or no load at all).
+  auto of_runnable = [](uint32_t r, const std::vector<uint64_t>& counts) { return r < counts.size() ? counts[r] : 0; };
+  const std::vector<double> edge_seconds = engine.job_seconds();
+  for (uint32_t r = 0; r < R; ++r) {
+    const Job& runner = *runnables[r];
+    RunnableOutcome outcome;
+    outcome.name = runner.name();
+    outcome.algo = runner.algo();
+    if (const JobGroup* group = plan.group(r)) {
+      outcome.method = group->method();
+      outcome.lanes = group->lanes();
+    } else if (computes[r].size() > 1) {
+      outcome.method = "identical jobs";
+    }
+    outcome.jobs = static_cast<uint32_t>(computes[r].size());
+    outcome.arrived_round = plan.arrive_after[r];
+    outcome.rounds = runner.rounds();
+    outcome.edge_seconds = r < edge_seconds.size() ? edge_seconds[r] : 0.0;
+    outcome.round_end_seconds = round_end_seconds[r];
+    outcome.failed = failed[r];
+    report.runnables.push_back(outcome);
+  }
   for (size_t j = 0; j < jobs.size(); ++j) {
+    const uint32_t r = plan.runnable_of[j];
+    const Job& runner = *runnables[r];
     JobOutcome& outcome = report.jobs[j];
-    outcome.rounds = jobs[j]->rounds();
-    outcome.sync_from_round = jobs[j]->sync_from_round();
-    outcome.async_extra_edges = jobs[j]->async_extra_edges();
-    // Empty when no load was considered for re-entry (`--reentry 0`, or no load at all).
-    auto of_job = [j](const std::vector<uint64_t>& counts) { return j < counts.size() ? counts[j] : 0; };
-    outcome.reentries = of_job(reentries.job_sweeps);
-    outcome.reentry_loads_sat_out = of_job(reentries.job_loads_sat_out);
-    outcome.reentry_edges = jobs[j]->reentry_edges();
-    outcome.converged = !failed[j] && jobs[j]->converged();
-    if (!failed[j] && !jobs[j]->finished()) outcome.seconds = seconds_since(arrival[j]);
+    // A member the batch stopped before it finished (--max-rounds) ran as many rounds as its
+    // group; a job identical to one computed takes that one's outcome and results.
+    if (plan.same_as[j] < 0 && jobs[j].get() != &runner && !jobs[j]->finished()) jobs[j]->take_outcome(runner.rounds(), false);
+    if (plan.same_as[j] >= 0) {
+      const Job* first = &computed(j);
+      jobs[j]->take_outcome(first->rounds(), first->converged());
+      jobs[j]->ran_by([first](OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
+        first->write_results(format, order, sink);
+      });
+    }
+    outcome.failed = failed[r];
+    outcome.error = errors[r];
+    outcome.rounds = computed(j).rounds();
+    outcome.sync_from_round = runner.sync_from_round();
+    outcome.async_extra_edges = runner.async_extra_edges();
+    outcome.reentries = of_runnable(r, reentries.job_sweeps);
+    outcome.reentry_loads_sat_out = of_runnable(r, reentries.job_loads_sat_out);
+    outcome.reentry_edges = runner.reentry_edges();
+    outcome.round_end_seconds = round_end_seconds[r];
+    outcome.converged = !failed[r] && computed(j).converged();
+    if (!timed[j]) outcome.seconds = seconds_since(arrival[r]);
   }
   report.peak_rss_bytes = peak_rss_bytes();
   return report;
@@ -457,6 +536,7 @@ std::string report_json(const BatchReport& r) {
     w.begin_object();
     w.field("name", j.name);
     w.field("algo", j.algo);
+    w.field("runnable", j.runnable);
     w.field("arrive_after", j.arrived_round);
     w.field("async", j.async);
     w.field("sync_from_round", j.sync_from_round);
@@ -471,6 +551,23 @@ std::string report_json(const BatchReport& r) {
     w.field("failed", j.failed);
     if (j.failed) w.field("error", j.error);
     if (!j.verification.empty()) w.field("verification", j.verification);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("grouping", r.grouping);
+  w.begin_array("runnables");
+  for (const RunnableOutcome& g : r.runnables) {
+    w.begin_object();
+    w.field("name", g.name);
+    w.field("algo", g.algo);
+    w.field("method", g.method);
+    w.field("jobs", g.jobs);
+    w.field("lanes", g.lanes);
+    w.field("arrive_after", g.arrived_round);
+    w.field("iterations", g.rounds);
+    w.field("edge_seconds", g.edge_seconds);
+    w.field("round_end_seconds", g.round_end_seconds);
+    w.field("failed", g.failed);
     w.end_object();
   }
   w.end_array();

@@ -61,6 +61,9 @@ struct BatchConfig {
   uint64_t extent_bytes = kExtentBytes;  // chunk mode: adjacent chunks planned together (middleware/scheduler.h)
   // Packed graphs: pages whose sources no job may push are not decoded (DecodeOptions).
   bool pass_over_pages = true;
+  // Identical jobs computed once, and jobs one group computes together run as one
+  // (jobs/job_groups.h); off, every job runs on its own, to measure what it saves.
+  bool grouping = true;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -69,6 +72,7 @@ struct BatchConfig {
 struct JobOutcome {
   std::string name;
   std::string algo;
+  uint32_t runnable = 0;  // the entry of BatchReport::runnables that computed it
   uint32_t arrived_round = 0;
   bool async = false;  // began in asynchronous passes (a round is then one pass)
   uint32_t sync_from_round = 0;  // --async auto: the round from which it ran synchronously (0: never)
@@ -85,9 +89,24 @@ struct JobOutcome {
   std::string verification;  // `run --verify`: how the results compared with the reference
 };
 
+// What the engine ran: a job of the batch alone, the first of identical jobs, or a group
+// (jobs/job_groups.h), with the time its work took.
+struct RunnableOutcome {
+  std::string name;
+  std::string algo;
+  std::string method;  // a group's (JobGroup::method), "identical jobs", or empty: one job alone
+  uint32_t jobs = 0;   // the batch's jobs it computed
+  uint32_t lanes = 0;  // a group's room
+  uint32_t arrived_round = 0;
+  uint32_t rounds = 0;
+  double edge_seconds = 0;  // in its edge function on the engine's threads, summed over threads
+  double round_end_seconds = 0;
+  bool failed = false;
+};
+
 struct RoundRecord {
   uint32_t round = 0;
-  uint32_t active_jobs = 0;
+  uint32_t active_jobs = 0;  // the batch's jobs computed in it
   uint64_t active_chunks = 0;
   uint64_t units_loaded = 0;     // blocks or block pieces; in chunk mode, chunks processed
   uint64_t chunks_loaded = 0;    // chunk mode: chunks read from the device
@@ -171,7 +190,9 @@ struct BatchReport {
   uint64_t update_budget_bytes = 0;  // xstream
   UpdateCounters updates;            // xstream: updates emitted, spilled and read back
   uint64_t peak_rss_bytes = 0;  // the process's high-water mark at the end of the run (graphso run takes it again once results are written)
+  bool grouping = false;  // BatchConfig::grouping
   std::vector<JobOutcome> jobs;
+  std::vector<RunnableOutcome> runnables;
   std::vector<RoundRecord> rounds;
   std::vector<TrialRecord> trials;  // `run --trials N`, N > 1: every trial, this report being the last
 };

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <vector>
 
 namespace graphso {
 
@@ -27,5 +29,26 @@ template <typename T>
 void atomic_add(T& slot, T value) {
   std::atomic_ref<T>(slot).fetch_add(value, std::memory_order_relaxed);
 }
+
+// A byte per vertex, taken as a spin lock: a thread that adds to several values of a vertex it
+// does not own (a group's lanes) takes the vertex once, instead of one compare-and-swap loop per
+// value (eight of them took 45% of a delta-PageRank group's time).
+class VertexLocks {
+ public:
+  void assign(uint64_t vertices) { held_.assign(vertices, 0); }
+  uint64_t bytes() const { return held_.size(); }
+  template <typename F>
+  void with(uint64_t v, F&& f) {
+    std::atomic_ref<uint8_t> held(held_[v]);
+    while (held.exchange(1, std::memory_order_acquire))
+      while (held.load(std::memory_order_relaxed)) {
+      }
+    f();
+    held.store(0, std::memory_order_release);
+  }
+
+ private:
+  std::vector<uint8_t> held_;
+};
 
 }  // namespace graphso

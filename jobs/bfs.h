@@ -25,9 +25,14 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   void end_round() override;
   // Bounded passes (jobs/edge_job.h): a level changed in a pass travels on within reach only.
   bool within_reach(VertexId v) const { return level_[v] <= reach_; }
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
   const std::vector<uint32_t>& levels() const { return level_; }
+  VertexId source() const { return source_; }
+  std::string signature() const override;
+  // A bit-parallel group that runs this job (jobs/bfs_group.h) writes its levels here: the
+  // levels, all unreached but the source's (0), and nothing else of the job's state.
+  uint32_t* levels_for_group(uint64_t vertices);
 
  private:
   VertexId source_;

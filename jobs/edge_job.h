@@ -181,7 +181,7 @@ class EdgeJob : public Job {
   // What scatter() returns: the value an update carries. An empty type carries nothing: the
   // record is the destination alone (k-core's "one incident edge").
   template <typename D>
-  using Value = decltype(std::declval<D&>().scatter(VertexId{}, Weight{}));
+  using Value = std::remove_cvref_t<decltype(std::declval<D&>().scatter(VertexId{}, Weight{}))>;
   template <typename V>
   static constexpr size_t kValueBytes = std::is_empty_v<V> ? 0 : sizeof(V);
   // A job that declares kSkipsSelfLoops is handed no edge u->u.
@@ -334,7 +334,7 @@ class EdgeJob : public Job {
   bool active(VertexId v) const { return frontier_.test(v) || (async_ && next_.test(v)); }
 
   template <bool kOwned, typename V>
-  bool gather_one(VertexId v, V value) {
+  bool gather_one(VertexId v, const V& value) {
     auto& self = static_cast<Derived&>(*this);
     if constexpr (kOwned && requires { self.gather_owned(v, value); }) return self.gather_owned(v, value);
     else return self.gather(v, value);

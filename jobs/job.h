@@ -136,10 +136,14 @@ class Job {
   // One line per vertex "vertex value" (Text), or the raw value array (Binary), in the graph's
   // ORIGINAL ids: vertex v's value is the job's value at order.to_new(v). Handed to `sink` in
   // pieces of at most kResultPieceBytes, so writing results takes no memory in proportion to
-  // the graph beyond output_bytes().
+  // the graph beyond output_bytes(). A job another one ran (ran_by) writes what that one holds
+  // for it.
   using ResultSink = std::function<void(std::string_view piece)>;
   static constexpr uint64_t kResultPieceBytes = 16 << 10;
-  virtual void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const = 0;
+  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+    if (results_) results_(format, order, sink);
+    else write_values(format, order, sink);
+  }
   // What a Binary result holds: one little-endian value of `type` per vertex (uint32, uint64,
   // float64), and the value that stands for "not reached" (null: every value is a result).
   struct BinaryValues {
@@ -156,7 +160,27 @@ class Job {
     return all;
   }
 
+  // Jobs of a batch that run as one (jobs/job_groups.h): a group's lane, or a job identical to
+  // another, computed once. Equal signatures mean equal results, whatever else differs (the
+  // name); empty: never taken for another job.
+  virtual std::string signature() const { return {}; }
+  // Whether the job's asynchronous setting is the run's default choice (--async auto), not
+  // forced: a group that runs in synchronous rounds may then take it.
+  bool async_revisable() const { return revisable_; }
+  // A job run by another, instead of by itself: its results are what `write` writes, and the one
+  // that ran it settles its outcome once its part is done. It is never init()ed.
+  using ResultsWriter = std::function<void(OutFormat, const VertexOrder&, const ResultSink&)>;
+  void ran_by(ResultsWriter write) { results_ = std::move(write); }
+  void take_outcome(uint32_t rounds, bool converged) {
+    rounds_ = rounds;
+    finished_ = true;
+    converged_ = converged;
+  }
+
  protected:
+  // write_results() for a job that ran itself.
+  virtual void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const = 0;
+
   Bitmap frontier_;
   Bitmap next_;
   bool finished_ = false;
@@ -174,6 +198,7 @@ class Job {
  private:
   std::string name_;
   std::string algo_;
+  ResultsWriter results_;
 };
 
 }  // namespace graphso

@@ -52,7 +52,7 @@ void KCoreJob::end_round() {
   }
 }
 
-void KCoreJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void KCoreJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_vertex_values(core_, format, order, sink,
                       [](fmt::memory_buffer& out, uint32_t core) { fmt::format_to(std::back_inserter(out), "{}", core); });
 }

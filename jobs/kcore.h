@@ -62,8 +62,9 @@ class KCoreJob final : public EdgeJob<KCoreJob, EdgeUse::BothWays> {
     return true;
   }
   void end_round() override;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }
+  std::string signature() const override { return async_ ? "kcore async" : "kcore"; }
   const std::vector<uint32_t>& cores() const { return core_; }
 
  private:

@@ -1,19 +1,37 @@
 #include "jobs/pagerank.h"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 
 #include "jobs/results_text.h"
 
 namespace graphso {
-namespace {
 
-void write_ranks(const std::vector<double>& rank, OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
-  write_vertex_values(rank, format, order, sink, [](fmt::memory_buffer& out, double r) {
+void write_ranks(uint64_t n, const std::function<double(VertexId)>& rank_of, OutFormat format, const VertexOrder& order,
+                 const Job::ResultSink& sink) {
+  write_vertex_values<double>(n, format, order, sink, rank_of, [](fmt::memory_buffer& out, double r) {
     fmt::format_to(std::back_inserter(out), "{:.9g}", r);
   });
 }
 
+namespace {
+
+void write_ranks(const std::vector<double>& rank, OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
+  write_ranks(rank.size(), [&rank](VertexId v) { return rank[v]; }, format, order, sink);
+}
+
 }  // namespace
+
+std::string PageRankJob::signature() const {
+  return fmt::format("pagerank iterations={}{}", iterations_, spread_dangling_ ? " graphalytics" : "");
+}
+
+std::string PageRankDeltaJob::signature() const {
+  // Passes and rounds (and a revisable choice between them) reach the same bound, not the same bits.
+  return fmt::format("{} tolerance={:.17g} max_iterations={} sources={} {}", algo(), tolerance_, max_iterations_,
+                     fmt::join(sources_, ","), async_ ? (revisable_ ? "auto" : "async") : "sync");
+}
 
 void PageRankJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
@@ -44,7 +62,7 @@ void PageRankJob::end_round() {
   if (rounds_ >= iterations_) finished_ = converged_ = true;
 }
 
-void PageRankJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void PageRankJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_ranks(rank_, format, order, sink);
 }
 
@@ -174,7 +192,7 @@ void PageRankDeltaJob::end_round() {
   }
 }
 
-void PageRankDeltaJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void PageRankDeltaJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_ranks(rank_, format, order, sink);
 }
 

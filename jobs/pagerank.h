@@ -40,6 +40,8 @@
 // the same.
 #pragma once
 
+#include <functional>
+
 #include "jobs/atomics.h"
 #include "jobs/edge_job.h"
 
@@ -66,9 +68,10 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
     return false;
   }
   void end_round() override;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }
+  std::string signature() const override;
 
  private:
   uint32_t iterations_;
@@ -121,11 +124,13 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
     return in_frontier || more > 0;
   }
   void end_round() override;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }
   double tolerance() const { return tolerance_; }
+  uint32_t max_iterations() const { return max_iterations_; }
   const std::vector<VertexId>& sources() const { return sources_; }
+  std::string signature() const override;
 
  private:
   // What an asynchronous delta-PageRank edge costs against a synchronous one, measured (R-MAT 22,
@@ -166,5 +171,9 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   uint64_t pass_extra_before_ = 0;
   uint32_t losing_passes_ = 0;
 };
+
+// PageRank results: rank_of(v) for v in the graph's ids.
+void write_ranks(uint64_t n, const std::function<double(VertexId)>& rank_of, OutFormat format, const VertexOrder& order,
+                 const Job::ResultSink& sink);
 
 }  // namespace graphso

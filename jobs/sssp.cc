@@ -17,6 +17,10 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
   reach_ = reach_hops_ ? 0 : kInfinity;
 }
 
+std::string SsspJob::signature() const {
+  return async_ ? fmt::format("sssp source={} async reach={}", source_, reach_hops_) : fmt::format("sssp source={}", source_);
+}
+
 void SsspJob::end_round() {
   ++rounds_;
   if (!async_) next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
@@ -25,12 +29,17 @@ void SsspJob::end_round() {
   if (async_) reach_ = reach_after(dist_, reach_hops_, static_cast<uint64_t>(reach_hops_ * long_hop()));
 }
 
-void SsspJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
+                     const VertexOrder& order, const Job::ResultSink& sink) {
   const std::string_view unreached = format == OutFormat::Graphalytics ? "Infinity" : "inf";
-  write_vertex_values(dist_, format, order, sink, [unreached](fmt::memory_buffer& out, uint64_t dist) {
-    if (dist == kInfinity) out.append(unreached);
+  write_vertex_values<uint64_t>(n, format, order, sink, distance_of, [unreached](fmt::memory_buffer& out, uint64_t dist) {
+    if (dist == SsspJob::kInfinity) out.append(unreached);
     else fmt::format_to(std::back_inserter(out), "{}", dist);
   });
+}
+
+void SsspJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_distances(dist_.size(), [this](VertexId v) { return dist_[v]; }, format, order, sink);
 }
 
 }  // namespace graphso

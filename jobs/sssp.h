@@ -10,6 +10,7 @@
 // Unreachable: "inf" in text output ("Infinity" in Graphalytics output), UINT64_MAX in binary output.
 #pragma once
 
+#include <functional>
 #include <limits>
 
 #include "jobs/atomics.h"
@@ -35,9 +36,12 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   // Bounded passes (jobs/edge_job.h): a distance changed in a pass travels on within reach only.
   bool within_reach(VertexId v) const { return dist_[v] <= reach_; }  // passes lower dist_ itself
   static constexpr bool kWeighsEdges = true;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
   const std::vector<uint64_t>& distances() const { return dist_; }
+  VertexId source() const { return source_; }
+  uint32_t reach_hops() const { return reach_hops_; }
+  std::string signature() const override;
 
  private:
   VertexId source_;
@@ -49,5 +53,10 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   // first, which pushes the source alone and so gives long_hop() its first edges.
   uint64_t reach_ = 0;
 };
+
+// SSSP results: distance_of(v) for v in the graph's ids, kInfinity for unreached (written as inf,
+// or Infinity in Graphalytics output).
+void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
+                     const VertexOrder& order, const Job::ResultSink& sink);
 
 }  // namespace graphso

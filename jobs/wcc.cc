@@ -36,7 +36,7 @@ void WccLabelJob::end_round() {
   promote_changed(frontier_, next_, finished_, converged_);
 }
 
-void WccLabelJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void WccLabelJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_component_labels(label_, format, order, sink);
 }
 
@@ -103,7 +103,7 @@ void WccUnionFindJob::end_round() {
   finished_ = converged_ = true;
 }
 
-void WccUnionFindJob::write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+void WccUnionFindJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
   write_component_labels(parent_, format, order, sink);
 }
 

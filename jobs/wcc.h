@@ -34,9 +34,10 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
   bool gather(VertexId v, uint32_t label) { return atomic_min(label_[v], label); }
   bool gather_owned(VertexId v, uint32_t label) { return owned_min(label_[v], label); }
   void end_round() override;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }
   uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
+  std::string signature() const override { return "wcc method=label"; }
 
  private:
   std::vector<uint32_t> label_;
@@ -55,9 +56,10 @@ class WccUnionFindJob final : public Job {
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
   void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
-  void write_results(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }
   uint64_t output_bytes(uint64_t n, const VertexOrder& order) const override { return component_labels_output_bytes(n, order); }
+  std::string signature() const override { return "wcc method=union-find"; }
 
  private:
   VertexId find(VertexId v);

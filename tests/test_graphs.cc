@@ -16,6 +16,7 @@
 #include "engine/gridgraph/grid_graph.h"
 #include "prep/graph_prep.h"
 #include "jobs/bfs.h"
+#include "jobs/job_groups.h"
 #include "jobs/pagerank.h"
 #include "jobs/sssp.h"
 #include "jobs/wcc.h"
@@ -120,6 +121,7 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.late_join = options.late_join;
   config.pass_order = options.pass_order;
   config.cache_ratio = options.cache_ratio;
+  config.grouping = options.grouping;
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.update_overflow = options.update_overflow;
@@ -145,15 +147,19 @@ Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>
   return run_batch_with(store.graph(), &engine, job_args, sharing, mem_bytes, readers, options);
 }
 
-uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction) {
+uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction,
+                    bool grouping, AsyncPolicy async) {
   GridGraph graph = GridGraph::open(graph_dir);
   uint64_t n = graph.meta().vertices;
   uint64_t state = n * 4 + graph.order().memory_bytes() + 2 * ((n + 63) / 64 * 8);
+  std::vector<std::unique_ptr<Job>> jobs;
   for (size_t i = 0; i < job_args.size(); ++i) {
     JobSpec spec = parse_job_argument(job_args[i], i);
     spec.name.assign(1, 'x');  // not = "x": GCC 12 warns falsely (-Wrestrict) on that inlined assignment
-    state += make_job(spec, n)->state_bytes(n);
+    jobs.push_back(make_job(spec, n, nullptr, async));
   }
+  // As the batch runs: grouped jobs hold their group's state (jobs/job_groups.h).
+  for (const Job* job : plan_batch(jobs, {}, n, grouping).runnables) state += job->state_bytes(n);
   uint64_t graph_bytes = graph.meta().edges * graph.meta().edge_size();
   return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
 }

@@ -80,6 +80,7 @@ struct RunOptions {
   PassOrder pass_order = PassOrder::Destination;  // `run --pass-order`
   int threads = 2;
   double cache_ratio = 0.25;                 // `run --cache-ratio`
+  bool grouping = true;                      // `run --grouping`
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).
@@ -98,8 +99,10 @@ Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>
                          uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options = {});
 
 // The vertex state plus graph-data budget for a run whose graph data must be re-read every round:
-// graph_fraction of the graph's edge bytes beyond the vertex state.
-uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction);
+// graph_fraction of the graph's edge bytes beyond the vertex state (of the jobs as they run:
+// grouped, or, grouping off, each on its own; under the run's asynchronous policy).
+uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction,
+                    bool grouping = true, AsyncPolicy async = AsyncPolicy::Auto);
 
 // A lattice of two-way streets, width x height, ids row by row, weights 1-5.
 EdgeSet street_lattice(uint32_t width, uint32_t height);

@@ -32,6 +32,7 @@ class GridEngine final : public Engine {
 
   std::vector<std::pair<uint32_t, std::string>> failures() const override { return processor_->failures(); }
   EngineCounters counters() const override { return processor_ ? processor_->counters() : EngineCounters{}; }
+  std::vector<double> job_seconds() const override { return processor_ ? processor_->job_seconds() : std::vector<double>{}; }
 
  private:
   const GridGraph& graph_;

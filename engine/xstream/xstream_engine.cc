@@ -15,8 +15,12 @@ namespace {
 // A scatter call covers at most this many edges, so its staging (two records per edge at most)
 // stays small and inside the update budget.
 constexpr uint64_t kScatterPieceEdges = 256;
-constexpr uint64_t kLargestUpdate = 12;  // a vertex id and an 8-byte value
-constexpr uint64_t kScatterStagingBytes = 2 * kScatterPieceEdges * kLargestUpdate;
+// A thread's scatter staging: two of the batch's largest records per edge of a piece (a vertex id
+// and an 8-byte value, or a group's lanes: jobs/job_group.h).
+uint64_t scatter_staging_bytes(std::span<const uint32_t> record_bytes) {
+  const uint64_t largest = record_bytes.empty() ? 0 : *std::max_element(record_bytes.begin(), record_bytes.end());
+  return 2 * kScatterPieceEdges * std::max<uint64_t>(largest, 12);
+}
 
 // A spilled piece is read back through a LoadStreamer, whose buffers (a piece and two pages of
 // slack) must hold four pages: two pages is the least piece.
@@ -27,24 +31,20 @@ uint64_t spill_piece_for(uint64_t update_bytes) {
 }
 
 // The spill staging, the two read-back buffers and every thread's scatter staging.
-uint64_t fixed_update_bytes(uint64_t piece, int threads) {
-  return piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, threads)) * kScatterStagingBytes;
+uint64_t fixed_update_bytes(uint64_t piece, int threads, std::span<const uint32_t> record_bytes) {
+  return piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, threads)) * scatter_staging_bytes(record_bytes);
 }
 
 // The least the bins need: a scatter piece per thread, or one record per thread per bin.
 uint64_t least_bin_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
   uint64_t one_each = 0;
   for (uint32_t r : record_bytes) one_each += uint64_t{r} * partitions;
-  return uint64_t(std::max(1, threads)) * std::max(kScatterStagingBytes, one_each);
+  return uint64_t(std::max(1, threads)) * std::max(scatter_staging_bytes(record_bytes), one_each);
 }
 
 std::vector<uint32_t> record_sizes(std::span<Job* const> jobs) {
   std::vector<uint32_t> sizes;
-  for (Job* job : jobs) {
-    if (job->update_bytes() > kLargestUpdate)
-      fail("job {}: update records of {} bytes (the engine stages at most {})", job->name(), job->update_bytes(), kLargestUpdate);
-    sizes.push_back(job->update_bytes());
-  }
+  for (Job* job : jobs) sizes.push_back(job->update_bytes());
   return sizes;
 }
 
@@ -54,7 +54,7 @@ uint64_t bin_budget(uint64_t update_bytes, int threads, std::span<const uint32_t
   const uint64_t least = XStreamEngine::min_update_bytes(threads, record_bytes, partitions);
   if (update_bytes < least)
     fail("an update budget of {} bytes is too small for {} threads (need at least {})", update_bytes, threads, least);
-  return update_bytes - fixed_update_bytes(spill_piece_for(update_bytes), threads);
+  return update_bytes - fixed_update_bytes(spill_piece_for(update_bytes), threads, record_bytes);
 }
 
 }  // namespace
@@ -102,7 +102,7 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
 
 uint64_t XStreamEngine::min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
   // The pieces are the least at the least budget (spill_piece_for of a small budget).
-  const uint64_t fixed = fixed_update_bytes(kLeastSpillPiece, threads);
+  const uint64_t fixed = fixed_update_bytes(kLeastSpillPiece, threads, record_bytes);
   // A larger budget has larger pieces, but it has the bytes for them (a piece is 1/16 of it).
   return fixed + least_bin_bytes(threads, record_bytes, partitions);
 }
@@ -115,7 +115,7 @@ void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {
   Job& j = *jobs_[job];
   const int thread = omp_get_thread_num();  // the EdgeProcessor's threads, 0 outside its parallel regions
   std::vector<std::byte> staged;
-  staged.reserve(kScatterStagingBytes);
+  staged.reserve(2 * kScatterPieceEdges * j.update_bytes());
   for (uint64_t first = 0; first < run.count; first += kScatterPieceEdges) {
     staged.clear();
     j.scatter_updates(run.piece(first, std::min(kScatterPieceEdges, run.count - first)), staged);

@@ -51,6 +51,7 @@ class XStreamEngine final : public Engine {
 
   std::vector<std::pair<uint32_t, std::string>> failures() const override;
   EngineCounters counters() const override { return processor_ ? processor_->counters() : EngineCounters{}; }
+  std::vector<double> job_seconds() const override { return processor_ ? processor_->job_seconds() : std::vector<double>{}; }
   UpdateCounters updates() const override { return bins_ ? bins_->counters() : UpdateCounters{}; }
   // Derived from what the engine needs, not a constant: the spill staging and two read-back
   // buffers of one page-sized piece each, every thread's scatter staging, and bins that hold one

@@ -147,7 +147,7 @@ class ExplodingJob final : public EdgeJob<ExplodingJob, EdgeUse::OutEdges> {
   }
   bool gather(VertexId, uint32_t) { return false; }
   void end_round() override { ++rounds_; }
-  void write_results(OutFormat, const VertexOrder&, const ResultSink&) const override {}
+  void write_values(OutFormat, const VertexOrder&, const ResultSink&) const override {}
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }
 
  private:

@@ -108,7 +108,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size;
+  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size, grouping;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -161,6 +161,10 @@ int cmd_run(const Args& args) {
        "a sweep whose pushes carry fewer than 1 in this many of the edges it was handed is wasteful the same way "
        "(the job leaves the load's sweeps, and sits out the next loads after such a first sweep); 0: not judged "
        "by edges")
+      ("grouping", po::value(&grouping)->default_value("on"),
+       "on|off: identical jobs are computed once, and jobs of one algorithm that arrive together run as one group "
+       "(BFS bit-parallel, 64 jobs a word; docs/jobs.md, \"Grouped jobs\"), each job's results the same as alone; "
+       "off: every job runs on its own, to measure what grouping saves")
       ("pass-over-pages", po::value(&pass_over_pages)->default_value("on"),
        "packed graphs, on|off: pages of a load whose sources no job may push this pass are not decoded (off: every "
        "page is, to measure what it saves)")
@@ -246,6 +250,8 @@ int cmd_run(const Args& args) {
     if (pass_over_pages != "on" && pass_over_pages != "off")
       fail("run: --pass-over-pages '{}' (expected on or off)", pass_over_pages);
     config.pass_over_pages = pass_over_pages == "on";
+    if (grouping != "on" && grouping != "off") fail("run: --grouping '{}' (expected on or off)", grouping);
+    config.grouping = grouping == "on";
     config.pass_order = parse_pass_order(pass_order);
     config.extent_bytes = parse_size(extent_size, "--extent-size");
     for (const char* chunk_only : {"late-join", "pass-order", "extent-size"})

@@ -1,0 +1,100 @@
+// Bit-parallel breadth-first search (MS-BFS: Then et al., "The More the Merrier: Efficient
+// Multi-Source Graph Traversal", VLDB 2015): up to 64 x W BFS jobs of a batch as one job.
+//
+// Each vertex holds one bit per member (its lane) in W words, twice: the lanes that have reached
+// it (seen), and those reaching it this round (arrived). A frontier vertex also holds the lanes
+// that reached it last round. An edge u->v of a frontier vertex carries u's lanes to v in one word
+// operation per 64 members: v gains those it has not seen. The group's frontier is the union of
+// its members' (the vertices with any lane), so one active-chunk lookup, one load, one decode and
+// one walk over a run's edges serve every member.
+//
+// Level-synchronous: the lanes that reach v in round r give it level r, written at the round's
+// end into those members' own level arrays (BfsJob::levels_for_group), which their results are
+// written from as when they run alone; a member finishes in the round its lane reaches nobody,
+// after the rounds it takes alone. Levels are what every order of edges gives, so each member's
+// levels equal its own run's. The group runs no asynchronous passes: a lane's bit carries no level
+// to correct, so what a pass would send ahead could not be taken back (docs/jobs.md, "Grouped
+// jobs").
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "jobs/bfs.h"
+#include "jobs/edge_job.h"
+#include "jobs/job_group.h"
+
+namespace graphso {
+
+template <uint32_t W>
+class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public JobGroup {
+ public:
+  static constexpr uint32_t kLanes = 64 * W;
+  // A vertex's lanes: what an edge carries (and an X-Stream update record holds).
+  struct Lanes {
+    uint64_t word[W];
+  };
+
+  explicit BfsGroup(std::vector<BfsJob*> members);
+
+  std::span<Job* const> members() const override { return members_; }
+  const char* method() const override { return "bit-parallel bfs"; }
+  uint32_t lanes() const override { return kLanes; }
+
+  bool async_capable() const override { return false; }
+  uint64_t state_bytes(uint64_t n) const override;
+  void init(const GraphInfo& graph, int threads) override;
+  Lanes scatter(VertexId u, Weight) const { return frontier_lanes_[u]; }
+  // Lanes new to v join its arrivals; true if any did (v then joins next_).
+  bool gather(VertexId v, const Lanes& lanes) {
+    Cell& c = cells_[v];
+    bool gained = false;
+    for (uint32_t k = 0; k < W; ++k) {
+      const uint64_t fresh = lanes.word[k] & ~c.seen[k];
+      if (!fresh) continue;
+      std::atomic_ref<uint64_t> arrived(c.arrived[k]);
+      if (fresh & ~arrived.load(std::memory_order_relaxed)) {
+        arrived.fetch_or(fresh, std::memory_order_relaxed);
+        gained = true;
+      }
+    }
+    return gained;
+  }
+  bool gather_owned(VertexId v, const Lanes& lanes) {
+    Cell& c = cells_[v];
+    uint64_t gained = 0;
+    for (uint32_t k = 0; k < W; ++k) {
+      const uint64_t fresh = lanes.word[k] & ~c.seen[k] & ~c.arrived[k];
+      c.arrived[k] |= fresh;
+      gained |= fresh;
+    }
+    return gained != 0;
+  }
+  void end_round() override;
+  std::string signature() const override { return {}; }
+  Job::BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
+
+ protected:
+  // A group writes no results of its own: its members do (from their level arrays).
+  void write_values(OutFormat, const VertexOrder&, const Job::ResultSink&) const override;
+
+ private:
+  // Both bit sets of a vertex in one place: an edge reads them together.
+  struct alignas(16 * W) Cell {
+    uint64_t seen[W];
+    uint64_t arrived[W];
+  };
+
+  std::vector<Job*> members_;
+  std::vector<BfsJob*> bfs_;
+  std::vector<Cell> cells_;
+  std::vector<Lanes> frontier_lanes_;  // the lanes that reached each frontier vertex last round
+  std::vector<uint32_t*> levels_;      // per lane: its member's level array
+  Lanes running_{};                    // lanes that have not finished
+};
+
+// Lane words for `members` BFS jobs: the fewest of 1, 2, 4 and 8 that hold them (at most 512).
+uint32_t bfs_group_words(size_t members);
+
+}  // namespace graphso

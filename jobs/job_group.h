@@ -1,0 +1,26 @@
+// Jobs of a batch that run as one job: the engines, the sharing modes and the middleware see the
+// group (a Job, with one frontier: the union of its members'), so a run's loads, its active-chunk
+// lookups, its decoding and its pass over each run's edges serve every member at once. The
+// members are the user's jobs: each gets its results and its outcome from the group (Job::ran_by,
+// Job::settle), identical to what it computes alone. jobs/job_groups.h decides which jobs group.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "jobs/job.h"
+
+namespace graphso {
+
+class JobGroup {
+ public:
+  virtual ~JobGroup() = default;
+  // The batch's jobs it runs, in lane order.
+  virtual std::span<Job* const> members() const = 0;
+  // How it runs them, for the report ("bit-parallel bfs").
+  virtual const char* method() const = 0;
+  // Lanes it has room for (members() fill the first of them).
+  virtual uint32_t lanes() const = 0;
+};
+
+}  // namespace graphso

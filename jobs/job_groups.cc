@@ -1,0 +1,146 @@
+#include "jobs/job_groups.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "base/error.h"
+#include "jobs/bfs.h"
+#include "jobs/bfs_group.h"
+#include "jobs/pagerank.h"
+#include "jobs/pagerank_group.h"
+#include "jobs/sssp.h"
+#include "jobs/sssp_group.h"
+
+namespace graphso {
+namespace {
+
+template <typename Member>
+std::vector<Member*> members_as(std::span<Job* const> members) {
+  std::vector<Member*> out;
+  for (Job* job : members) out.push_back(&dynamic_cast<Member&>(*job));
+  return out;
+}
+
+std::unique_ptr<Job> make_bfs_group(std::span<Job* const> members) {
+  std::vector<BfsJob*> bfs = members_as<BfsJob>(members);
+  switch (bfs_group_words(bfs.size())) {
+    case 1: return std::make_unique<BfsGroup<1>>(std::move(bfs));
+    case 2: return std::make_unique<BfsGroup<2>>(std::move(bfs));
+    case 4: return std::make_unique<BfsGroup<4>>(std::move(bfs));
+    default: return std::make_unique<BfsGroup<8>>(std::move(bfs));
+  }
+}
+
+std::unique_ptr<Job> make_sssp_group(std::span<Job* const> members) {
+  std::vector<SsspJob*> sssp = members_as<SsspJob>(members);
+  switch (sssp_group_lanes(sssp.size())) {
+    case 8: return std::make_unique<SsspGroup<8>>(std::move(sssp));
+    case 16: return std::make_unique<SsspGroup<16>>(std::move(sssp));
+    case 32: return std::make_unique<SsspGroup<32>>(std::move(sssp));
+    default: return std::make_unique<SsspGroup<64>>(std::move(sssp));
+  }
+}
+
+std::unique_ptr<Job> make_pagerank_delta_group(std::span<Job* const> members) {
+  std::vector<PageRankDeltaJob*> delta = members_as<PageRankDeltaJob>(members);
+  switch (pagerank_group_lanes(delta.size())) {
+    case 8: return std::make_unique<PageRankDeltaGroup<8>>(std::move(delta));
+    case 16: return std::make_unique<PageRankDeltaGroup<16>>(std::move(delta));
+    case 32: return std::make_unique<PageRankDeltaGroup<32>>(std::move(delta));
+    default: return std::make_unique<PageRankDeltaGroup<64>>(std::move(delta));
+  }
+}
+
+// Groups run in synchronous rounds: a job asked to run in passes (--async on, async = true) runs
+// alone.
+bool not_forced_async(const Job& job) { return !job.async() || job.async_revisable(); }
+
+std::vector<GroupKind> make_kinds() {
+  auto no_key = [](const Job&) { return std::string(); };
+  return {
+      {"bfs", 8 * 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key, make_bfs_group},
+      {"sssp", 64,
+       [](const Job& job, uint64_t vertices) {
+         return not_forced_async(job) && vertices <= SsspGroup<8>::kMostVertices;
+       },
+       no_key, make_sssp_group},
+      {"ppr", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key, make_pagerank_delta_group},
+      {"pagerank-delta", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
+       make_pagerank_delta_group},
+  };
+}
+
+}  // namespace
+
+const std::vector<GroupKind>& group_kinds() {
+  static const std::vector<GroupKind> kinds = make_kinds();
+  return kinds;
+}
+
+BatchPlan plan_batch(std::span<const std::unique_ptr<Job>> jobs, std::span<const uint32_t> arrive_after,
+                     uint64_t vertices, bool grouping) {
+  const size_t count = jobs.size();
+  auto arrival = [&](size_t j) { return arrive_after.empty() ? 0u : arrive_after[j]; };
+  BatchPlan plan;
+  plan.same_as.assign(count, -1);
+  plan.runnable_of.assign(count, 0);
+  // Identical jobs: the first of each signature and arrival round computes them.
+  if (grouping) {
+    std::map<std::pair<uint32_t, std::string>, size_t> first;
+    for (size_t j = 0; j < count; ++j) {
+      const std::string signature = jobs[j]->signature();
+      if (signature.empty()) continue;
+      auto [at, added] = first.emplace(std::pair(arrival(j), signature), j);
+      if (!added) plan.same_as[j] = static_cast<int64_t>(at->second);
+    }
+  }
+  // Groups: the jobs that may join one, by kind, arrival round and key, in batch order.
+  std::map<std::tuple<size_t, uint32_t, std::string>, std::vector<size_t>> candidates;
+  const std::vector<GroupKind>& kinds = group_kinds();
+  if (grouping)
+    for (size_t j = 0; j < count; ++j) {
+      if (plan.same_as[j] >= 0) continue;
+      for (size_t k = 0; k < kinds.size(); ++k)
+        if (jobs[j]->algo() == kinds[k].algo && kinds[k].takes(*jobs[j], vertices))
+          candidates[{k, arrival(j), kinds[k].key(*jobs[j])}].push_back(j);
+    }
+  // Where each job's group is made: at its first member, so runnables keep the batch's order.
+  std::vector<std::vector<size_t>> group_at(count);
+  std::vector<size_t> kind_at(count);
+  std::vector<bool> grouped(count, false);
+  for (const auto& [key, members] : candidates) {
+    if (members.size() < 2) continue;
+    const GroupKind& kind = kinds[std::get<0>(key)];
+    const size_t groups = (members.size() + kind.most_members - 1) / kind.most_members;
+    for (size_t g = 0; g < groups; ++g) {
+      // Even sizes: group g takes members [g x size / groups, (g + 1) x size / groups).
+      std::vector<size_t> part(members.begin() + static_cast<int64_t>(g * members.size() / groups),
+                               members.begin() + static_cast<int64_t>((g + 1) * members.size() / groups));
+      if (part.size() < 2) continue;
+      for (size_t j : part) grouped[j] = true;
+      kind_at[part.front()] = std::get<0>(key);
+      group_at[part.front()] = std::move(part);
+    }
+  }
+  for (size_t j = 0; j < count; ++j) {
+    if (plan.same_as[j] >= 0) continue;
+    if (!group_at[j].empty()) {
+      std::vector<Job*> members;
+      for (size_t m : group_at[j]) members.push_back(jobs[m].get());
+      plan.groups.push_back(kinds[kind_at[j]].make(members));
+      for (size_t m : group_at[j]) plan.runnable_of[m] = static_cast<uint32_t>(plan.runnables.size());
+      plan.runnables.push_back(plan.groups.back().get());
+      plan.arrive_after.push_back(arrival(j));
+    } else if (!grouped[j]) {
+      plan.runnable_of[j] = static_cast<uint32_t>(plan.runnables.size());
+      plan.runnables.push_back(jobs[j].get());
+      plan.arrive_after.push_back(arrival(j));
+    }
+  }
+  for (size_t j = 0; j < count; ++j)
+    if (plan.same_as[j] >= 0) plan.runnable_of[j] = plan.runnable_of[static_cast<size_t>(plan.same_as[j])];
+  return plan;
+}
+
+}  // namespace graphso

@@ -1,0 +1,83 @@
+#include "jobs/sssp_group.h"
+
+#include <omp.h>
+
+#include "base/error.h"
+
+namespace graphso {
+
+uint32_t sssp_group_lanes(size_t members) {
+  uint32_t lanes = 8;
+  while (lanes < 64 && lanes < members) lanes *= 2;
+  return lanes;
+}
+
+template <uint32_t L>
+SsspGroup<L>::SsspGroup(std::vector<SsspJob*> members)
+    : EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>(fmt::format("sssp x{}", members.size()), "sssp"), sssp_(std::move(members)) {
+  if (sssp_.empty() || sssp_.size() > L) fail("an SSSP group of {} lanes holds 1 to {} jobs, not {}", L, L, sssp_.size());
+  members_.assign(sssp_.begin(), sssp_.end());
+}
+
+template <uint32_t L>
+void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
+  this->threads_ = threads;
+  this->bind(graph);
+  const uint64_t n = graph.vertices;
+  if (n > kMostVertices) fail("{}: an SSSP group takes graphs of at most {} vertices", this->name(), kMostVertices);
+  dist_ = std::make_shared<std::vector<uint64_t>>(n * L, kFar);
+  this->frontier_ = Bitmap(n);
+  this->next_ = Bitmap(n);
+  running_ = 0;
+  for (uint32_t lane = 0; lane < sssp_.size(); ++lane) {
+    const VertexId source = sssp_[lane]->source();
+    (*dist_)[uint64_t{source} * L + lane] = 0;
+    this->frontier_.set(source);
+    running_ |= uint64_t{1} << lane;
+    // The member's results are its lane, read from the distances (which outlive the group).
+    sssp_[lane]->ran_by([dist = dist_, lane, n](OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
+      write_distances(n, [&dist, lane](VertexId v) {
+        const uint64_t d = (*dist)[uint64_t{v} * L + lane];
+        return d >= kFar ? SsspJob::kInfinity : d;
+      }, format, order, sink);
+    });
+  }
+  next_dist_ = *dist_;
+}
+
+// The distances lowered this round become the round's start; a lane whose distances did not move
+// has finished.
+template <uint32_t L>
+void SsspGroup<L>::end_round() {
+  const uint32_t round = ++this->rounds_;
+  const uint64_t* lowered = this->next_.words();
+  const int64_t words = static_cast<int64_t>((this->next_.size() + 63) / 64);
+  uint64_t* dist = dist_->data();
+  const uint64_t* next = next_dist_.data();
+  uint64_t moved = 0;
+#pragma omp parallel for num_threads(this->threads_) schedule(static) reduction(| : moved)
+  for (int64_t w = 0; w < words; ++w)
+    for (uint64_t bits = lowered[w]; bits; bits &= bits - 1) {
+      const uint64_t v = static_cast<uint64_t>(w) * 64 + std::countr_zero(bits);
+      for (uint32_t l = 0; l < L; ++l) {
+        const uint64_t d = next[v * L + l];
+        moved |= uint64_t{d < dist[v * L + l]} << l;
+        dist[v * L + l] = d;
+      }
+    }
+  for (uint64_t done = running_ & ~moved; done; done &= done - 1) sssp_[std::countr_zero(done)]->take_outcome(round, true);
+  running_ &= moved;
+  promote_changed(this->frontier_, this->next_, this->finished_, this->converged_);
+}
+
+template <uint32_t L>
+void SsspGroup<L>::write_values(OutFormat, const VertexOrder&, const Job::ResultSink&) const {
+  fail("{}: a group has no results of its own (its members write theirs)", this->name());
+}
+
+template class SsspGroup<8>;
+template class SsspGroup<16>;
+template class SsspGroup<32>;
+template class SsspGroup<64>;
+
+}  // namespace graphso

@@ -1,0 +1,92 @@
+// Single-source shortest paths from up to L sources as one job: each vertex holds its L members'
+// distances side by side (one cache line per 8 members), so an edge is read and decoded once and
+// relaxes every member's distance in one tight loop over the lanes, which the compiler vectorises.
+//
+// Synchronous rounds, as SsspJob's: edges scatter the distances a round began with, gathers lower
+// the next ones, and the round's end takes them. A source in the frontier (the union of the
+// members' frontiers) relaxes every lane, not only those that changed: a lane whose distance at u
+// did not change last round has pushed it already, so dist(u) + w is no lower than what v holds
+// and the lane is left as it was. Each member thus sees exactly its own rounds, and ends in the
+// round in which its distances stop changing, with the distances it computes alone.
+//
+// Unreached is kFar (2^62), not 2^64 - 1: kFar plus a weight stays far and never wraps, so no lane
+// needs a test. Every real distance is below it on graphs of fewer than 2^30 vertices (weights are
+// below 2^32); larger graphs' SSSP jobs are not grouped.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "jobs/edge_job.h"
+#include "jobs/job_group.h"
+#include "jobs/sssp.h"
+
+namespace graphso {
+
+template <uint32_t L>
+class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public JobGroup {
+ public:
+  static constexpr uint64_t kFar = uint64_t{1} << 62;
+  // The most vertices a graph may have for its SSSP jobs to be grouped (the header says why).
+  static constexpr uint64_t kMostVertices = uint64_t{1} << 30;
+  // What an edge carries: a distance per lane (and an X-Stream update record holds).
+  struct Distances {
+    uint64_t lane[L];
+  };
+  static constexpr bool kWeighsEdges = true;
+
+  explicit SsspGroup(std::vector<SsspJob*> members);
+
+  std::span<Job* const> members() const override { return members_; }
+  const char* method() const override { return "sssp lanes"; }
+  uint32_t lanes() const override { return L; }
+
+  bool async_capable() const override { return false; }
+  uint64_t state_bytes(uint64_t n) const override {
+    return 2 * n * sizeof(Distances) + 2 * Bitmap::bytes_for(n);
+  }
+  void init(const GraphInfo& graph, int threads) override;
+  Distances scatter(VertexId u, Weight w) const {
+    Distances d;
+    const uint64_t* at = dist_->data() + uint64_t{u} * L;
+    for (uint32_t l = 0; l < L; ++l) d.lane[l] = at[l] + w;
+    return d;
+  }
+  bool gather(VertexId v, const Distances& d) {
+    uint64_t* at = next_dist_.data() + uint64_t{v} * L;
+    bool lowered = false;
+    for (uint32_t l = 0; l < L; ++l)
+      if (d.lane[l] < std::atomic_ref<uint64_t>(at[l]).load(std::memory_order_relaxed)) lowered |= atomic_min(at[l], d.lane[l]);
+    return lowered;
+  }
+  bool gather_owned(VertexId v, const Distances& d) {
+    uint64_t* at = next_dist_.data() + uint64_t{v} * L;
+    uint64_t lowered = 0;
+    for (uint32_t l = 0; l < L; ++l) {
+      const uint64_t lower = d.lane[l] < at[l];
+      at[l] = lower ? d.lane[l] : at[l];
+      lowered |= lower;
+    }
+    return lowered != 0;
+  }
+  void end_round() override;
+  std::string signature() const override { return {}; }
+  Job::BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
+
+ protected:
+  void write_values(OutFormat, const VertexOrder&, const Job::ResultSink&) const override;
+
+ private:
+  std::vector<Job*> members_;
+  std::vector<SsspJob*> sssp_;
+  // As the round began, lane by lane per vertex; shared with the members, whose results are read
+  // from it once the batch (and the group) is gone.
+  std::shared_ptr<std::vector<uint64_t>> dist_;
+  std::vector<uint64_t> next_dist_;  // lowered by this round's gathers
+  uint64_t running_ = 0;             // lanes that have not finished
+};
+
+// Lanes for `members` SSSP jobs: the fewest of 8, 16, 32 and 64 that hold them.
+uint32_t sssp_group_lanes(size_t members);
+
+}  // namespace graphso
