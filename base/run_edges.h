@@ -9,6 +9,8 @@
 //   edges.for_each_source([&](const SourceEdges& s) {          // s.src, s.count()
 //     edges.for_each_edge(s, [&](VertexId dst, Weight w) { ... });
 //   });
+// (for_each_edge_until stops at the first edge its function returns true for: a bottom-up BFS
+// step's search for a parent.)
 #pragma once
 
 #include <algorithm>
@@ -60,9 +62,20 @@ class RecordEdges {
   // Calls f(dst, weight) for each of the source's edges, in order (weight 1 when unweighted).
   template <typename F>
   void for_each_edge(const SourceEdges& s, F&& f) const {
+    for_each_edge_until(s, [&f](VertexId dst, Weight w) {
+      f(dst, w);
+      return false;
+    });
+  }
+  // The same until f returns true (a search that found what it looked for).
+  template <typename F>
+  void for_each_edge_until(const SourceEdges& s, F&& f) const {
     for (uint64_t k = s.first; k < s.end; ++k) {
-      if constexpr (kWeighted) f(edges_[k].dst, edges_[k].weight);
-      else f(edges_[k].dst, Weight{1});
+      if constexpr (kWeighted) {
+        if (f(edges_[k].dst, edges_[k].weight)) return;
+      } else if (f(edges_[k].dst, Weight{1})) {
+        return;
+      }
     }
   }
   // The sources' range: [first, last]. The run is not empty.
@@ -97,12 +110,22 @@ class GroupEdges {
   }
   template <typename F>
   void for_each_edge(const SourceEdges& s, F&& f) const {
+    for_each_edge_until(s, [&f](VertexId dst, Weight w) {
+      f(dst, w);
+      return false;
+    });
+  }
+  template <typename F>
+  void for_each_edge_until(const SourceEdges& s, F&& f) const {
     VertexId dst = g_.firsts[s.group];
     for (uint64_t k = g_.offsets[s.group]; k < s.first; ++k) dst += g_.deltas[k];  // a piece begun inside the group
     for (uint64_t k = s.first; k < s.end; ++k) {
       dst += g_.deltas[k];
-      if constexpr (kWeighted) f(dst, g_.weights[k]);
-      else f(dst, Weight{1});
+      if constexpr (kWeighted) {
+        if (f(dst, g_.weights[k])) return;
+      } else if (f(dst, Weight{1})) {
+        return;
+      }
     }
   }
   // Bounds of every destination of the source's group (SourceGroups::highest): a range check

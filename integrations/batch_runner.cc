@@ -394,6 +394,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     if (const JobGroup* group = plan.group(r)) {
       outcome.method = group->method();
       outcome.lanes = group->lanes();
+      outcome.counts = group->counts();
     } else if (computes[r].size() > 1) {
       outcome.method = "identical jobs";
     }
@@ -567,6 +568,7 @@ std::string report_json(const BatchReport& r) {
     w.field("iterations", g.rounds);
     w.field("edge_seconds", g.edge_seconds);
     w.field("round_end_seconds", g.round_end_seconds);
+    for (const auto& [key, value] : g.counts) w.field(key, value);
     w.field("failed", g.failed);
     w.end_object();
   }

@@ -100,6 +100,7 @@ struct RunnableOutcome {
   uint32_t arrived_round = 0;
   uint32_t rounds = 0;
   double edge_seconds = 0;  // in its edge function on the engine's threads, summed over threads
+  std::vector<std::pair<std::string, uint64_t>> counts;  // a group's own (JobGroup::counts)
   double round_end_seconds = 0;
   bool failed = false;
 };

@@ -2,11 +2,23 @@
 // Multi-Source Graph Traversal", VLDB 2015): up to 64 x W BFS jobs of a batch as one job.
 //
 // Each vertex holds one bit per member (its lane) in W words, twice: the lanes that have reached
-// it (seen), and those reaching it this round (arrived). A frontier vertex also holds the lanes
-// that reached it last round. An edge u->v of a frontier vertex carries u's lanes to v in one word
-// operation per 64 members: v gains those it has not seen. The group's frontier is the union of
-// its members' (the vertices with any lane), so one active-chunk lookup, one load, one decode and
-// one walk over a run's edges serve every member.
+// it (seen), and those reaching it this round (arrived). A vertex reached last round also holds
+// the lanes that reached it then (its frontier lanes). The group's frontier is the union of its
+// members' (the vertices with any frontier lane), so one active-chunk lookup, one load, one decode
+// and one walk over a run's edges serve every member. A round is one of two steps (Beamer's
+// direction-optimising BFS, on the lanes):
+//
+//   top-down   an edge u->v of a frontier vertex carries u's frontier lanes to v in one word
+//              operation per 64 members: v gains those it has not seen
+//   bottom-up  (symmetric graphs: a vertex's out-edges are its in-edges) a vertex with a running
+//              lane it has not seen looks through its edges for neighbours holding frontier lanes,
+//              and stops once every lane it lacks is found; the frontier handed to the engine is
+//              then those vertices, so the chunks read are theirs
+//
+// A round goes bottom-up when the edges out of the new frontier pass 1/kBottomUpAlpha of those out
+// of the vertices still to search (as GAP's BFS decides, its alpha 15), and back top-down when
+// the frontier holds fewer than 1/kTopDownBeta of the vertices (its beta 18). Either step gives
+// each lane the vertices one hop from its frontier, so the levels are the same.
 //
 // Level-synchronous: the lanes that reach v in round r give it level r, written at the round's
 // end into those members' own level arrays (BfsJob::levels_for_group), which their results are
@@ -31,6 +43,8 @@ template <uint32_t W>
 class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public JobGroup {
  public:
   static constexpr uint32_t kLanes = 64 * W;
+  static constexpr uint64_t kBottomUpAlpha = 15;
+  static constexpr uint64_t kTopDownBeta = 18;
   // A vertex's lanes: what an edge carries (and an X-Stream update record holds).
   struct Lanes {
     uint64_t word[W];
@@ -45,6 +59,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool async_capable() const override { return false; }
   uint64_t state_bytes(uint64_t n) const override;
   void init(const GraphInfo& graph, int threads) override;
+  void process(const EdgeRun& run) override;
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
+  // Top-down: an edge carries the source's frontier lanes.
   Lanes scatter(VertexId u, Weight) const { return frontier_lanes_[u]; }
   // Lanes new to v join its arrivals; true if any did (v then joins next_).
   bool gather(VertexId v, const Lanes& lanes) {
@@ -74,6 +91,7 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   void end_round() override;
   std::string signature() const override { return {}; }
   Job::BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
+  std::vector<std::pair<std::string, uint64_t>> counts() const override { return {{"bottom_up_rounds", bottom_up_rounds_}}; }
 
  protected:
   // A group writes no results of its own: its members do (from their level arrays).
@@ -85,13 +103,25 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
     uint64_t seen[W];
     uint64_t arrived[W];
   };
+  // A bottom-up step over a run: each searching source looks for the lanes it lacks among its
+  // neighbours' frontier lanes.
+  void pull(const EdgeRun& run);
+  // The running lanes v has not seen, or none (false) when it has every one or has no edges.
+  bool lacks(uint64_t v, Lanes& missing) const;
+  // Sets frontier_ to the vertices a bottom-up step searches from, and returns their out-edges.
+  uint64_t take_searchers();
 
   std::vector<Job*> members_;
   std::vector<BfsJob*> bfs_;
   std::vector<Cell> cells_;
-  std::vector<Lanes> frontier_lanes_;  // the lanes that reached each frontier vertex last round
+  std::vector<Lanes> frontier_lanes_;  // the lanes that reached each vertex last round
+  Bitmap lanes_at_;                    // the vertices holding frontier lanes
   std::vector<uint32_t*> levels_;      // per lane: its member's level array
   Lanes running_{};                    // lanes that have not finished
+  bool symmetric_ = false;
+  bool bottom_up_ = false;             // this round's step
+  uint64_t edges_unsearched_ = 0;      // at most: out-edges of vertices still lacking a lane
+  uint32_t bottom_up_rounds_ = 0;
 };
 
 // Lane words for `members` BFS jobs: the fewest of 1, 2, 4 and 8 that hold them (at most 512).

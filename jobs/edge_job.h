@@ -80,7 +80,7 @@ class EdgeJob : public Job {
     return {&next_, requires { Derived::kChangedPushesWholeOnly; }};
   }
 
-  void process(const EdgeRun& run) final {
+  void process(const EdgeRun& run) override {
     if (run.reentry && !sweeps()) return;
     with_run_edges(run, [&](const auto& edges) {
       if (reverse_edges_) {  // writes sources too: never owned
@@ -98,7 +98,7 @@ class EdgeJob : public Job {
 
   uint32_t update_bytes() const final { return sizeof(VertexId) + kValueBytes<Value<Derived>>; }
 
-  void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) final {
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override {
     if (run.reentry && !sweeps()) return;
     with_run_edges(run, [&](const auto& edges) {
       if (reverse_edges_) scatter_both_ways(edges, out);

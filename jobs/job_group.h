@@ -5,8 +5,11 @@
 // Job::settle), identical to what it computes alone. jobs/job_groups.h decides which jobs group.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "jobs/job.h"
 
@@ -21,6 +24,8 @@ class JobGroup {
   virtual const char* method() const = 0;
   // Lanes it has room for (members() fill the first of them).
   virtual uint32_t lanes() const = 0;
+  // What its method counted, for the report (a bit-parallel BFS: its bottom-up rounds).
+  virtual std::vector<std::pair<std::string, uint64_t>> counts() const { return {}; }
 };
 
 }  // namespace graphso

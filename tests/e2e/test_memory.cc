@@ -3,6 +3,7 @@
 // kernel's, a TChunk table that fits small budgets, and chunk-mode
 // bytes that repeat run after run.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <string>
@@ -195,4 +196,60 @@ TEST_CASE("memory: X-Stream runs small graphs at a quarter of their edge bytes (
     REQUIRE(r.status == 0);
     REQUIRE(report_field(read_small_file(report), "update_budget_bytes") < (128u << 10));
   }
+}
+
+TEST_CASE("memory: batches of 64 and 1,000 jobs hold --mem + 16 MiB with right results, and one too large names how many fit") {
+  TempDir dir;
+  const std::string edges = dir.file("e.bin"), g = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", edges, "--scale", "13", "--edge-factor", "16", "--weighted"}).status == 0);
+  REQUIRE(graphso_cli({"prep", edges, "-o", g, "--engine", "both", "--chunk-size", "64K"}).status == 0);
+  // A job file of many point traversals beside a few whole-graph jobs, from random sources: each
+  // kind in groups, the whole-graph ones identical.
+  auto job_file = [&](size_t jobs) {
+    std::string toml;
+    for (size_t k = 0; k < jobs; ++k) {
+      const size_t kind = k % 20;
+      const char* algo = kind < 12 ? "bfs" : kind < 16 ? "sssp" : kind < 18 ? "ppr" : kind < 19 ? "wcc" : "pagerank";
+      toml += fmt::format("[[job]]\nalgo = \"{}\"\n", algo);
+      if (kind < 18) toml += "source = \"random\"\n";
+      if (kind == 16 || kind == 17) toml += "tolerance = 1e-4\n";
+      if (kind == 19) toml += "iterations = 5\n";
+    }
+    const std::string path = dir.file(fmt::format("{}.toml", jobs));
+    write_text(path, toml);
+    return path;
+  };
+  for (size_t jobs : {64, 1000}) {
+    const std::string file = job_file(jobs), out = dir.file("out"), report = dir.file("r.json");
+    for (const char* engine : {"gridgraph", "xstream"}) {
+      std::filesystem::remove_all(out);
+      MeasuredRun m = graphso_measured({"run", g, "--engine", engine, "--jobs", file, "--graph-mem", "2M", "--out", out,
+                                        "--report", report});
+      INFO(jobs << " jobs, " << engine << ": " << m.result.err);
+      REQUIRE(m.result.status == 0);
+      const std::string json = read_small_file(report);
+      const uint64_t mem = report_field(json, "mem_bytes");
+      INFO("kernel " << (m.max_rss_bytes >> 10) << " KiB, --mem " << (mem >> 10) << " KiB");
+#ifndef __SANITIZE_ADDRESS__
+      REQUIRE(m.max_rss_bytes <= mem + (16u << 20));
+#endif
+      REQUIRE(files_in(out).size() == jobs + 1);  // and the results marker
+      // Grouped: far fewer runnables than jobs.
+      REQUIRE(json.find("\"method\": \"bit-parallel bfs\"") != std::string::npos);
+    }
+    // Right results: every job against the reference.
+    CliResult verified = graphso_cli({"run", g, "--jobs", file, "--graph-mem", "2M", "--verify"});
+    INFO(verified.err);
+    REQUIRE(verified.status == 0);
+    size_t checked = 0;
+    for (size_t at = verified.out.find("  verified "); at != std::string::npos; at = verified.out.find("  verified ", at + 1)) ++checked;
+    REQUIRE(checked == jobs);
+  }
+  // The 1,000 jobs' vertex state in a budget that holds part of it: refused up front, naming how
+  // many of them (in the file's order) fit.
+  const std::string out = dir.file("refused");
+  CliResult r = graphso_cli({"run", g, "--jobs", job_file(1000), "--mem", "24M", "--out", out});
+  require_one_line_error(r, "of them fit");
+  REQUIRE_THAT(r.err, Catch::Contains("the vertex state of 1000 jobs"));
+  REQUIRE(!std::filesystem::exists(out));
 }

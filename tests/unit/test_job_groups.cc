@@ -65,9 +65,16 @@ std::string binary_results(const Job& job, const VertexOrder& order) { return jo
 TEST_CASE("grouped jobs equal the reference and the jobs run alone, in every engine and sharing mode") {
   const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
-  for (bool weighted : {false, true}) {
-    EdgeSet set = graphso::testing::rmat_edges(11, 8, weighted, weighted ? 41 : 42, dir);
-    const std::string graph = graphso::testing::prepare_graph(dir, set, 4, weighted ? "w" : "u");
+  // Directed, unweighted and weighted, and symmetric (where the BFS group's rounds may go bottom-up).
+  for (int kind : {0, 1, 2}) {
+    const bool weighted = kind == 1;
+    EdgeSet set = graphso::testing::rmat_edges(11, 8, weighted, 41 + kind, dir);
+    if (kind == 2) {
+      EdgeTransforms symmetrize;
+      symmetrize.symmetrize = true;
+      apply_transforms(set, symmetrize);
+    }
+    const std::string graph = graphso::testing::prepare_graph(dir, set, 4, fmt::format("g{}", kind));
     // 70 BFS: a group of two lane words. Then SSSP, PPR and delta-PageRank groups, and identical
     // jobs among them.
     std::vector<std::string> jobs = from_sources(set, "bfs", 70, 1);
@@ -78,7 +85,7 @@ TEST_CASE("grouped jobs equal the reference and the jobs run alone, in every eng
       jobs.push_back(job);
     jobs.push_back(jobs[3]);  // a BFS twice
     for (Sharing mode : kModes) {
-      INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << (weighted ? ", weighted" : ""));
+      INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", graph " << kind);
       const double fraction = mode == Sharing::Chunk ? 0.4 : 0.15;
       const uint64_t mem = graphso::testing::budget_for(graph, jobs, fraction, true, AsyncPolicy::Off);
       const uint64_t alone_mem = graphso::testing::budget_for(graph, jobs, fraction, false, AsyncPolicy::Off);
@@ -94,6 +101,12 @@ TEST_CASE("grouped jobs equal the reference and the jobs run alone, in every eng
       REQUIRE(by_method.at("delta-pagerank lanes") == std::pair<uint32_t, uint32_t>(2, 7));
       REQUIRE(by_method.at("identical jobs") == std::pair<uint32_t, uint32_t>(2, 4));  // wcc, pagerank
       REQUIRE(methods(alone.report).size() == 1);
+      for (const RunnableOutcome& r : grouped.report.runnables)
+        if (r.method == "bit-parallel bfs") {
+          REQUIRE(r.counts.size() == 1);
+          if (kind == 2) REQUIRE(r.counts[0].second > 0);  // some rounds went bottom-up
+          else REQUIRE(r.counts[0].second == 0);            // not without in-edges
+        }
       for (size_t j = 0; j < jobs.size(); ++j) {
         INFO("job " << jobs[j]);
         const std::string& algo = grouped.specs[j].algo;
@@ -151,6 +164,7 @@ TEST_CASE("bit-parallel BFS groups of one to eight lane words, on a real graph, 
       REQUIRE(r.method == "bit-parallel bfs");
       REQUIRE(r.lanes >= r.jobs);
       REQUIRE(r.lanes < 2 * r.jobs + 64);
+      REQUIRE(r.counts.at(0).second > 0);  // a small-world graph's middle rounds go bottom-up
     }
   }
   // Arrivals: jobs arriving in one round form a group; a later one joins none already running.
