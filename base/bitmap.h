@@ -20,6 +20,8 @@ class Bitmap {
   uint64_t bytes() const { return words_.size() * sizeof(uint64_t); }
   // Bit i is bit i % 64 of word i / 64 (for loops that test bits without a branch).
   const uint64_t* words() const { return words_.data(); }
+  // The same to write whole words (a loop whose threads each own the words they write).
+  uint64_t* words() { return words_.data(); }
 
   bool test(uint64_t i) const { return test(words_.data(), i); }
   // Bit i of a bitmap's words(): a loop over several bitmaps keeps their words at hand.

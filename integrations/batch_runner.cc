@@ -32,6 +32,14 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The process's processor time so far, user and system, every thread's.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 }  // namespace
 
 // The process image's own high-water mark (VmHWM). getrusage's ru_maxrss also keeps the peak of
@@ -231,7 +239,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   if (config.on_start) config.on_start();
   // Per runnable: when it arrived, whether it failed, the batch's jobs it computes.
   const size_t R = runnables.size();
-  std::vector<Clock::time_point> arrival(R);
+  std::vector<std::optional<Clock::time_point>> arrival(R);  // unset until it arrives
   std::vector<bool> failed(R, false);
   std::vector<std::string> errors(R);
   std::vector<double> round_end_seconds(R, 0.0);
@@ -254,15 +262,18 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   auto time_finished = [&](uint32_t r) {
     for (uint32_t j : computes[r])
       if (!timed[j] && (failed[r] || computed(j).finished())) {
-        report.jobs[j].seconds = seconds_since(arrival[r]);
+        report.jobs[j].seconds = seconds_since(*arrival[r]);
         timed[j] = true;
       }
   };
+  // A job its init() finished (a PPR from a vertex without out-edges) took no time.
+  for (size_t j = 0; j < jobs.size(); ++j) timed[j] = computed(j).finished();
   auto io_bytes = [&]() { return sharing->io_stats().bytes_read; };
 
   Bitmap union_sources(n), union_both(n);
   Progress progress("run", 0, "");
   const auto start = Clock::now();
+  const double cpu_at_start = cpu_seconds();
   for (uint32_t round = 0;; ++round) {
     std::vector<uint32_t> running;
     bool waiting = false;
@@ -367,6 +378,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   progress.finish();
 
   report.wall_seconds = seconds_since(start);
+  report.cpu_seconds = cpu_seconds() - cpu_at_start;
   report.counters = engine.counters();
   report.updates = engine.updates();
   if (middleware) {
@@ -430,7 +442,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     outcome.reentry_edges = runner.reentry_edges();
     outcome.round_end_seconds = round_end_seconds[r];
     outcome.converged = !failed[r] && computed(j).converged();
-    if (!timed[j]) outcome.seconds = seconds_since(arrival[r]);
+    if (!timed[j] && arrival[r]) outcome.seconds = seconds_since(*arrival[r]);
   }
   report.peak_rss_bytes = peak_rss_bytes();
   return report;
@@ -469,6 +481,7 @@ std::string report_json(const BatchReport& r) {
   w.field("omp_wait_policy", r.omp_wait_policy);
   w.field("io_backend", r.io_backend);
   w.field("wall_seconds", r.wall_seconds);
+  w.field("cpu_seconds", r.cpu_seconds);
   w.field("bytes_read", r.io.bytes_read);
   w.field("bytes_from_cache", r.chunk_stats.cache.bytes_hit);
   w.field("io_requests", r.io.requests);

@@ -169,6 +169,7 @@ struct BatchReport {
   std::string io_backend;
   bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // the process's user and system time over wall_seconds: cores used = cpu / wall
   IoStats io;
   EngineCounters counters;
   uint64_t chunk_bytes = 0;

@@ -29,6 +29,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
   const std::vector<uint32_t>& levels() const { return level_; }
   VertexId source() const { return source_; }
+  uint32_t reach_hops() const { return reach_hops_; }
   std::string signature() const override;
   // A bit-parallel group that runs this job (jobs/bfs_group.h) writes its levels here: the
   // levels, all unreached but the source's (0), and nothing else of the job's state.

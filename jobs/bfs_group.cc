@@ -32,11 +32,17 @@ BfsGroup<W>::BfsGroup(std::vector<BfsJob*> members)
     : EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>(fmt::format("bfs x{}", members.size()), "bfs"), bfs_(std::move(members)) {
   if (bfs_.empty() || bfs_.size() > kLanes) fail("a bit-parallel BFS group of {} lanes holds 1 to {} jobs, not {}", kLanes, kLanes, bfs_.size());
   members_.assign(bfs_.begin(), bfs_.end());
+  // Synchronous members stay in rounds; asked for passes, the group starts in them; by default,
+  // it goes to passes once the rounds run long.
+  const BfsJob& first = *bfs_.front();
+  passes_after_ = !first.async() ? UINT32_MAX : first.async_revisable() ? kPassesAfter : 0;
+  level_lanes_.levels = &levels_;
 }
 
 template <uint32_t W>
 uint64_t BfsGroup<W>::state_bytes(uint64_t n) const {
-  return n * (sizeof(Cell) + sizeof(Lanes)) + 3 * Bitmap::bytes_for(n) + bfs_.size() * n * sizeof(uint32_t);
+  const uint64_t passes = passes_after_ == UINT32_MAX ? 0 : LanePasses<W, LevelLanes>::state_bytes(n);
+  return n * (sizeof(Cell) + sizeof(Lanes)) + 3 * Bitmap::bytes_for(n) + bfs_.size() * n * sizeof(uint32_t) + passes;
 }
 
 template <uint32_t W>
@@ -65,19 +71,91 @@ void BfsGroup<W>::init(const GraphInfo& graph, int threads) {
   this->frontier_ = lanes_at_;
   edges_unsearched_ = 0;
   for (uint64_t v = 0; v < n; ++v) edges_unsearched_ += (*this->degrees_)[v];
+  passes_.reset();
+  pass_rounds_ = 0;
+  this->async_ = false;
+  if (passes_after_ == 0) enter_passes();
+}
+
+template <uint32_t W>
+void BfsGroup<W>::enter_passes() {
+  passes_.emplace(level_lanes_, bfs_.front()->reach_hops());
+  passes_->start(cells_.size(), this->threads_, this->degrees_, running_);
+  lanes_at_.for_each([&](uint64_t v) {
+    Lanes pending = frontier_lanes_[v];
+    for (uint32_t k = 0; k < W; ++k) pending.word[k] &= running_.word[k];
+    for (uint32_t k = 0; k < W; ++k)
+      for (uint64_t bits = pending.word[k]; bits; bits &= bits - 1) passes_->pend(v, k * 64 + std::countr_zero(bits));
+  });
+  passes_->began();
+  this->frontier_ = passes_->frontier();
+  // The lane bits are done with; the engines now gather this job after every load (X-Stream).
+  std::vector<Cell>().swap(cells_);
+  std::vector<Lanes>().swap(frontier_lanes_);
+  this->async_ = true;
 }
 
 template <uint32_t W>
 void BfsGroup<W>::process(const EdgeRun& run) {
-  if (bottom_up_) pull(run);
+  if (passes_) swept(passes_->process(run));
+  else if (bottom_up_) pull(run);
   else EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::process(run);
 }
 
 // Bottom-up, nothing goes through update records: a source's search writes what it found.
 template <uint32_t W>
 void BfsGroup<W>::scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) {
-  if (bottom_up_) pull(run);
+  if (passes_) swept(passes_->scatter_updates(run, out, update_bytes()));
+  else if (bottom_up_) pull(run);
   else EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::scatter_updates(run, out);
+}
+
+template <uint32_t W>
+void BfsGroup<W>::gather_updates(std::span<const std::byte> updates) {
+  if (passes_) passes_->gather_updates(updates, update_bytes());
+  else EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::gather_updates(updates);
+}
+
+// One size for both kinds of record: a destination and its lanes, or a destination, a lane and a
+// level (passes).
+template <uint32_t W>
+uint32_t BfsGroup<W>::update_bytes() const {
+  return std::max(EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::update_bytes(), LanePasses<W, LevelLanes>::kRecordBytes);
+}
+
+template <uint32_t W>
+bool BfsGroup<W>::wants_reentry(VertexId first, VertexId end) const {
+  return passes_ && passes_->wants_reentry(first, end);
+}
+
+template <uint32_t W>
+void BfsGroup<W>::swept(const LaneSweep& sweep) {
+  if (sweep.changed) this->reentry_changed_.fetch_add(sweep.changed, std::memory_order_relaxed);
+  if (sweep.pushed) this->reentry_pushes_.fetch_add(sweep.pushed, std::memory_order_relaxed);
+  if (sweep.edges) this->reentry_edges_.fetch_add(sweep.edges, std::memory_order_relaxed);
+}
+
+template <uint32_t W>
+bool BfsGroup<W>::may_push(VertexId first, VertexId end, bool reentry) const {
+  if (passes_) return passes_->may_push(first, end, reentry);
+  return EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::may_push(first, end, reentry);
+}
+
+// A pass's end: a lane no vertex holds any more is done.
+template <uint32_t W>
+void BfsGroup<W>::end_pass() {
+  const uint32_t round = ++this->rounds_;
+  ++pass_rounds_;
+  const Lanes pending = passes_->end_pass();
+  uint64_t still = 0;
+  for (uint32_t k = 0; k < W; ++k) {
+    for (uint64_t done = running_.word[k] & ~pending.word[k]; done; done &= done - 1)
+      bfs_[k * 64 + std::countr_zero(done)]->take_outcome(round, true);
+    running_.word[k] &= pending.word[k];
+    still |= running_.word[k];
+  }
+  this->frontier_ = passes_->frontier();
+  this->finished_ = this->converged_ = still == 0;
 }
 
 template <uint32_t W>
@@ -148,6 +226,7 @@ uint64_t BfsGroup<W>::take_searchers() {
 // 10% without). Then the next round's step is chosen.
 template <uint32_t W>
 void BfsGroup<W>::end_round() {
+  if (passes_) return end_pass();
   const uint32_t level = ++this->rounds_;
   const uint64_t* last = lanes_at_.words();
   const uint64_t* arrivals = this->next_.words();
@@ -222,7 +301,9 @@ void BfsGroup<W>::end_round() {
   // frontier is small.
   if (symmetric_ && !bottom_up_ && arrived_edges * kBottomUpAlpha > edges_unsearched_) bottom_up_ = true;
   else if (bottom_up_ && arrived_vertices * kTopDownBeta < lanes_at_.size()) bottom_up_ = false;
-  if (bottom_up_) {
+  if (level >= passes_after_) {
+    enter_passes();
+  } else if (bottom_up_) {
     edges_unsearched_ = take_searchers();
     ++bottom_up_rounds_;
   } else {

@@ -24,18 +24,28 @@
 // end into those members' own level arrays (BfsJob::levels_for_group), which their results are
 // written from as when they run alone; a member finishes in the round its lane reaches nobody,
 // after the rounds it takes alone. Levels are what every order of edges gives, so each member's
-// levels equal its own run's. The group runs no asynchronous passes: a lane's bit carries no level
-// to correct, so what a pass would send ahead could not be taken back (docs/jobs.md, "Grouped
-// jobs").
+// levels equal its own run's.
+//
+// Passes: a lane's bit carries no level, so a bit sent ahead in a pass could not be taken back;
+// the group runs in passes on its members' level arrays instead (jobs/lane_passes.h: each lane
+// pushes what changed, within its reach, lowering levels), from the start when its members are
+// asked to run in passes (`--async on`), and under `--async auto` once kPassesAfter rounds went
+// by top-down: a small-world traversal is done by then (R-MAT 20: 8 rounds), and what takes longer
+// is a long chain of thin frontiers (road-FLA: 1,921 rounds), where passes take half as many and
+// the bits save little (docs/jobs.md, "Grouped jobs").
 #pragma once
 
 #include <bit>
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
+#include "jobs/atomics.h"
 #include "jobs/bfs.h"
 #include "jobs/edge_job.h"
 #include "jobs/job_group.h"
+#include "jobs/lane_passes.h"
 
 namespace graphso {
 
@@ -45,22 +55,26 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   static constexpr uint32_t kLanes = 64 * W;
   static constexpr uint64_t kBottomUpAlpha = 15;
   static constexpr uint64_t kTopDownBeta = 18;
+  static constexpr uint32_t kPassesAfter = 32;
   // A vertex's lanes: what an edge carries (and an X-Stream update record holds).
-  struct Lanes {
-    uint64_t word[W];
-  };
+  using Lanes = LaneBits<W>;
 
+  // The members share their asynchronous setting and reach (jobs/job_groups.cc keys them so).
   explicit BfsGroup(std::vector<BfsJob*> members);
 
   std::span<Job* const> members() const override { return members_; }
   const char* method() const override { return "bit-parallel bfs"; }
   uint32_t lanes() const override { return kLanes; }
 
-  bool async_capable() const override { return false; }
+  bool async_capable() const override { return true; }
   uint64_t state_bytes(uint64_t n) const override;
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
+  void gather_updates(std::span<const std::byte> updates) override;
+  uint32_t update_bytes() const override;
+  bool may_push(VertexId first, VertexId end, bool reentry) const override;
+  bool wants_reentry(VertexId first, VertexId end) const override;
   // Top-down: an edge carries the source's frontier lanes.
   Lanes scatter(VertexId u, Weight) const { return frontier_lanes_[u]; }
   // Lanes new to v join its arrivals; true if any did (v then joins next_).
@@ -91,7 +105,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   void end_round() override;
   std::string signature() const override { return {}; }
   Job::BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
-  std::vector<std::pair<std::string, uint64_t>> counts() const override { return {{"bottom_up_rounds", bottom_up_rounds_}}; }
+  std::vector<std::pair<std::string, uint64_t>> counts() const override {
+    return {{"bottom_up_rounds", bottom_up_rounds_}, {"pass_rounds", pass_rounds_}};
+  }
 
  protected:
   // A group writes no results of its own: its members do (from their level arrays).
@@ -110,6 +126,24 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool lacks(uint64_t v, Lanes& missing) const;
   // Sets frontier_ to the vertices a bottom-up step searches from, and returns their out-edges.
   uint64_t take_searchers();
+  // From bit-parallel rounds to passes: the frontier lanes pend, the lane bits are let go.
+  void enter_passes();
+  void end_pass();
+  // Adds what a run handed again did to the job's re-entry counts.
+  void swept(const LaneSweep& sweep);
+
+  // The members' levels, for passes.
+  struct LevelLanes {
+    using Value = uint32_t;
+    static constexpr bool kWeighsEdges = false;
+    const std::vector<uint32_t*>* levels = nullptr;
+    uint32_t value(uint32_t lane, VertexId v) const { return (*levels)[lane][v]; }
+    uint32_t carried(uint32_t at, Weight) const { return at + 1; }
+    bool lower(uint32_t lane, VertexId v, uint32_t level, bool owned) {
+      uint32_t& slot = (*levels)[lane][v];
+      return owned ? owned_min(slot, level) : atomic_min(slot, level);
+    }
+  };
 
   std::vector<Job*> members_;
   std::vector<BfsJob*> bfs_;
@@ -122,6 +156,10 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool bottom_up_ = false;             // this round's step
   uint64_t edges_unsearched_ = 0;      // at most: out-edges of vertices still lacking a lane
   uint32_t bottom_up_rounds_ = 0;
+  uint32_t passes_after_ = 0;  // the round from which it runs in passes (UINT32_MAX: never)
+  uint32_t pass_rounds_ = 0;   // rounds run as passes
+  LevelLanes level_lanes_;
+  std::optional<LanePasses<W, LevelLanes>> passes_;
 };
 
 // Lane words for `members` BFS jobs: the fewest of 1, 2, 4 and 8 that hold them (at most 512).

@@ -67,10 +67,10 @@ class EdgeJob : public Job {
   EdgeUse edge_use() const final { return reverse_edges_ ? EdgeUse::BothWays : EdgeUse::OutEdges; }
 
   bool async_capable() const override { return true; }
-  bool wants_reentry(VertexId first, VertexId end) const final { return sweeps() && next_.any_in(first, end); }
+  bool wants_reentry(VertexId first, VertexId end) const override { return sweeps() && next_.any_in(first, end); }
   // Exactly the sources pushes() and the re-entry sweep let through; a job using edges both ways
   // also takes in-edges of its frontier, which a source range cannot tell.
-  bool may_push(VertexId first, VertexId end, bool reentry) const final {
+  bool may_push(VertexId first, VertexId end, bool reentry) const override {
     if (reentry) return wants_reentry(first, end);
     if (reverse_edges_) return true;
     return frontier_.any_in(first, end) || (async_ && next_.any_in(first, end));
@@ -96,7 +96,7 @@ class EdgeJob : public Job {
     });
   }
 
-  uint32_t update_bytes() const final { return sizeof(VertexId) + kValueBytes<Value<Derived>>; }
+  uint32_t update_bytes() const override { return sizeof(VertexId) + kValueBytes<Value<Derived>>; }
 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override {
     if (run.reentry && !sweeps()) return;
@@ -107,7 +107,7 @@ class EdgeJob : public Job {
     });
   }
 
-  void gather_updates(std::span<const std::byte> updates) final {
+  void gather_updates(std::span<const std::byte> updates) override {
     using V = Value<Derived>;
     auto& self = static_cast<Derived&>(*this);
     constexpr size_t kRecord = sizeof(VertexId) + kValueBytes<V>;

@@ -52,19 +52,24 @@ std::unique_ptr<Job> make_pagerank_delta_group(std::span<Job* const> members) {
   }
 }
 
-// Groups run in synchronous rounds: a job asked to run in passes (--async on, async = true) runs
-// alone.
+// delta-PageRank groups run in synchronous rounds: a job asked to run in passes (--async on,
+// async = true) runs alone.
 bool not_forced_async(const Job& job) { return !job.async() || job.async_revisable(); }
+
+// Members share how they run: in rounds (--async off), in passes (--async on, async = true), or as
+// the group finds best (--async auto); and in passes, how far a change travels.
+std::string async_key(const Job& job, uint32_t reach) {
+  if (!job.async()) return "rounds";
+  return fmt::format("{} reach {}", job.async_revisable() ? "auto" : "passes", reach);
+}
 
 std::vector<GroupKind> make_kinds() {
   auto no_key = [](const Job&) { return std::string(); };
   return {
-      {"bfs", 8 * 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key, make_bfs_group},
-      {"sssp", 64,
-       [](const Job& job, uint64_t vertices) {
-         return not_forced_async(job) && vertices <= SsspGroup<8>::kMostVertices;
-       },
-       no_key, make_sssp_group},
+      {"bfs", 8 * 64, [](const Job&, uint64_t) { return true; },
+       [](const Job& job) { return async_key(job, dynamic_cast<const BfsJob&>(job).reach_hops()); }, make_bfs_group},
+      {"sssp", 64, [](const Job&, uint64_t vertices) { return vertices <= SsspGroup<8>::kMostVertices; },
+       [](const Job& job) { return async_key(job, dynamic_cast<const SsspJob&>(job).reach_hops()); }, make_sssp_group},
       {"ppr", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key, make_pagerank_delta_group},
       {"pagerank-delta", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
        make_pagerank_delta_group},

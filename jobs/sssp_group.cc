@@ -17,6 +17,7 @@ SsspGroup<L>::SsspGroup(std::vector<SsspJob*> members)
     : EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>(fmt::format("sssp x{}", members.size()), "sssp"), sssp_(std::move(members)) {
   if (sssp_.empty() || sssp_.size() > L) fail("an SSSP group of {} lanes holds 1 to {} jobs, not {}", L, L, sssp_.size());
   members_.assign(sssp_.begin(), sssp_.end());
+  this->set_async(sssp_.front()->async());
 }
 
 template <uint32_t L>
@@ -42,13 +43,76 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
       }, format, order, sink);
     });
   }
-  next_dist_ = *dist_;
+  if (!this->async()) {
+    next_dist_ = *dist_;
+    return;
+  }
+  row_lanes_.dist = dist_->data();
+  passes_.emplace(row_lanes_, sssp_.front()->reach_hops());
+  passes_->start(n, threads, this->degrees_, {running_});
+  for (uint32_t lane = 0; lane < sssp_.size(); ++lane) passes_->pend(sssp_[lane]->source(), lane);
+  passes_->began();
+  this->frontier_ = passes_->frontier();
+}
+
+template <uint32_t L>
+void SsspGroup<L>::process(const EdgeRun& run) {
+  if (passes_) swept(passes_->process(run));
+  else EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::process(run);
+}
+
+template <uint32_t L>
+void SsspGroup<L>::scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) {
+  if (passes_) swept(passes_->scatter_updates(run, out, update_bytes()));
+  else EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::scatter_updates(run, out);
+}
+
+template <uint32_t L>
+void SsspGroup<L>::gather_updates(std::span<const std::byte> updates) {
+  if (passes_) passes_->gather_updates(updates, update_bytes());
+  else EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::gather_updates(updates);
+}
+
+// Passes write (destination, lane, distance) records; rounds (destination, every lane's distance).
+template <uint32_t L>
+uint32_t SsspGroup<L>::update_bytes() const {
+  return this->async() ? Passes::kRecordBytes : EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::update_bytes();
+}
+
+template <uint32_t L>
+bool SsspGroup<L>::may_push(VertexId first, VertexId end, bool reentry) const {
+  if (passes_) return passes_->may_push(first, end, reentry);
+  return EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::may_push(first, end, reentry);
+}
+
+template <uint32_t L>
+bool SsspGroup<L>::wants_reentry(VertexId first, VertexId end) const {
+  return passes_ && passes_->wants_reentry(first, end);
+}
+
+template <uint32_t L>
+void SsspGroup<L>::swept(const LaneSweep& sweep) {
+  if (sweep.changed) this->reentry_changed_.fetch_add(sweep.changed, std::memory_order_relaxed);
+  if (sweep.pushed) this->reentry_pushes_.fetch_add(sweep.pushed, std::memory_order_relaxed);
+  if (sweep.edges) this->reentry_edges_.fetch_add(sweep.edges, std::memory_order_relaxed);
+}
+
+// A pass's end: a lane no vertex holds any more is done.
+template <uint32_t L>
+void SsspGroup<L>::end_pass() {
+  const uint32_t round = ++this->rounds_;
+  const uint64_t pending = passes_->end_pass().word[0];
+  for (uint64_t done = running_ & ~pending; done; done &= done - 1) sssp_[std::countr_zero(done)]->take_outcome(round, true);
+  running_ &= pending;
+  this->frontier_ = passes_->frontier();
+  this->finished_ = this->converged_ = running_ == 0;
 }
 
 // The distances lowered this round become the round's start; a lane whose distances did not move
 // has finished.
 template <uint32_t L>
 void SsspGroup<L>::end_round() {
+  if (passes_) return end_pass();
   const uint32_t round = ++this->rounds_;
   const uint64_t* lowered = this->next_.words();
   const int64_t words = static_cast<int64_t>((this->next_.size() + 63) / 64);

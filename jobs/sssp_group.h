@@ -9,16 +9,24 @@
 // and the lane is left as it was. Each member thus sees exactly its own rounds, and ends in the
 // round in which its distances stop changing, with the distances it computes alone.
 //
+// Asynchronous members (the default) run in passes instead (jobs/lane_passes.h): gathers lower the
+// distances in place, and a vertex pushes only the lanes whose distance changed since it last
+// pushed (all at each edge when many do), within each member's reach, as SsspJob's passes do; on a
+// road network, where the members' frontiers are far apart, a lane then costs what its job costs
+// alone, and the passes, loads and walks are shared.
+//
 // Unreached is kFar (2^62), not 2^64 - 1: kFar plus a weight stays far and never wraps, so no lane
 // needs a test. Every real distance is below it on graphs of fewer than 2^30 vertices (weights are
 // below 2^32); larger graphs' SSSP jobs are not grouped.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "jobs/edge_job.h"
 #include "jobs/job_group.h"
+#include "jobs/lane_passes.h"
 #include "jobs/sssp.h"
 
 namespace graphso {
@@ -35,17 +43,25 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   };
   static constexpr bool kWeighsEdges = true;
 
+  // The members share their asynchronous setting and reach (jobs/job_groups.cc keys them so).
   explicit SsspGroup(std::vector<SsspJob*> members);
 
   std::span<Job* const> members() const override { return members_; }
   const char* method() const override { return "sssp lanes"; }
   uint32_t lanes() const override { return L; }
 
-  bool async_capable() const override { return false; }
+  bool async_capable() const override { return true; }
   uint64_t state_bytes(uint64_t n) const override {
+    if (this->async()) return n * sizeof(Distances) + 2 * Bitmap::bytes_for(n) + Passes::state_bytes(n);
     return 2 * n * sizeof(Distances) + 2 * Bitmap::bytes_for(n);
   }
   void init(const GraphInfo& graph, int threads) override;
+  void process(const EdgeRun& run) override;
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
+  void gather_updates(std::span<const std::byte> updates) override;
+  uint32_t update_bytes() const override;
+  bool may_push(VertexId first, VertexId end, bool reentry) const override;
+  bool wants_reentry(VertexId first, VertexId end) const override;
   Distances scatter(VertexId u, Weight w) const {
     Distances d;
     const uint64_t* at = dist_->data() + uint64_t{u} * L;
@@ -77,8 +93,26 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   void write_values(OutFormat, const VertexOrder&, const Job::ResultSink&) const override;
 
  private:
+  // The lanes' distances, for passes.
+  struct RowLanes {
+    using Value = uint64_t;
+    static constexpr bool kWeighsEdges = true;
+    uint64_t* dist = nullptr;
+    uint64_t value(uint32_t lane, VertexId v) const { return dist[uint64_t{v} * L + lane]; }
+    uint64_t carried(uint64_t at, Weight w) const { return at + w; }
+    bool lower(uint32_t lane, VertexId v, uint64_t d, bool owned) {
+      uint64_t& slot = dist[uint64_t{v} * L + lane];
+      return owned ? owned_min(slot, d) : atomic_min(slot, d);
+    }
+  };
+  using Passes = LanePasses<(L + 63) / 64, RowLanes>;
+  void end_pass();
+  void swept(const LaneSweep& sweep);
+
   std::vector<Job*> members_;
   std::vector<SsspJob*> sssp_;
+  RowLanes row_lanes_;
+  std::optional<Passes> passes_;
   // As the round began, lane by lane per vertex; shared with the members, whose results are read
   // from it once the batch (and the group) is gone.
   std::shared_ptr<std::vector<uint64_t>> dist_;

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "jobs/bfs.h"
+#include "jobs/bfs_group.h"
 #include "jobs/job_groups.h"
 #include "jobs/sssp.h"
 #include "tests/test_graphs.h"
@@ -103,9 +104,10 @@ TEST_CASE("grouped jobs equal the reference and the jobs run alone, in every eng
       REQUIRE(methods(alone.report).size() == 1);
       for (const RunnableOutcome& r : grouped.report.runnables)
         if (r.method == "bit-parallel bfs") {
-          REQUIRE(r.counts.size() == 1);
+          REQUIRE(r.counts.at(0).first == "bottom_up_rounds");
           if (kind == 2) REQUIRE(r.counts[0].second > 0);  // some rounds went bottom-up
           else REQUIRE(r.counts[0].second == 0);            // not without in-edges
+          REQUIRE(r.counts.at(1) == std::pair<std::string, uint64_t>("pass_rounds", 0));  // --async off: rounds
         }
       for (size_t j = 0; j < jobs.size(); ++j) {
         INFO("job " << jobs[j]);
@@ -120,6 +122,42 @@ TEST_CASE("grouped jobs equal the reference and the jobs run alone, in every eng
       }
       // One pass over the edges serves every member: far fewer edges handed to jobs.
       REQUIRE(grouped.report.counters.edges_processed * 3 < alone.report.counters.edges_processed);
+    }
+  }
+}
+
+TEST_CASE("grouped BFS and SSSP in passes (--async auto and on) equal the reference on a long lattice, in every engine and mode") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
+  TempDir dir;
+  // Long and narrow: hundreds of levels, so an auto BFS group goes from rounds to passes.
+  const EdgeSet set = graphso::testing::street_lattice(8, 300);
+  const std::string graph = graphso::testing::prepare_graph(dir, set, 4, "lattice");
+  std::vector<std::string> jobs = from_sources(set, "bfs", 20, 6);
+  for (const std::string& job : from_sources(set, "sssp", 12, 7)) jobs.push_back(job);
+  jobs.push_back("bfs:source=5:reach=0");  // a reach of its own: a group of its own
+  jobs.push_back("bfs:source=9:reach=0");
+  const ReferenceGraph reference = make_reference_graph(set.vertices, set.edges);
+  for (AsyncPolicy async : {AsyncPolicy::Auto, AsyncPolicy::On}) {
+    for (Sharing mode : kModes) {
+      INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", async " << static_cast<int>(async));
+      const uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.3, true, async);
+      auto batch = graphso::testing::run_batch_on(graph, jobs, mode, mem,
+                                                  {.chunk_bytes = 4096, .engine = engine, .update_mem_bytes = 1 << 20, .async = async});
+      check_all(batch, set);
+      REQUIRE(batch.report.runnables.size() == 3);  // BFS, BFS with reach 0, SSSP
+      for (const RunnableOutcome& r : batch.report.runnables) {
+        INFO(r.name);
+        REQUIRE(r.jobs > 1);
+        if (r.method == "bit-parallel bfs") {
+          // In passes: from the start when asked, after the rounds the group allows otherwise.
+          const uint64_t pass_rounds = r.counts.at(1).second;
+          REQUIRE(pass_rounds > 0);
+          if (async == AsyncPolicy::On) REQUIRE(pass_rounds == r.rounds);
+          else REQUIRE(pass_rounds == r.rounds - BfsGroup<1>::kPassesAfter);  // from the round it went to passes
+        }
+      }
+      // Passes travel: far fewer than the lattice's levels.
+      REQUIRE(batch.report.rounds.size() < 250);
     }
   }
 }
@@ -206,7 +244,7 @@ TEST_CASE("bit-parallel BFS groups of one to eight lane words, on a real graph, 
   REQUIRE(stopped > 0);
 }
 
-TEST_CASE("the plan: identical jobs once, groups by algorithm, arrival and setting; forced passes run alone") {
+TEST_CASE("the plan: identical jobs once, groups by algorithm, arrival and setting") {
   auto make = [](const std::vector<std::string>& args, AsyncPolicy async) {
     std::vector<JobSpec> specs;
     for (size_t i = 0; i < args.size(); ++i) specs.push_back(parse_job_argument(args[i], i));
@@ -240,12 +278,20 @@ TEST_CASE("the plan: identical jobs once, groups by algorithm, arrival and setti
     for (uint32_t r = 0; r < off.runnables.size(); ++r) REQUIRE(off.group(r) == nullptr);
   }
   {
-    // --async on forces passes: level-synchronous groups take none of them; identical ones are
-    // still computed once.
-    auto jobs = make(args, AsyncPolicy::On);
+    // --async on forces passes: BFS and SSSP groups run in passes; delta-PageRank groups, in
+    // rounds only, take none of them; identical jobs are still computed once. A job asked to run
+    // in passes is grouped with no job that runs in rounds, nor with one of another reach.
+    auto jobs = make({"bfs:source=1", "bfs:source=2", "bfs:source=1", "ppr:source=1", "ppr:source=2",
+                      "bfs:source=3:reach=5", "bfs:source=4:reach=5"}, AsyncPolicy::On);
     const BatchPlan plan = plan_batch(jobs, {}, 1000, true);
-    for (uint32_t r = 0; r < plan.runnables.size(); ++r) REQUIRE(plan.group(r) == nullptr);
     REQUIRE(plan.same_as[2] == 0);
+    REQUIRE(plan.runnables.size() == 4);  // bfs 1, 2 (and the twin); ppr, ppr; bfs 3, 4
+    REQUIRE(plan.group(0)->members().size() == 2);
+    REQUIRE(plan.group(1) == nullptr);
+    REQUIRE(plan.group(2) == nullptr);
+    REQUIRE(plan.group(3)->members().size() == 2);
+    jobs[1]->set_async(false);  // a job file's async = false
+    REQUIRE(plan_batch(jobs, {}, 1000, true).group(0) == nullptr);
   }
   {
     // SSSP lanes hold distances below 2^62: not on graphs of more than 2^30 vertices.

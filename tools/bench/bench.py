@@ -29,6 +29,9 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   settings     the paper's W1 (and W1 with PageRank x20) on R-MAT max(--scale, 22) at 128 MB and ego-twitter at 1/8:
                graphso's defaults against every forced setting (--async, sharing mode, engine, encoding), alternated
   sweep        W1-W8 and k-core on every bench graph: the default against --async on/off, chunk against partition
+  many_jobs    64 and 256 BFS from giant-component sources against one of them alone (grouped, and 64 with
+               --grouping off), R-MAT 20 symmetrised and road-FLA at 1/4 and 1/8 of the stored graph; a mixed batch
+               of 64 grouped, ungrouped and as the sum of its jobs alone; 1,000 jobs' time and peak RSS
 
 Writes results.json, summary.md and one PNG per experiment into --out (default bench/out). Ratios
 within one run are what to compare: the machines are shared and timings drift 20-40% between
@@ -54,7 +57,7 @@ DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in 
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
                "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
-               "settings", "sweep"]
+               "settings", "sweep", "many_jobs"]
 
 
 def log(message):
@@ -153,6 +156,15 @@ class Bench:
         edges = os.path.join(self.work, f"road{side}.bin")
         if not os.path.exists(edges):
             self.cli("generate", "road", "--width", side, "--height", side, "--weighted", "-o", edges)
+        return edges
+
+    def symmetric_rmat_edges(self, scale):
+        """Weighted R-MAT at `scale`, every edge's reverse added (a small-world graph whose BFS rounds can go
+        bottom-up)."""
+        edges = os.path.join(self.work, f"rmat{scale}-ef16-w-sym.bin")
+        if not os.path.exists(edges):
+            log(f"symmetrising R-MAT scale {scale}")
+            self.cli("convert", self.rmat_edges(scale), "--symmetrize", "-o", edges)
         return edges
 
     def dataset_edges(self, file_name, symmetrize):
@@ -468,6 +480,136 @@ def exp_chunk_size(ctx):
     return raw, md, lambda path: plots.sweep(series, "size", "chunk size (bytes)", setting, path,
                                              "Chunk size from 64 KiB to Formula (1) (paper Fig. 18)", log_x=True,
                                              marker=default, marker_label=f"R-MAT default {fmt_bytes(default)}")
+
+
+def giant_sources(ctx, g, count, seed=1):
+    """`count` distinct vertices of g's largest weakly connected component, drawn with a seeded generator (original
+    ids, as --job takes them)."""
+    import random
+    labels_dir = os.path.join(ctx.bench.work, os.path.basename(g.path) + "-wcc")
+    labels_file = os.path.join(labels_dir, "wcc.bin")
+    if not os.path.exists(labels_file):
+        shutil.rmtree(labels_dir, ignore_errors=True)
+        ctx.bench.cli("run", g.path, "--job", "wcc:name=wcc", "--out", labels_dir, "--out-format", "bin")
+    with open(labels_file, "rb") as f:
+        labels = struct.unpack(f"<{g.info['vertices']}I", f.read())
+    sizes = {}
+    for label in labels:
+        sizes[label] = sizes.get(label, 0) + 1
+    giant = max(sizes, key=sizes.get)
+    members = [v for v, label in enumerate(labels) if label == giant]
+    return random.Random(seed).sample(members, min(count, len(members)))
+
+
+def stored_bytes(g):
+    """The bytes a full pass of the GridGraph engine reads: its edge file."""
+    return os.path.getsize(os.path.join(g.path, "grid.row"))
+
+
+def mixed_64(sources):
+    """Issue 63's mixed batch: 32 BFS, 16 SSSP, 8 personalised PageRank, 4 WCC, 4 PageRank x10."""
+    jobs = [f"bfs:source={s}" for s in sources[:32]] + [f"sssp:source={s}" for s in sources[32:48]]
+    jobs += [f"ppr:source={s}" for s in sources[48:56]]
+    return jobs + ["wcc"] * 4 + ["pagerank:iterations=10"] * 4
+
+
+def exp_many_jobs(ctx):
+    """Issue 63: many jobs for the price of a few. BFS batches from sources in the giant component against one of
+    those BFS alone (the median of five), grouped (the default) and, for 64, with --grouping off (each job on its
+    own, as before grouping); on a symmetrised R-MAT 20 and road-FLA (--quick: R-MAT 14 and a road grid) at 1/4 and
+    1/8 of the stored graph, each setting alternated within each repetition (at least three; road-FLA two). Then a
+    mixed batch of 64 grouped and ungrouped (alternated) and the sum of its jobs run alone, on the R-MAT graph at 1/4;
+    and 1,000 jobs from a job file on soc-slashdot (--quick: R-MAT 14): time, runnables and peak RSS against --mem."""
+    quick = ctx.args.quick
+    rmat_scale = 14 if quick else 20
+    rmat = ctx.ordered(f"R-MAT {rmat_scale} symmetrised", f"rmat{rmat_scale}-sym",
+                       lambda: ctx.bench.symmetric_rmat_edges(rmat_scale))
+    counts = (8, 32) if quick else (64, 256)
+    alone = 2 if quick else 5
+    raw, rows, series = {"bfs": [], "mixed": {}, "thousand": {}}, [], []
+    for g, repeats in [(rmat, 1 if quick else max(3, ctx.repeats)), (ctx.road(), 1 if quick else max(2, ctx.repeats))]:
+        sources = giant_sources(ctx, g, counts[-1] + alone)
+        for fraction in (4, 8):
+            budget = max(stored_bytes(g) // fraction, 256 << 10)
+            singles = [(f"1 BFS from {s}", [f"bfs:source={s}"], ()) for s in sources[counts[-1]:]]
+            batches = singles + [(f"{n} BFS", [f"bfs:source={s}" for s in sources[:n]], ()) for n in counts]
+            if fraction == 4:
+                batches.append((f"{counts[0]} BFS, grouping off", [f"bfs:source={s}" for s in sources[:counts[0]]],
+                                ("--grouping", "off")))
+            times, last = alternated(ctx, [(g.path, jobs, "chunk", budget, f"{g.name} 1/{fraction} {label}", extra)
+                                           for label, jobs, extra in batches], repeats)
+            median = [statistics.median(t) for t in times]
+            one = statistics.median(median[:alone])
+            points, off_points = [{"jobs": 1, "ratio": 1.0}], [{"jobs": 1, "ratio": 1.0}]
+            for i, (label, jobs, extra) in enumerate(batches):
+                r = last[i]
+                cores = r["cpu_seconds"] / r["wall_seconds"] if r["wall_seconds"] > 0 else 0
+                ratio = median[i] / one
+                if i >= alone:
+                    (off_points if extra else points).append({"jobs": len(jobs), "ratio": ratio})
+                    rows.append([g.name, f"1/{fraction}", label, f"{median[i]:.3f} ({min(times[i]):.3f}-{max(times[i]):.3f})",
+                                 f"{ratio:.2f}", fmt_bytes(r["bytes_read"]), f"{r['rounds_total']}", f"{cores:.2f}",
+                                 f"{r['io_wait_seconds']:.2f}"])
+                raw["bfs"].append({"graph": g.name, "budget": budget, "label": label, "jobs": len(jobs),
+                                   "seconds": times[i], "ratio_to_one": ratio, "cores": cores,
+                                   "report": {k: v for k, v in r.items() if k not in ("jobs",)}})
+            rows.append([g.name, f"1/{fraction}", f"one BFS alone (median of {alone})", f"{one:.3f}", "1", "", "", "", ""])
+            series.append({"series": f"{g.name}, 1/{fraction}", "points": points})
+            if len(off_points) > 1:
+                series.append({"series": f"{g.name}, 1/{fraction}, grouping off", "points": off_points})
+    # The mixed batch: grouped and not, alternated; then each of its jobs alone.
+    sources = giant_sources(ctx, rmat, 56, seed=2)
+    mixed = mixed_64(sources)
+    budget = stored_bytes(rmat) // 4
+    repeats = 1 if quick else max(3, ctx.repeats)
+    times, last = alternated(ctx, [(rmat.path, mixed, "chunk", budget, f"{rmat.name} mixed 64", ()),
+                                   (rmat.path, mixed, "chunk", budget, f"{rmat.name} mixed 64, grouping off",
+                                    ("--grouping", "off"))], repeats)
+    alone_seconds = 0.0
+    for job in sorted(set(mixed), key=mixed.index):
+        r = ctx.bench.run(rmat.path, [job], "chunk", budget, f"{rmat.name} {job} alone")
+        if "failed" in r:
+            raise SystemExit(f"bench: {job} alone failed: {r['failed']}")
+        alone_seconds += r["wall_seconds"] * mixed.count(job)
+    grouped, off = statistics.median(times[0]), statistics.median(times[1])
+    mixed_rows = [["grouped (default)", f"{grouped:.2f} ({min(times[0]):.2f}-{max(times[0]):.2f})",
+                   f"{last[0]['cpu_seconds'] / last[0]['wall_seconds']:.2f}", "1"],
+                  ["--grouping off", f"{off:.2f} ({min(times[1]):.2f}-{max(times[1]):.2f})",
+                   f"{last[1]['cpu_seconds'] / last[1]['wall_seconds']:.2f}", f"{off / grouped:.2f}"],
+                  ["sum of its jobs alone", f"{alone_seconds:.2f}", "", f"{alone_seconds / grouped:.2f}"]]
+    raw["mixed"] = {"grouped": times[0], "off": times[1], "alone_sum": alone_seconds, "grouped_report": last[0],
+                    "off_report": {k: v for k, v in last[1].items() if k != "jobs"}}
+    # 1,000 jobs from a job file.
+    thousand = ctx.rmat(14) if quick else ctx.dataset("soc-slashdot0902-d.el.gz", False)
+    job_file = os.path.join(ctx.bench.work, "thousand.toml")
+    with open(job_file, "w") as f:
+        for k, s in enumerate(giant_sources(ctx, thousand, 1000, seed=3)):
+            kind = k % 20
+            algo = "bfs" if kind < 12 else "sssp" if kind < 16 else "ppr" if kind < 18 else "wcc" if kind < 19 else "pagerank"
+            f.write(f'[[job]]\nalgo = "{algo}"\n' + (f"source = {s}\n" if kind < 18 else "") +
+                    ("tolerance = 1e-4\n" if algo == "ppr" else "") + ("iterations = 10\n" if algo == "pagerank" else ""))
+    r = ctx.bench.run(thousand.path, [], "chunk", stored_bytes(thousand) // 4, f"{thousand.name} 1,000 jobs",
+                      job_file=job_file)
+    if "failed" in r:
+        raise SystemExit(f"bench: 1,000 jobs failed: {r['failed']}")
+    raw["thousand"] = r
+    groups = [x for x in r["runnables"] if x["method"]]
+    thousand_line = (f"1,000 jobs on {thousand.name} (600 BFS, 200 SSSP, 100 PPR, 50 WCC, 50 PageRank x10; "
+                     f"budget a quarter of the stored graph): {r['wall_seconds']:.2f} s in {len(r['runnables'])} "
+                     f"runnables ({len(groups)} groups or identical sets), vertex state {fmt_bytes(r['vertex_state_bytes'])}, "
+                     f"peak RSS {fmt_bytes(r['peak_rss_bytes'])} against --mem {fmt_bytes(r['mem_bytes'])}.")
+    md = ("Seconds: median (range) of the repetitions, every batch of a graph and budget alternated within each; "
+          "ratio: over one BFS alone (the median of five sources' medians); cores: the batch's processor time over its "
+          "wall time (`cpu_seconds` / `wall_seconds`); io wait: seconds the rounds waited for reads.\n\n" +
+          table(["graph", "budget", "batch", "seconds", "ratio", "bytes read", "rounds", "cores", "io wait"], rows) +
+          f"\n\nMixed batch of 64 on {rmat.name} at 1/4 (32 BFS, 16 SSSP, 8 PPR, 4 WCC, 4 PageRank x10, sources in the "
+          f"giant component):\n\n" + table(["batch", "seconds", "cores", "/ grouped"], mixed_rows) +
+          f"\n\nGrouped / ungrouped {grouped / off:.3f} (issue 63's target <= 0.25); grouped / sum alone "
+          f"{grouped / alone_seconds:.3f} (target <= 0.15).\n\n" + thousand_line)
+    setting = (f"{rmat.name} and {ctx.road().name}, chunk mode, chunk size the graph's default; {ctx.threads} threads; "
+               f"commit {ctx.commit}")
+    mixed_plot = {"grouped": grouped, "grouping off": off, "sum alone": alone_seconds}
+    return raw, md, lambda path: plots.many_jobs(series, mixed_plot, setting, path)
 
 
 def mixed_jobs(g, n):
@@ -1561,7 +1703,7 @@ def exp_store_insert(ctx):
     return raw, md + f"\n\n{threads} threads, {repeats} repeats alternated; commit {ctx.commit}", None
 
 
-RUNNERS = {"limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
+RUNNERS = {"many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
            "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
@@ -1582,7 +1724,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "encoding": "15. Packed edges against raw records: bytes per edge, I/O-bound and CPU-bound W1",
           "defaults": "16. One job alone in each sharing mode: run's default",
           "settings": "17. The paper's W1 on power-law graphs: the defaults against every forced setting (issue 51)",
-          "sweep": "18. Every graph and workload: the default against forced --async, chunk against partition (issue 51)"}
+          "sweep": "18. Every graph and workload: the default against forced --async, chunk against partition (issue 51)",
+          "many_jobs": "19. Many jobs: grouped BFS, SSSP and PageRank against one job alone and against jobs on their own (issue 63)"}
 
 
 def main():

@@ -195,6 +195,25 @@ def concurrency(rows, setting, path):
     _finish(fig, "Number of concurrent jobs", setting, path)
 
 
+def many_jobs(rows, mixed, setting, path):
+    """rows: [{series, points: [{jobs, ratio}]}]: a batch of BFS jobs' time over one of them alone;
+    mixed: {label: seconds} for the mixed batch."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    for r in rows:
+        xs = [p["jobs"] for p in r["points"]]
+        axes[0].plot(xs, [p["ratio"] for p in r["points"]], marker="o" if "off" not in r["series"] else "x",
+                     linestyle="dashed" if "off" in r["series"] else "solid", label=r["series"])
+    axes[0].set_xscale("log", base=2)
+    axes[0].set_yscale("log")
+    _log_ticks(axes[0].yaxis)
+    axes[0].set_xlabel("BFS jobs in one batch")
+    axes[0].set_ylabel("time / one of them alone")
+    _legend_on_top(axes[0], [r["series"] for r in rows], log=True)
+    labels = list(mixed)
+    _bars(axes[1], labels, ["seconds"], [[mixed[k] for k in labels]], "wall time (s)")
+    _finish(fig, "Many jobs: BFS batches against one BFS alone, and a mixed batch of 64", setting, path)
+
+
 def orders(rows, setting, path):
     """rows: [{graph, variants: {label: bytes / partition natural}}]"""
     labels = list(rows[0]["variants"].keys())
