@@ -98,7 +98,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     if (config.sharing == Sharing::Chunk) bytes += (run.size() + 1) * BitmapRank::bytes_for(n);
     if (config.sharing == Sharing::Chunk && config.late_join) {
       uint64_t followed = 0;
-      for (const Job* job : run) followed += job->async();
+      for (const Job* job : run) followed += job->may_pass();
       if (followed) bytes += (followed + 1) * Bitmap::bytes_for(n) + BitmapRank::bytes_for(n);
     }
     return bytes;

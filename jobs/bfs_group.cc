@@ -97,7 +97,7 @@ void BfsGroup<W>::enter_passes() {
 
 template <uint32_t W>
 void BfsGroup<W>::process(const EdgeRun& run) {
-  if (passes_) swept(passes_->process(run));
+  if (passes_) this->count_sweep(passes_->process(run));
   else if (bottom_up_) pull(run);
   else EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::process(run);
 }
@@ -105,7 +105,7 @@ void BfsGroup<W>::process(const EdgeRun& run) {
 // Bottom-up, nothing goes through update records: a source's search writes what it found.
 template <uint32_t W>
 void BfsGroup<W>::scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) {
-  if (passes_) swept(passes_->scatter_updates(run, out, update_bytes()));
+  if (passes_) this->count_sweep(passes_->scatter_updates(run, out, update_bytes()));
   else if (bottom_up_) pull(run);
   else EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::scatter_updates(run, out);
 }
@@ -129,13 +129,6 @@ bool BfsGroup<W>::wants_reentry(VertexId first, VertexId end) const {
 }
 
 template <uint32_t W>
-void BfsGroup<W>::swept(const LaneSweep& sweep) {
-  if (sweep.changed) this->reentry_changed_.fetch_add(sweep.changed, std::memory_order_relaxed);
-  if (sweep.pushed) this->reentry_pushes_.fetch_add(sweep.pushed, std::memory_order_relaxed);
-  if (sweep.edges) this->reentry_edges_.fetch_add(sweep.edges, std::memory_order_relaxed);
-}
-
-template <uint32_t W>
 bool BfsGroup<W>::may_push(VertexId first, VertexId end, bool reentry) const {
   if (passes_) return passes_->may_push(first, end, reentry);
   return EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::may_push(first, end, reentry);
@@ -146,16 +139,21 @@ template <uint32_t W>
 void BfsGroup<W>::end_pass() {
   const uint32_t round = ++this->rounds_;
   ++pass_rounds_;
-  const Lanes pending = passes_->end_pass();
+  const bool running = finish_lanes(passes_->end_pass(), round);
+  this->frontier_ = passes_->frontier();
+  this->finished_ = this->converged_ = !running;
+}
+
+template <uint32_t W>
+bool BfsGroup<W>::finish_lanes(const Lanes& active, uint32_t round) {
   uint64_t still = 0;
   for (uint32_t k = 0; k < W; ++k) {
-    for (uint64_t done = running_.word[k] & ~pending.word[k]; done; done &= done - 1)
+    for (uint64_t done = running_.word[k] & ~active.word[k]; done; done &= done - 1)
       bfs_[k * 64 + std::countr_zero(done)]->take_outcome(round, true);
-    running_.word[k] &= pending.word[k];
+    running_.word[k] &= active.word[k];
     still |= running_.word[k];
   }
-  this->frontier_ = passes_->frontier();
-  this->finished_ = this->converged_ = still == 0;
+  return still != 0;
 }
 
 template <uint32_t W>
@@ -282,16 +280,10 @@ void BfsGroup<W>::end_round() {
   }
   edges_unsearched_ -= std::min(edges_unsearched_, searched_edges);
   // A lane that reached nobody this round is done: its member's levels are final.
-  uint64_t still = 0;
-  for (uint32_t k = 0; k < W; ++k) {
-    for (uint64_t done = running_.word[k] & ~reached.word[k]; done; done &= done - 1)
-      bfs_[k * 64 + std::countr_zero(done)]->take_outcome(level, true);
-    running_.word[k] &= reached.word[k];
-    still |= running_.word[k];
-  }
+  const bool running = finish_lanes(reached, level);
   lanes_at_.swap(this->next_);
   this->next_.clear();
-  this->finished_ = this->converged_ = still == 0;
+  this->finished_ = this->converged_ = !running;
   if (this->finished_) {
     this->frontier_.clear();
     return;

@@ -67,6 +67,7 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   uint32_t lanes() const override { return kLanes; }
 
   bool async_capable() const override { return true; }
+  bool may_pass() const override { return passes_after_ != UINT32_MAX; }
   uint64_t state_bytes(uint64_t n) const override;
   void init(const GraphInfo& graph, int threads) override;
   void process(const EdgeRun& run) override;
@@ -75,6 +76,8 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   uint32_t update_bytes() const override;
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
+  // In passes: the vertices with lanes changed this pass, for the late join.
+  Job::PassChanges pass_changes() const override { return passes_ ? Job::PassChanges{&passes_->changed(), false} : Job::PassChanges{}; }
   // Top-down: an edge carries the source's frontier lanes.
   Lanes scatter(VertexId u, Weight) const { return frontier_lanes_[u]; }
   // Lanes new to v join its arrivals; true if any did (v then joins next_).
@@ -129,8 +132,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   // From bit-parallel rounds to passes: the frontier lanes pend, the lane bits are let go.
   void enter_passes();
   void end_pass();
-  // Adds what a run handed again did to the job's re-entry counts.
-  void swept(const LaneSweep& sweep);
+  // The running lanes not in `active` are done, their members after `round` rounds; whether any
+  // still runs.
+  bool finish_lanes(const Lanes& active, uint32_t round);
 
   // The members' levels, for passes.
   struct LevelLanes {

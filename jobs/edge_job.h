@@ -75,7 +75,7 @@ class EdgeJob : public Job {
     if (reverse_edges_) return true;
     return frontier_.any_in(first, end) || (async_ && next_.any_in(first, end));
   }
-  PassChanges pass_changes() const final {
+  PassChanges pass_changes() const override {
     if (!sweeps()) return {};
     return {&next_, requires { Derived::kChangedPushesWholeOnly; }};
   }

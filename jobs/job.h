@@ -97,6 +97,9 @@ class Job {
     revisable_ = async_ && revisable;
   }
   bool async() const { return async_; }
+  // Whether it runs in passes or may come to (a BFS group goes from rounds to passes): what the
+  // late join's memory is counted for.
+  virtual bool may_pass() const { return async_; }
   // The round from which a revisable job ran synchronously (0: it never fell back).
   uint32_t sync_from_round() const { return sync_from_round_; }
   // Edges pushed by sources outside the pass's frontier (changed during the pass, or swept again):
@@ -110,6 +113,11 @@ class Job {
   // pass over packed pages of those sources without decoding them (engine/edge_processor.h); the
   // default, true, never does.
   virtual bool may_push(VertexId /*first*/, VertexId /*end*/, bool /*reentry*/) const { return true; }
+  // What a run handed again did (re-entry): the changed sources it held, those that pushed, and
+  // the edges their pushes carried (count_sweep adds them up).
+  struct Sweep {
+    uint64_t changed = 0, pushed = 0, edges = 0;
+  };
   // Sources that pushed in runs handed again, since init(); a sweep that adds none changed nothing.
   uint64_t reentry_pushes() const { return reentry_pushes_.load(std::memory_order_relaxed); }
   // Sources changed since they pushed that runs handed again held, since init(): what a sweep
@@ -178,6 +186,11 @@ class Job {
   }
 
  protected:
+  void count_sweep(const Sweep& sweep) {
+    if (sweep.changed) reentry_changed_.fetch_add(sweep.changed, std::memory_order_relaxed);
+    if (sweep.pushed) reentry_pushes_.fetch_add(sweep.pushed, std::memory_order_relaxed);
+    if (sweep.edges) reentry_edges_.fetch_add(sweep.edges, std::memory_order_relaxed);
+  }
   // write_results() for a job that ran itself.
   virtual void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const = 0;
 

@@ -28,4 +28,12 @@ class JobGroup {
   virtual std::vector<std::pair<std::string, uint64_t>> counts() const { return {}; }
 };
 
+// Lanes for a group of `members` jobs with values side by side per vertex: the fewest of 8, 16, 32
+// and 64 that hold them (8 doubles or distances are a cache line).
+inline uint32_t value_lanes(size_t members) {
+  uint32_t lanes = 8;
+  while (lanes < 64 && lanes < members) lanes *= 2;
+  return lanes;
+}
+
 }  // namespace graphso

@@ -32,23 +32,15 @@ std::unique_ptr<Job> make_bfs_group(std::span<Job* const> members) {
   }
 }
 
-std::unique_ptr<Job> make_sssp_group(std::span<Job* const> members) {
-  std::vector<SsspJob*> sssp = members_as<SsspJob>(members);
-  switch (sssp_group_lanes(sssp.size())) {
-    case 8: return std::make_unique<SsspGroup<8>>(std::move(sssp));
-    case 16: return std::make_unique<SsspGroup<16>>(std::move(sssp));
-    case 32: return std::make_unique<SsspGroup<32>>(std::move(sssp));
-    default: return std::make_unique<SsspGroup<64>>(std::move(sssp));
-  }
-}
-
-std::unique_ptr<Job> make_pagerank_delta_group(std::span<Job* const> members) {
-  std::vector<PageRankDeltaJob*> delta = members_as<PageRankDeltaJob>(members);
-  switch (pagerank_group_lanes(delta.size())) {
-    case 8: return std::make_unique<PageRankDeltaGroup<8>>(std::move(delta));
-    case 16: return std::make_unique<PageRankDeltaGroup<16>>(std::move(delta));
-    case 32: return std::make_unique<PageRankDeltaGroup<32>>(std::move(delta));
-    default: return std::make_unique<PageRankDeltaGroup<64>>(std::move(delta));
+// A group whose members' values lie side by side (Group<lanes>), as wide as they need.
+template <template <uint32_t> class Group, typename Member>
+std::unique_ptr<Job> make_value_group(std::span<Job* const> members) {
+  std::vector<Member*> typed = members_as<Member>(members);
+  switch (value_lanes(typed.size())) {
+    case 8: return std::make_unique<Group<8>>(std::move(typed));
+    case 16: return std::make_unique<Group<16>>(std::move(typed));
+    case 32: return std::make_unique<Group<32>>(std::move(typed));
+    default: return std::make_unique<Group<64>>(std::move(typed));
   }
 }
 
@@ -69,10 +61,11 @@ std::vector<GroupKind> make_kinds() {
       {"bfs", 8 * 64, [](const Job&, uint64_t) { return true; },
        [](const Job& job) { return async_key(job, dynamic_cast<const BfsJob&>(job).reach_hops()); }, make_bfs_group},
       {"sssp", 64, [](const Job&, uint64_t vertices) { return vertices <= SsspGroup<8>::kMostVertices; },
-       [](const Job& job) { return async_key(job, dynamic_cast<const SsspJob&>(job).reach_hops()); }, make_sssp_group},
-      {"ppr", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key, make_pagerank_delta_group},
+       [](const Job& job) { return async_key(job, dynamic_cast<const SsspJob&>(job).reach_hops()); }, make_value_group<SsspGroup, SsspJob>},
+      {"ppr", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
+       make_value_group<PageRankDeltaGroup, PageRankDeltaJob>},
       {"pagerank-delta", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
-       make_pagerank_delta_group},
+       make_value_group<PageRankDeltaGroup, PageRankDeltaJob>},
   };
 }
 

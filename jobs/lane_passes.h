@@ -31,6 +31,7 @@
 #include "base/bitmap.h"
 #include "base/edge_run.h"
 #include "base/run_edges.h"
+#include "jobs/job.h"
 
 namespace graphso {
 
@@ -47,11 +48,6 @@ struct LaneBits {
     for (uint32_t k = 0; k < W; ++k)
       for (uint64_t bits = word[k]; bits; bits &= bits - 1) f(k * 64 + static_cast<uint32_t>(std::countr_zero(bits)));
   }
-};
-
-// What a run handed again found and pushed (Job::reentry_pushes and its kin).
-struct LaneSweep {
-  uint64_t pushed = 0, changed = 0, edges = 0;
 };
 
 // Policy:
@@ -97,16 +93,19 @@ class LanePasses {
   void began() { take_reach(); }
 
   const Bitmap& frontier() const { return frontier_; }
+  // The vertices with lanes changed this pass (the late join follows them: Job::pass_changes).
+  const Bitmap& changed() const { return next_; }
   bool wants_reentry(VertexId first, VertexId end) const { return next_.any_in(first, end); }
   bool may_push(VertexId first, VertexId end, bool reentry) const {
     if (reentry) return wants_reentry(first, end);
     return frontier_.any_in(first, end) || next_.any_in(first, end);
   }
 
-  using Sweep = LaneSweep;
+  // What a run handed again found and pushed (Job::count_sweep).
+  using Sweep = Job::Sweep;
   Sweep process(const EdgeRun& run) {
     return walk(run, [&](uint32_t lane, VertexId v, Value x) {
-      if (policy_.lower(lane, v, x, run.owns_destinations)) changed(lane, v);
+      if (policy_.lower(lane, v, x, run.owns_destinations)) mark_changed(lane, v);
     });
   }
   Sweep scatter_updates(const EdgeRun& run, std::vector<std::byte>& out, uint32_t record_bytes) {
@@ -126,7 +125,7 @@ class LanePasses {
       std::memcpy(&v, updates.data() + at, sizeof(v));
       std::memcpy(&lane, updates.data() + at + sizeof(v), sizeof(lane));
       std::memcpy(&x, updates.data() + at + 2 * sizeof(uint32_t), sizeof(x));
-      if (policy_.lower(lane, v, x, false)) changed(lane, v);
+      if (policy_.lower(lane, v, x, false)) mark_changed(lane, v);
     }
   }
 
@@ -171,7 +170,7 @@ class LanePasses {
     double sum = 0, squares = 0;
   };
 
-  void changed(uint32_t lane, VertexId v) {
+  void mark_changed(uint32_t lane, VertexId v) {
     std::atomic_ref<uint64_t> word(next_lanes_[v].word[lane / 64]);
     const uint64_t bit = uint64_t{1} << (lane % 64);
     if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);

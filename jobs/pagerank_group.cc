@@ -6,12 +6,6 @@
 
 namespace graphso {
 
-uint32_t pagerank_group_lanes(size_t members) {
-  uint32_t lanes = 8;
-  while (lanes < 64 && lanes < members) lanes *= 2;
-  return lanes;
-}
-
 template <uint32_t L>
 PageRankDeltaGroup<L>::PageRankDeltaGroup(std::vector<PageRankDeltaJob*> members)
     : EdgeJob<PageRankDeltaGroup<L>, EdgeUse::OutEdges>(fmt::format("{} x{}", members.empty() ? "" : members[0]->algo(), members.size()),

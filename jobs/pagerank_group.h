@@ -81,7 +81,4 @@ class PageRankDeltaGroup final : public EdgeJob<PageRankDeltaGroup<L>, EdgeUse::
   uint64_t running_ = 0;          // lanes that have not finished
 };
 
-// Lanes for `members` delta-PageRank jobs: the fewest of 8, 16, 32 and 64 that hold them.
-uint32_t pagerank_group_lanes(size_t members);
-
 }  // namespace graphso

@@ -6,12 +6,6 @@
 
 namespace graphso {
 
-uint32_t sssp_group_lanes(size_t members) {
-  uint32_t lanes = 8;
-  while (lanes < 64 && lanes < members) lanes *= 2;
-  return lanes;
-}
-
 template <uint32_t L>
 SsspGroup<L>::SsspGroup(std::vector<SsspJob*> members)
     : EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>(fmt::format("sssp x{}", members.size()), "sssp"), sssp_(std::move(members)) {
@@ -57,13 +51,13 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
 
 template <uint32_t L>
 void SsspGroup<L>::process(const EdgeRun& run) {
-  if (passes_) swept(passes_->process(run));
+  if (passes_) this->count_sweep(passes_->process(run));
   else EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::process(run);
 }
 
 template <uint32_t L>
 void SsspGroup<L>::scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) {
-  if (passes_) swept(passes_->scatter_updates(run, out, update_bytes()));
+  if (passes_) this->count_sweep(passes_->scatter_updates(run, out, update_bytes()));
   else EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::scatter_updates(run, out);
 }
 
@@ -88,13 +82,6 @@ bool SsspGroup<L>::may_push(VertexId first, VertexId end, bool reentry) const {
 template <uint32_t L>
 bool SsspGroup<L>::wants_reentry(VertexId first, VertexId end) const {
   return passes_ && passes_->wants_reentry(first, end);
-}
-
-template <uint32_t L>
-void SsspGroup<L>::swept(const LaneSweep& sweep) {
-  if (sweep.changed) this->reentry_changed_.fetch_add(sweep.changed, std::memory_order_relaxed);
-  if (sweep.pushed) this->reentry_pushes_.fetch_add(sweep.pushed, std::memory_order_relaxed);
-  if (sweep.edges) this->reentry_edges_.fetch_add(sweep.edges, std::memory_order_relaxed);
 }
 
 // A pass's end: a lane no vertex holds any more is done.

@@ -62,6 +62,8 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   uint32_t update_bytes() const override;
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
+  // In passes: the vertices with lanes changed this pass, for the late join.
+  Job::PassChanges pass_changes() const override { return passes_ ? Job::PassChanges{&passes_->changed(), false} : Job::PassChanges{}; }
   Distances scatter(VertexId u, Weight w) const {
     Distances d;
     const uint64_t* at = dist_->data() + uint64_t{u} * L;
@@ -107,7 +109,6 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   };
   using Passes = LanePasses<(L + 63) / 64, RowLanes>;
   void end_pass();
-  void swept(const LaneSweep& sweep);
 
   std::vector<Job*> members_;
   std::vector<SsspJob*> sssp_;
@@ -119,8 +120,5 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   std::vector<uint64_t> next_dist_;  // lowered by this round's gathers
   uint64_t running_ = 0;             // lanes that have not finished
 };
-
-// Lanes for `members` SSSP jobs: the fewest of 8, 16, 32 and 64 that hold them.
-uint32_t sssp_group_lanes(size_t members);
 
 }  // namespace graphso

@@ -144,6 +144,15 @@ TEST_CASE("grouped BFS and SSSP in passes (--async auto and on) equal the refere
       auto batch = graphso::testing::run_batch_on(graph, jobs, mode, mem,
                                                   {.chunk_bytes = 4096, .engine = engine, .update_mem_bytes = 1 << 20, .async = async});
       check_all(batch, set);
+      if (mode == Sharing::Chunk) {  // chunks a group's changed lanes reach join the pass
+        auto joined = graphso::testing::run_batch_on(
+            graph, jobs, mode, mem,
+            {.chunk_bytes = 4096, .engine = engine, .update_mem_bytes = 1 << 20, .async = async, .late_join = true});
+        check_all(joined, set);
+        uint64_t late = 0;
+        for (const RoundRecord& round : joined.report.rounds) late += round.late_chunks;
+        REQUIRE(late > 0);
+      }
       REQUIRE(batch.report.runnables.size() == 3);  // BFS, BFS with reach 0, SSSP
       for (const RunnableOutcome& r : batch.report.runnables) {
         INFO(r.name);
