@@ -30,16 +30,15 @@
 // the group runs in passes on its members' level arrays instead (jobs/lane_passes.h: each lane
 // pushes what changed, within its reach, lowering levels), from the start when its members are
 // asked to run in passes (`--async on`), and under `--async auto` once kPassesAfter rounds went
-// by top-down: a small-world traversal is done by then (R-MAT 20: 8 rounds), and what takes longer
+// by: a small-world traversal is done by then (R-MAT 20: 8 rounds), and what takes longer
 // is a long chain of thin frontiers (road-FLA: 1,921 rounds), where passes take half as many and
 // the bits save little (docs/jobs.md, "Grouped jobs").
 #pragma once
 
 #include <bit>
 #include <cstdint>
-#include <vector>
-
 #include <optional>
+#include <vector>
 
 #include "jobs/atomics.h"
 #include "jobs/bfs.h"
@@ -74,6 +73,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   void gather_updates(std::span<const std::byte> updates) override;
   uint32_t update_bytes() const override;
+  // A record with every lane in rounds; in passes (which it may come to) a record per lane that
+  // pushes.
+  uint32_t updates_per_edge() const override { return may_pass() ? kLanes : 1; }
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.

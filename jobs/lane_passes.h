@@ -6,9 +6,9 @@
 // its frontier lanes and its next lanes within their member's reach, each lane's current value; a
 // run that holds all its out-edges takes the next lanes it pushes out of its next lanes first (so
 // a change after that is pushed later), others leave them for the next pass to push through every
-// edge. A lane beyond its reach waits for the next pass. Only the lanes that
-// changed push, so on a graph whose members' frontiers are far apart (a road network) a lane costs
-// what the job costs alone, and the pass, its loads and its walk are shared.
+// edge. A lane beyond its reach waits for the next pass. Only the lanes that changed push, so on a
+// graph whose members' frontiers are far apart (a road network) a lane costs what the job costs
+// alone, and the pass, its loads and its walk are shared.
 //
 // A run handed again while still loaded (re-entry, middleware/reentry.h) pushes, as for a job
 // alone, the next lanes of the sources it holds all the out-edges of.
@@ -35,6 +35,7 @@
 
 namespace graphso {
 
+// A set of a group's lanes (its members): lane l is bit l % 64 of word l / 64.
 template <uint32_t W>
 struct LaneBits {
   uint64_t word[W];

@@ -60,6 +60,8 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   void gather_updates(std::span<const std::byte> updates) override;
   uint32_t update_bytes() const override;
+  // A record per lane that pushes in passes; one with every lane in rounds.
+  uint32_t updates_per_edge() const override { return this->async() ? L : 1; }
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.
