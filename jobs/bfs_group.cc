@@ -80,7 +80,7 @@ void BfsGroup<W>::init(const GraphInfo& graph, int threads) {
 template <uint32_t W>
 void BfsGroup<W>::enter_passes() {
   passes_.emplace(level_lanes_, bfs_.front()->reach_hops());
-  passes_->start(cells_.size(), this->threads_, this->degrees_, running_);
+  passes_->start(cells_.size(), this->threads_, this->degrees_);
   lanes_at_.for_each([&](uint64_t v) {
     Lanes pending = frontier_lanes_[v];
     for (uint32_t k = 0; k < W; ++k) pending.word[k] &= running_.word[k];

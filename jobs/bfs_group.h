@@ -73,9 +73,8 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   void gather_updates(std::span<const std::byte> updates) override;
   uint32_t update_bytes() const override;
-  // A record with every lane in rounds; in passes (which it may come to) a record per lane that
-  // pushes.
-  uint32_t updates_per_edge() const override { return may_pass() ? kLanes : 1; }
+  // A record with every lane in rounds; in passes a record per lane that pushes.
+  uint32_t updates_per_edge() const override { return passes_ ? kLanes : 1; }
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.

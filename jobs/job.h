@@ -81,8 +81,8 @@ class Job {
   virtual uint32_t update_bytes() const = 0;
   // Appends to `out` one update record per edge process() would apply. Same threading rules.
   virtual void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) = 0;
-  // The most records scatter_updates() writes per edge: two (an edge used both ways), or a
-  // group's lanes.
+  // The most records scatter_updates() writes per edge now: two (an edge used both ways), or a
+  // group's lanes in passes.
   virtual uint32_t updates_per_edge() const { return 2; }
   // Applies update records made by scatter_updates(), from several threads at once.
   virtual void gather_updates(std::span<const std::byte> updates) = 0;

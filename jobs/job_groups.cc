@@ -56,16 +56,17 @@ std::string async_key(const Job& job, uint32_t reach) {
 }
 
 std::vector<GroupKind> make_kinds() {
-  auto no_key = [](const Job&) { return std::string(); };
+  auto delta_kind = [](std::string algo) {
+    return GroupKind{std::move(algo), 64, [](const Job& job, uint64_t) { return not_forced_async(job); },
+                     [](const Job&) { return std::string(); }, make_value_group<PageRankDeltaGroup, PageRankDeltaJob>};
+  };
   return {
       {"bfs", 8 * 64, [](const Job&, uint64_t) { return true; },
        [](const Job& job) { return async_key(job, dynamic_cast<const BfsJob&>(job).reach_hops()); }, make_bfs_group},
       {"sssp", 64, [](const Job&, uint64_t vertices) { return vertices <= SsspGroup<8>::kMostVertices; },
        [](const Job& job) { return async_key(job, dynamic_cast<const SsspJob&>(job).reach_hops()); }, make_value_group<SsspGroup, SsspJob>},
-      {"ppr", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
-       make_value_group<PageRankDeltaGroup, PageRankDeltaJob>},
-      {"pagerank-delta", 64, [](const Job& job, uint64_t) { return not_forced_async(job); }, no_key,
-       make_value_group<PageRankDeltaGroup, PageRankDeltaJob>},
+      delta_kind("ppr"),
+      delta_kind("pagerank-delta"),
   };
 }
 

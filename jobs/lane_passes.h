@@ -74,11 +74,10 @@ class LanePasses {
   // Bytes of an update record: the destination, the lane and the value.
   static constexpr uint32_t kRecordBytes = 2 * sizeof(uint32_t) + sizeof(Value);
 
-  // Enters passes with these lanes pending at these vertices (frontier), the others running.
-  void start(uint64_t n, int threads, const std::vector<uint32_t>* degrees, Lanes running) {
+  // Enters passes over n vertices; pend() then names the lanes pending where.
+  void start(uint64_t n, int threads, const std::vector<uint32_t>* degrees) {
     threads_ = threads;
     degrees_ = degrees;
-    running_ = running;
     frontier_lanes_.assign(n, Lanes{});
     next_lanes_.assign(n, Lanes{});
     frontier_ = Bitmap(n);
@@ -160,7 +159,6 @@ class LanePasses {
 #pragma omp critical(graphso_lane_passes)
       for (uint32_t k = 0; k < W; ++k) pending.word[k] |= mine.word[k];
     }
-    for (uint32_t k = 0; k < W; ++k) running_.word[k] &= pending.word[k];
     take_reach();
     return pending;
   }
@@ -302,7 +300,6 @@ class LanePasses {
   uint32_t reach_hops_;
   int threads_ = 1;
   const std::vector<uint32_t>* degrees_ = nullptr;
-  Lanes running_{};
   std::vector<Lanes> frontier_lanes_;
   std::vector<Lanes> next_lanes_;
   Bitmap frontier_;

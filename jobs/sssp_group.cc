@@ -43,7 +43,7 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
   }
   row_lanes_.dist = dist_->data();
   passes_.emplace(row_lanes_, sssp_.front()->reach_hops());
-  passes_->start(n, threads, this->degrees_, {running_});
+  passes_->start(n, threads, this->degrees_);
   for (uint32_t lane = 0; lane < sssp_.size(); ++lane) passes_->pend(sssp_[lane]->source(), lane);
   passes_->began();
   this->frontier_ = passes_->frontier();

@@ -1,23 +1,25 @@
 // Single-source shortest paths from up to L sources as one job: each vertex holds its L members'
-// distances side by side (one cache line per 8 members), so an edge is read and decoded once and
-// relaxes every member's distance in one tight loop over the lanes, which the compiler vectorises.
+// distances side by side (one cache line per 8 members), so an edge is read and decoded once for
+// every member.
 //
-// Synchronous rounds, as SsspJob's: edges scatter the distances a round began with, gathers lower
-// the next ones, and the round's end takes them. A source in the frontier (the union of the
-// members' frontiers) relaxes every lane, not only those that changed: a lane whose distance at u
-// did not change last round has pushed it already, so dist(u) + w is no lower than what v holds
-// and the lane is left as it was. Each member thus sees exactly its own rounds, and ends in the
-// round in which its distances stop changing, with the distances it computes alone.
-//
-// Asynchronous members (the default) run in passes instead (jobs/lane_passes.h): gathers lower the
+// Asynchronous members (the default) run in passes (jobs/lane_passes.h): gathers lower the
 // distances in place, and a vertex pushes only the lanes whose distance changed since it last
 // pushed (all at each edge when many do), within each member's reach, as SsspJob's passes do; on a
 // road network, where the members' frontiers are far apart, a lane then costs what its job costs
 // alone, and the passes, loads and walks are shared.
 //
-// Unreached is kFar (2^62), not 2^64 - 1: kFar plus a weight stays far and never wraps, so no lane
-// needs a test. Every real distance is below it on graphs of fewer than 2^30 vertices (weights are
-// below 2^32); larger graphs' SSSP jobs are not grouped.
+// Synchronous members (--async off) run in rounds, as SsspJob's: edges scatter the distances a
+// round began with, gathers lower the next ones, and the round's end takes them. A source in the
+// frontier (the union of the members' frontiers) relaxes every lane in one tight loop the compiler
+// vectorises, not only those that changed: a lane whose distance at u did not change last round
+// has pushed it already, so dist(u) + w is no lower than what v holds and the lane is left as it
+// was. Each member thus sees exactly its own rounds, and ends in the round in which its distances
+// stop changing.
+//
+// Either way each member's distances are those it computes alone. Unreached is kFar (2^62), not
+// 2^64 - 1: kFar plus a weight stays far and never wraps, so no lane needs a test. Every real
+// distance is below it on graphs of fewer than 2^30 vertices (weights are below 2^32); larger
+// graphs' SSSP jobs are not grouped.
 #pragma once
 
 #include <memory>
@@ -61,7 +63,7 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   void gather_updates(std::span<const std::byte> updates) override;
   uint32_t update_bytes() const override;
   // A record per lane that pushes in passes; one with every lane in rounds.
-  uint32_t updates_per_edge() const override { return this->async() ? L : 1; }
+  uint32_t updates_per_edge() const override { return passes_ ? L : 1; }
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.

@@ -12,15 +12,38 @@
 namespace graphso {
 namespace {
 
-// A scatter call covers at most this many edges, so its staging stays small and inside the update
-// budget.
+// A scatter call writes at most kPieceRecords records, so its staging stays small and inside the
+// update budget: it covers kScatterPieceEdges edges of a job that writes up to two records an
+// edge, fewer of one that writes more (a group's lanes in passes, Job::updates_per_edge), whose
+// pieces end where a source does when that is within as many edges again, so that a source's
+// pushes are whole there (jobs/lane_passes.h), and so at most twice as many records.
 constexpr uint64_t kScatterPieceEdges = 256;
-// A thread's scatter staging: what the batch's largest writes for a piece. per_edge: per job, its
-// record (a vertex id and a value, or a group's lanes) times the most it writes an edge
-// (Job::updates_per_edge: two for an edge used both ways, a record per lane for a group in passes).
-uint64_t scatter_staging_bytes(std::span<const uint32_t> per_edge) {
-  const uint64_t largest = per_edge.empty() ? 0 : *std::max_element(per_edge.begin(), per_edge.end());
-  return kScatterPieceEdges * std::max<uint64_t>(largest, 24);
+constexpr uint64_t kPieceRecords = 2 * kScatterPieceEdges;
+// A thread's scatter staging: twice a piece's records of the batch's largest (a vertex id and an
+// 8-byte value, or a group's lanes: jobs/job_group.h).
+uint64_t scatter_staging_bytes(std::span<const uint32_t> record_bytes) {
+  const uint64_t largest = record_bytes.empty() ? 0 : *std::max_element(record_bytes.begin(), record_bytes.end());
+  return 2 * kPieceRecords * std::max<uint64_t>(largest, 12);
+}
+
+// A piece of `edges` edges from `first` on, ended at the next source boundary when that is at most
+// as many edges further.
+uint64_t to_source_end(const EdgeRun& run, uint64_t first, uint64_t edges) {
+  const uint64_t end = first + edges;
+  if (end >= run.count) return run.count - first;
+  if (run.grouped()) {  // a group per source: the first group boundary at or after the end
+    const SourceGroups& g = run.groups;
+    const uint32_t* offsets_end = g.offsets + g.groups + 1;
+    const uint32_t* at = std::lower_bound(g.offsets, offsets_end, g.begin + end);
+    const uint64_t boundary = at == offsets_end ? g.end : std::min<uint64_t>(*at, g.end);
+    return boundary - g.begin - first <= 2 * edges ? boundary - g.begin - first : edges;
+  }
+  auto source = [&](uint64_t k) {
+    return run.weighted ? reinterpret_cast<const WeightedEdge*>(run.data)[k].src : reinterpret_cast<const Edge*>(run.data)[k].src;
+  };
+  uint64_t stop = end;
+  while (stop < run.count && stop < first + 2 * edges && source(stop) == source(end - 1)) ++stop;
+  return stop < run.count && source(stop) == source(end - 1) ? edges : stop - first;
 }
 
 // A spilled piece is read back through a LoadStreamer, whose buffers (a piece and two pages of
@@ -32,33 +55,30 @@ uint64_t spill_piece_for(uint64_t update_bytes) {
 }
 
 // The spill staging, the two read-back buffers and every thread's scatter staging.
-uint64_t fixed_update_bytes(uint64_t piece, int threads, std::span<const uint32_t> per_edge) {
-  return piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, threads)) * scatter_staging_bytes(per_edge);
+uint64_t fixed_update_bytes(uint64_t piece, int threads, std::span<const uint32_t> record_bytes) {
+  return piece + 2 * (piece + 2 * kDirectAlignment) + uint64_t(std::max(1, threads)) * scatter_staging_bytes(record_bytes);
 }
 
 // The least the bins need: a scatter piece per thread, or one record per thread per bin.
-uint64_t least_bin_bytes(int threads, const UpdateShapes& shapes, uint32_t partitions) {
+uint64_t least_bin_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
   uint64_t one_each = 0;
-  for (uint32_t r : shapes.record_bytes) one_each += uint64_t{r} * partitions;
-  return uint64_t(std::max(1, threads)) * std::max(scatter_staging_bytes(shapes.per_edge_bytes), one_each);
+  for (uint32_t r : record_bytes) one_each += uint64_t{r} * partitions;
+  return uint64_t(std::max(1, threads)) * std::max(scatter_staging_bytes(record_bytes), one_each);
 }
 
-UpdateShapes shapes_of(std::span<Job* const> jobs) {
-  UpdateShapes shapes;
-  for (Job* job : jobs) {
-    shapes.record_bytes.push_back(job->update_bytes());
-    shapes.per_edge_bytes.push_back(job->update_bytes() * job->updates_per_edge());
-  }
-  return shapes;
+std::vector<uint32_t> record_sizes(std::span<Job* const> jobs) {
+  std::vector<uint32_t> sizes;
+  for (Job* job : jobs) sizes.push_back(job->update_bytes());
+  return sizes;
 }
 
 // The bins get what the update budget leaves after the spill staging, the two read-back
 // buffers and every thread's scatter staging.
-uint64_t bin_budget(uint64_t update_bytes, int threads, const UpdateShapes& shapes, uint32_t partitions) {
-  const uint64_t least = XStreamEngine::min_update_bytes(threads, shapes, partitions);
+uint64_t bin_budget(uint64_t update_bytes, int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
+  const uint64_t least = XStreamEngine::min_update_bytes(threads, record_bytes, partitions);
   if (update_bytes < least)
     fail("an update budget of {} bytes is too small for {} threads (need at least {})", update_bytes, threads, least);
-  return update_bytes - fixed_update_bytes(spill_piece_for(update_bytes), threads, shapes.per_edge_bytes);
+  return update_bytes - fixed_update_bytes(spill_piece_for(update_bytes), threads, record_bytes);
 }
 
 }  // namespace
@@ -90,13 +110,13 @@ XStreamEngine::XStreamEngine(const GridGraph& graph, EngineLayout layout, Reader
 void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int threads) {
   jobs_ = jobs;
   threads_ = std::max(1, threads);
-  const UpdateShapes shapes = shapes_of(jobs);
+  const std::vector<uint32_t> records = record_sizes(jobs);
   scratch_.emplace(scratch_parent_.empty() ? default_scratch_parent() : scratch_parent_);
   const std::string spill = scratch_->path() + "/xstream.updates";
   UpdateBins::Apply overflow;
   if (update_overflow_ == UpdateOverflow::Apply)
     overflow = [this](uint32_t job, std::span<const std::byte> records) { apply(job, records); };
-  bins_.emplace(graph_.meta(), threads_, shapes.record_bytes, bin_budget(update_bytes, threads_, shapes, graph_.meta().partitions),
+  bins_.emplace(graph_.meta(), threads_, records, bin_budget(update_bytes, threads_, records, graph_.meta().partitions),
                 spill_piece_for(update_bytes), spill, readers_.options().verify_reads, std::move(overflow));
   processor_.emplace(
       layout_, threads_, [this](uint32_t j, const EdgeRun& run) { scatter_run(j, run); },
@@ -104,26 +124,30 @@ void XStreamEngine::start(std::span<Job* const> jobs, uint64_t update_bytes, int
       decode_.bytes, page_filter(jobs, decode_));
 }
 
-uint64_t XStreamEngine::min_update_bytes(int threads, const UpdateShapes& shapes, uint32_t partitions) {
+uint64_t XStreamEngine::min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions) {
   // The pieces are the least at the least budget (spill_piece_for of a small budget).
-  const uint64_t fixed = fixed_update_bytes(kLeastSpillPiece, threads, shapes.per_edge_bytes);
+  const uint64_t fixed = fixed_update_bytes(kLeastSpillPiece, threads, record_bytes);
   // A larger budget has larger pieces, but it has the bytes for them (a piece is 1/16 of it).
-  return fixed + least_bin_bytes(threads, shapes, partitions);
+  return fixed + least_bin_bytes(threads, record_bytes, partitions);
 }
 
 uint64_t XStreamEngine::min_update_bytes(int threads, std::span<Job* const> jobs) const {
-  return min_update_bytes(threads, shapes_of(jobs), graph_.meta().partitions);
+  return min_update_bytes(threads, record_sizes(jobs), graph_.meta().partitions);
 }
 
 void XStreamEngine::scatter_run(uint32_t job, const EdgeRun& run) {
   Job& j = *jobs_[job];
   const int thread = omp_get_thread_num();  // the EdgeProcessor's threads, 0 outside its parallel regions
   std::vector<std::byte> staged;
-  staged.reserve(kScatterPieceEdges * j.update_bytes() * j.updates_per_edge());
-  for (uint64_t first = 0; first < run.count; first += kScatterPieceEdges) {
+  staged.reserve(2 * kPieceRecords * j.update_bytes());
+  const uint32_t per_edge = j.updates_per_edge();
+  const uint64_t edges = per_edge <= 2 ? kScatterPieceEdges : std::max<uint64_t>(1, kPieceRecords / per_edge);
+  for (uint64_t first = 0; first < run.count;) {
+    const uint64_t count = per_edge <= 2 ? std::min(edges, run.count - first) : to_source_end(run, first, edges);
     staged.clear();
-    j.scatter_updates(run.piece(first, std::min(kScatterPieceEdges, run.count - first)), staged);
+    j.scatter_updates(run.piece(first, count), staged);
     bins_->add(thread, job, staged);
+    first += count;
   }
 }
 

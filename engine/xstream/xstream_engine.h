@@ -35,13 +35,6 @@ namespace graphso {
 // The streaming partitions' files; partition k's edges are static partition k.
 EngineLayout xstream_layout(const GridGraph& graph, const XStreamLayout& layout);
 
-// The jobs' updates: per job its record's bytes, and the most it writes for one edge (a record
-// times Job::updates_per_edge).
-struct UpdateShapes {
-  std::vector<uint32_t> record_bytes;
-  std::vector<uint32_t> per_edge_bytes;
-};
-
 class XStreamEngine final : public Engine {
  public:
   XStreamEngine(const GridGraph& graph, ReaderFactory& readers);
@@ -64,7 +57,7 @@ class XStreamEngine final : public Engine {
   // buffers of one page-sized piece each, every thread's scatter staging, and bins that hold one
   // scatter piece per thread (what add() may pass the budget by) or one record per thread per bin.
   uint64_t min_update_bytes(int threads, std::span<Job* const> jobs) const override;
-  static uint64_t min_update_bytes(int threads, const UpdateShapes& shapes, uint32_t partitions);
+  static uint64_t min_update_bytes(int threads, std::span<const uint32_t> record_bytes, uint32_t partitions);
 
  private:
   void scatter_run(uint32_t job, const EdgeRun& run);
