@@ -41,10 +41,12 @@ E2E_OBJS  := $(E2E_SRCS:%.cc=$(BUILD)/%.o)
 FUZZ_TEST_OBJS := $(FUZZ_TEST_SRCS:%.cc=$(BUILD)/%.o)
 
 GRAPHSO   := $(BUILD)/graphso
+# The bench's textbook in-memory kernels (tools/bench/textbook.cc): no graphso code in it.
+TEXTBOOK  := $(BUILD)/textbook
 TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/fuzz_tests $(BUILD)/tests/peak_rss
 
 .PHONY: test-long all deps deps-core deps-spark test asan demo bench bench-quick fuzz install clean
-all: $(GRAPHSO) $(TESTS)
+all: $(GRAPHSO) $(TEXTBOOK) $(TESTS)
 
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
@@ -52,6 +54,9 @@ $(BUILD)/%.o: %.cc
 
 $(BUILD)/libgraphso.a: $(LIB_OBJS)
 	ar rcs $@ $^
+
+$(TEXTBOOK): $(BUILD)/tools/bench/textbook.o
+	$(CXX) $(LDFLAGS) $^ -o $@
 
 $(GRAPHSO): $(TOOL_OBJS) $(BUILD)/libgraphso.a
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -119,11 +124,11 @@ demo: deps-core
 	tools/demo.sh $(BUILD)
 
 bench: deps-core
-	$(MAKE) $(JOBS) $(GRAPHSO)
+	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK)
 	/usr/bin/python3 tools/bench/bench.py --graphso $(GRAPHSO)
 
 bench-quick: deps-core
-	$(MAKE) $(JOBS) $(GRAPHSO)
+	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK)
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
 # libFuzzer (clang, from Debian) on every fuzz target (job file, edge lists, graph directory,
@@ -165,4 +170,4 @@ install: $(GRAPHSO)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(BUILD)/tools/bench/textbook.d $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

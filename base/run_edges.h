@@ -44,6 +44,9 @@ template <typename Record>
 class RecordEdges {
  public:
   static constexpr bool kWeighted = std::is_same_v<Record, WeightedEdge>;
+  // Whether sources are known to increase run-wide (records are sorted by prep, but nothing checks
+  // a run's order before its edges are walked).
+  static constexpr bool kSourcesIncrease = false;
   explicit RecordEdges(const EdgeRun& run) : edges_(reinterpret_cast<const Record*>(run.data)), count_(run.count) {}
 
   uint64_t size() const { return count_; }
@@ -100,9 +103,11 @@ template <bool kWeightedGroups>
 class GroupEdges {
  public:
   static constexpr bool kWeighted = kWeightedGroups;
+  static constexpr bool kSourcesIncrease = true;  // the decoder checks it
   explicit GroupEdges(const EdgeRun& run) : g_(run.groups) {}
 
   uint64_t size() const { return g_.end - g_.begin; }
+  uint64_t groups() const { return g_.groups; }
   // Edge indexes are the groups' own: a piece's first edge need not be 0.
   template <typename Visit>
   void for_each_source(Visit&& visit) const {

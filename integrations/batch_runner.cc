@@ -191,6 +191,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     gc.cache_ratio = config.cache_ratio;
     gc.threads = threads;
     gc.granularity = config.granularity;
+    gc.cache_form = config.cache_form;
     gc.pass_order = config.pass_order;
     gc.extent_bytes = config.extent_bytes;
     middleware = GraphSO::Init(layout, gc, readers);
@@ -202,6 +203,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.tchunk_bytes = middleware->table().memory_bytes();
     report.tchunk_index_bytes = middleware->table().index_bytes();
     report.cache_bytes = middleware->cache_capacity();
+    report.cache_form = middleware->cache_form();
     sharing = make_chunk_mode(*middleware, config.reentry, config.late_join);
   } else {
     // Each of the two buffers holds a whole partition if the budget allows, and up to
@@ -389,6 +391,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.pass_order = pass_order_name(middleware->pass_order());
     report.extent_bytes = middleware->extent_bytes();
     report.late_join = config.late_join;
+    report.cache_used_bytes = middleware->cache_used();
+    report.cached_chunks = middleware->cached_chunks();
   } else {
     report.io = sharing->io_stats();
   }
@@ -526,6 +530,9 @@ std::string report_json(const BatchReport& r) {
   w.field("tchunk_index_bytes", r.tchunk_index_bytes);
   w.field("tchunk_index_bytes_read", r.chunk_stats.index_bytes_read);
   w.field("cache_bytes", r.cache_bytes);
+  w.field("cache_form", r.cache_form);
+  w.field("cache_used_bytes", r.cache_used_bytes);
+  w.field("cached_chunks", r.cached_chunks);
   w.field("buffer_bytes", r.buffer_bytes);
   w.field("update_budget_bytes", r.update_budget_bytes);
   w.field("updates", r.updates.records);

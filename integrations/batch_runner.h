@@ -46,6 +46,7 @@ struct BatchConfig {
   uint64_t chunk_bytes = 0;   // chunk mode: 0 = kDefaultChunkBytes, kFormulaChunkBytes = Formula (1)
   double cache_ratio = 0.25;  // chunk mode: share of the graph budget for the chunk cache
   Granularity granularity = Granularity::Chunk;  // chunk mode: whole chunks, pages, or chosen per chunk
+  CacheForm cache_form = CacheForm::Auto;        // chunk mode: a packed graph's chunks cached as read or decoded
   std::vector<uint32_t> arrive_after;  // per job; empty: every job starts at round 0
   uint64_t update_mem_bytes = 0;  // xstream: the update budget; 0 = a quarter of the graph-data budget
   std::string spill_dir;          // xstream: where its scratch directory goes; empty: the system's temp dir
@@ -176,6 +177,9 @@ struct BatchReport {
   std::string chunk_size_basis;     // how chunk_bytes was chosen (GraphSO::chunk_size_basis)
   uint64_t chunks = 0;
   uint64_t cache_bytes = 0;
+  std::string cache_form;           // chunk mode: what the cache holds of a chunk (GraphSO::cache_form)
+  uint64_t cache_used_bytes = 0;    // chunk mode, at the end: the bytes cached, and in how many chunks
+  uint64_t cached_chunks = 0;
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;

@@ -2,7 +2,16 @@
 
 #include <algorithm>
 
+#include "base/enum_names.h"
+
 namespace graphso {
+namespace {
+constexpr EnumName<CacheForm> kCacheFormNames[] = {
+    {CacheForm::Auto, "auto"}, {CacheForm::Packed, "packed"}, {CacheForm::Decoded, "decoded"}};
+}  // namespace
+
+CacheForm parse_cache_form(const std::string& name) { return parse_enum<CacheForm>(kCacheFormNames, name, "cache form"); }
+const char* cache_form_name(CacheForm form) { return enum_name<CacheForm>(kCacheFormNames, form); }
 
 const std::byte* ChunkCache::lookup(uint32_t chunk) {
   auto it = entries_.find(chunk);

@@ -10,10 +10,19 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace graphso {
+
+// What the cache keeps of a packed graph's chunk: its pages as read (packed), or the source groups
+// they decode to (decoded, base/decoded_chunk.h: about twice the bytes, no decode per round).
+// auto: decoded when every chunk decoded fits in the cache (a graph the budget holds), packed
+// otherwise, where the cache holds more chunks. A graph stored raw is cached as its records.
+enum class CacheForm { Auto, Packed, Decoded };
+CacheForm parse_cache_form(const std::string& name);
+const char* cache_form_name(CacheForm form);
 
 struct CacheStats {
   uint64_t hits = 0;          // active chunks served from the cache

@@ -32,6 +32,7 @@
 #include "middleware/late_join.h"
 #include "engine/engine_layout.h"
 #include "base/edge_run.h"
+#include "base/packed_pages.h"
 #include "io/chunk_reader.h"
 #include "io/double_buffer.h"
 #include "io/device_profile.h"
@@ -57,6 +58,7 @@ struct GraphSOConfig {
   Granularity granularity = Granularity::Chunk;
   PassOrder pass_order = PassOrder::Destination;  // the device chunks' order within a pass
   uint64_t extent_bytes = kExtentBytes;        // adjacent chunks planned together (scheduler.h)
+  CacheForm cache_form = CacheForm::Auto;      // a packed graph's chunks cached as read or decoded
 };
 
 // A logical partition in memory: one run per whole chunk, or per page run of a chunk read by
@@ -104,6 +106,12 @@ class GraphSO {
   const EngineLayout& layout() const { return layout_; }
   uint64_t partition_bytes() const { return partition_bytes_; }
   uint64_t cache_capacity() const { return cache_.capacity(); }
+  uint64_t cache_used() const { return cache_.used(); }
+  uint64_t cached_chunks() const { return cache_.cached_chunks().size(); }
+  // What the cache holds of a chunk: "records" (a raw graph), "packed" or "decoded" pages.
+  const char* cache_form() const;
+  // The bytes the cache would take to hold every chunk in its form.
+  uint64_t whole_graph_cache_bytes() const;
   bool cached(uint32_t chunk) const { return cache_.contains(chunk); }
   PassOrder pass_order() const { return pass_order_; }
   uint64_t extent_bytes() const { return extent_bytes_; }
@@ -127,11 +135,18 @@ class GraphSO {
   void start_next(const ActiveChunks& active);
   // Offers the device partition handed out last (processed by now) to the cache.
   void offer_served(const ActiveChunks& active);
+  // Decoded cache: offers logical partition lp's chunks, just read, to the cache, decoding those it
+  // takes, and points their runs at the decoded groups.
+  void admit_decoded(size_t lp, const ActiveChunks& active, std::vector<EdgeRun>& runs);
   // Logical partitions for these of the round's demands, with this run's planning settings.
   std::vector<LogicalPartition> plan_demands(const ActiveChunks& active, std::vector<uint32_t> demands) const;
   // Appends `plan` to the round's plan, noting where each demand went.
   void append_plan(std::vector<LogicalPartition> plan);
   EdgeRun whole_chunk(const ChunkDemand& demand, const std::byte* data) const;
+  // A chunk served from the cache, in the cache's form.
+  EdgeRun cached_chunk(const ChunkDemand& demand, const std::byte* entry) const;
+  // The bytes chunk c takes in the cache.
+  uint64_t cached_bytes(uint32_t chunk) const;
 
   EngineLayout layout_;
   TChunkTable table_;
@@ -139,6 +154,8 @@ class GraphSO {
   ChunkCache cache_;
   int threads_;
   Granularity granularity_;
+  bool decoded_ = false;  // the cache holds packed chunks decoded (CacheForm)
+  std::vector<DecodedGroups> decode_scratch_;  // per thread, for decoding chunks as they are cached
   std::optional<DeviceProfile> device_;
   std::string chunk_size_basis_;
   DoubleBuffer buffers_;  // the two logical-partition buffers and the files' readers

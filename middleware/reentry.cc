@@ -9,6 +9,7 @@ namespace {
 // The first and last source of a run (edges are sorted by source; src leads either record).
 std::pair<VertexId, VertexId> source_range(const EdgeRun& run) {
   if (run.packed) return packed_source_range({run.data, run.packed_bytes});
+  if (run.grouped()) return {run.groups.sources[0], run.groups.sources[run.groups.groups - 1]};
   VertexId first, last;
   std::memcpy(&first, run.data, sizeof(first));
   std::memcpy(&last, run.data + (run.count - 1) * edge_bytes(run.weighted), sizeof(last));

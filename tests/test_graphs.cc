@@ -121,6 +121,7 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.late_join = options.late_join;
   config.pass_order = options.pass_order;
   config.cache_ratio = options.cache_ratio;
+  config.cache_form = options.cache_form;
   config.grouping = options.grouping;
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;

@@ -80,6 +80,7 @@ struct RunOptions {
   PassOrder pass_order = PassOrder::Destination;  // `run --pass-order`
   int threads = 2;
   double cache_ratio = 0.25;                 // `run --cache-ratio`
+  CacheForm cache_form = CacheForm::Auto;    // `run --cache-form`
   bool grouping = true;                      // `run --grouping`
 };
 

@@ -17,11 +17,13 @@ const std::vector<Sharing> kModes = {Sharing::Independent, Sharing::Partition, S
 
 using graphso::testing::kEngines;
 
-void check_batch(const std::string& graph, const EdgeSet& set, const std::vector<std::string>& jobs,
-                 Sharing sharing, uint64_t mem, EngineKind engine, AsyncPolicy async = AsyncPolicy::Auto) {
+BatchReport check_batch(const std::string& graph, const EdgeSet& set, const std::vector<std::string>& jobs,
+                 Sharing sharing, uint64_t mem, EngineKind engine, AsyncPolicy async = AsyncPolicy::Auto,
+                 CacheForm cache_form = CacheForm::Auto) {
   INFO("engine " << engine_name(engine) << ", mode " << sharing_name(sharing) << ", --mem " << mem << ", async "
-                 << static_cast<int>(async));
-  auto batch = graphso::testing::run_batch_on(graph, jobs, sharing, mem, {.engine = engine, .async = async});
+                 << static_cast<int>(async) << ", cache form " << cache_form_name(cache_form));
+  auto batch = graphso::testing::run_batch_on(graph, jobs, sharing, mem,
+                                              {.engine = engine, .async = async, .cache_form = cache_form});
   for (size_t j = 0; j < batch.jobs.size(); ++j) {
     // Every algorithm the registry declares asynchronous begins so, unless the run says off, or
     // (k-core) its edges are used both ways; under auto it may have fallen back since, under on
@@ -54,7 +56,12 @@ void check_batch(const std::string& graph, const EdgeSet& set, const std::vector
   if (sharing == Sharing::Chunk) {
     REQUIRE(r.chunk_stats.chunks_loaded + r.chunk_stats.cache.hits == r.counters.runs);  // every chunk processed came from one of the two
     REQUIRE(r.chunk_stats.cache.misses == r.chunk_stats.chunks_loaded);
+    REQUIRE(r.cached_chunks <= r.chunks);
+    REQUIRE(r.cache_used_bytes <= r.cache_bytes);
+    if (r.encoding != "packed") REQUIRE(r.cache_form == "records");
+    else if (cache_form != CacheForm::Auto) REQUIRE(r.cache_form == cache_form_name(cache_form));
   }
+  return batch.report;
 }
 
 }  // namespace
@@ -69,14 +76,25 @@ TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of 
                                      "pagerank-delta:tolerance=1e-6", "bfs:source=77", "ppr:source=0,5,77:tolerance=1e-6",
                                      "kcore"};
     uint64_t large = graphso::testing::budget_for(graph, jobs, 3.0);
+    uint64_t huge = graphso::testing::budget_for(graph, jobs, 16.0);
     for (Sharing mode : kModes) {
       // Out of core: buffers hold 1/40 of the graph; chunk mode also keeps its TChunk table and
       // cache in the budget, so it gets 2/5. Asynchronous passes out of core, synchronous rounds
       // (--async off) in memory: both in every engine and mode. Passes are the default (auto,
       // which may fall back) on one graph and forced (on) on the other.
+      // In chunk mode the cache holds chunks decoded out of core (evicting) and, under auto, in
+      // memory too (the whole graph fits decoded); they are also served packed in memory.
       check_batch(graph, set, jobs, mode, graphso::testing::budget_for(graph, jobs, mode == Sharing::Chunk ? 0.4 : 0.05), engine,
-                  weighted ? AsyncPolicy::On : AsyncPolicy::Auto);
-      check_batch(graph, set, jobs, mode, large, engine, AsyncPolicy::Off);
+                  weighted ? AsyncPolicy::On : AsyncPolicy::Auto, CacheForm::Decoded);
+      // Chunk mode's cache (a quarter of the budget) holds the graph decoded (about twice its
+      // packed bytes) in 16 times the graph's bytes.
+      const BatchReport in_memory = check_batch(graph, set, jobs, mode, mode == Sharing::Chunk ? huge : large, engine,
+                                                AsyncPolicy::Off);
+      if (mode == Sharing::Chunk) {
+        REQUIRE(in_memory.cache_form == "decoded");
+        REQUIRE(in_memory.cached_chunks == in_memory.chunks);
+        check_batch(graph, set, jobs, mode, huge, engine, AsyncPolicy::Off, CacheForm::Packed);
+      }
     }
   }
 }
@@ -193,11 +211,15 @@ TEST_CASE("short reads and I/O errors from the reader stop the run with the read
   for (Sharing mode : kModes)
     for (uint64_t fail_at : {1u, 7u}) {
       INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", failing batch " << fail_at);
+      // No chunk cache: the budget of this small graph would hold it whole, read once in fewer
+      // batches than the fault waits for.
       FaultyReaders short_reads(FaultyReaders::Fault::ShortRead, fail_at);
-      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, {.readers = &short_reads, .engine = engine}),
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem,
+                                                         {.readers = &short_reads, .engine = engine, .cache_ratio = 0}),
                           Catch::Contains("injected: short read"));
       FaultyReaders io_errors(FaultyReaders::Fault::IoError, fail_at);
-      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem, {.readers = &io_errors, .engine = engine}),
+      REQUIRE_THROWS_WITH(graphso::testing::run_batch_on(graph, jobs, mode, mem,
+                                                         {.readers = &io_errors, .engine = engine, .cache_ratio = 0}),
                           Catch::Contains("Input/output error"));
     }
 }

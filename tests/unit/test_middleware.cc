@@ -13,6 +13,8 @@
 #include "base/checked_file.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "base/packed_pages.h"
+#include "base/run_edges.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "engine/gridgraph/grid_engine.h"
 #include "middleware/active_chunks.h"
@@ -539,6 +541,97 @@ TEST_CASE("the cache takes a load's chunks on every thread: each cached chunk ho
   REQUIRE(cache.evictions > 0);
   REQUIRE(cache.hits > 0);
   REQUIRE(served_from_cache == cache.hits);
+}
+
+namespace {
+// The edges a run holds, records or decoded source groups alike (weight 1 when unweighted).
+std::vector<WeightedEdge> edges_of(const EdgeRun& run) {
+  std::vector<WeightedEdge> out;
+  auto collect = [&](const auto& edges) {
+    edges.for_each_source([&](const SourceEdges& s) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight w) { out.push_back({s.src, dst, w}); });
+    });
+  };
+  if (!run.grouped()) {
+    for (uint64_t k = 0; k < run.count; ++k) {
+      WeightedEdge e{};
+      std::memcpy(&e, run.data + k * edge_bytes(run.weighted), edge_bytes(run.weighted));
+      if (!run.weighted) e.weight = 1;
+      out.push_back(e);
+    }
+  } else if (run.weighted) {
+    collect(GroupEdges<true>(run));
+  } else {
+    collect(GroupEdges<false>(run));
+  }
+  return out;
+}
+bool same_edges(const std::vector<WeightedEdge>& a, const std::vector<WeightedEdge>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(WeightedEdge)) == 0;
+}
+}  // namespace
+
+TEST_CASE("decoded cache: a packed graph's chunks are served as their source groups, the chunk's edges, after evictions") {
+  // As above on packed pages, with the cache holding chunks decoded: a run read from the device
+  // and taken by the cache is handed decoded already (its entry filled before the engine sees
+  // it); one the cache refused comes packed; one served from the cache in round 2 is decoded.
+  // Each holds exactly its chunk's edges, however evictions went.
+  const bool weighted = GENERATE(false, true);
+  INFO("weighted " << weighted);
+  Prepared g(13, weighted, 23, EdgeEncoding::Packed);
+  ReaderFactory readers{ReaderOptions{}};
+  const TChunkTable full = TChunkTable::build(g.layout, 4096);
+  uint64_t graph_bytes = 0;
+  for (const ChunkInfo& c : full.chunks()) graph_bytes += c.bytes;
+  GraphSOConfig config;
+  config.threads = 2;
+  config.chunk_bytes = 4096;
+  config.cache_ratio = 0.5;
+  config.graph_budget_bytes = 2 * graph_bytes;  // a cache of the packed graph: part of it decoded
+  config.cache_form = CacheForm::Auto;
+  REQUIRE(std::string(GraphSO::Init(g.layout, config, readers)->cache_form()) == "packed");  // too small for auto
+  config.cache_form = CacheForm::Decoded;
+  auto mw = GraphSO::Init(g.layout, config, readers);
+  REQUIRE(std::string(mw->cache_form()) == "decoded");
+  REQUIRE(mw->whole_graph_cache_bytes() > mw->cache_capacity());
+  const TChunkTable& table = mw->table();
+  uint64_t decoded = 0, packed = 0, from_cache = 0;
+  Bitmap all(g.layout.vertices);
+  all.set_all();
+  for (int round = 0; round < 2; ++round) {
+    ActiveChunks active = mw->GetActiveChunks(std::vector<JobFrontier>{{&all, false}});
+    while (std::optional<LoadedPartition> lp = mw->Schedule(active)) {
+      for (const EdgeRun& run : lp->runs) {
+        uint32_t id = UINT32_MAX;
+        for (uint32_t m = 0; m < table.chunks().size(); ++m)
+          if (table.chunk(m).partition == run.partition && table.chunk(m).first_edge == run.first_edge) id = m;
+        REQUIRE(id != UINT32_MAX);
+        REQUIRE(run.count == table.chunk(id).edges);
+        if (run.packed) {
+          ++packed;
+          std::vector<std::byte> records;
+          REQUIRE(decode_packed_pages({run.data, run.packed_bytes}, run.weighted, records, nullptr) == static_cast<int64_t>(run.count));
+          EdgeRun raw = run;
+          raw.packed = false;
+          raw.data = records.data();
+          REQUIRE(same_edges(edges_of(raw), graphso::testing::chunk_edges(g.layout, table.chunk(id))));
+        } else {
+          REQUIRE(run.grouped());
+          ++decoded;
+          from_cache += lp->from_cache;
+          REQUIRE(run.groups.groups == table.chunk(id).distinct_sources);
+          REQUIRE(same_edges(edges_of(run), graphso::testing::chunk_edges(g.layout, table.chunk(id))));
+        }
+      }
+    }
+  }
+  const CacheStats cache = mw->stats().cache;
+  REQUIRE(cache.evictions > 0);
+  REQUIRE(from_cache == cache.hits);
+  REQUIRE(from_cache > 0);
+  REQUIRE(packed > 0);  // refused by a full cache of hotter chunks
+  REQUIRE(decoded > from_cache);  // taken as they were read
+  REQUIRE(mw->cache_used() <= mw->cache_capacity());
 }
 
 TEST_CASE("Formula 1 chunk size: clamped, a power of two, smaller with more cores and vertices") {

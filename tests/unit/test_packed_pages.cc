@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/decoded_chunk.h"
 #include "base/error.h"
 #include "base/packed_pages.h"
 #include "base/run_edges.h"
@@ -157,6 +158,40 @@ TEST_CASE("packed pages decoded source by source: the same edges, one group a so
         }
       }
     }
+}
+
+TEST_CASE("a decoded chunk: docs/middleware.md's worked example, and random pages kept decoded in one block") {
+  // 0->1, 0->4, 2->3: 2 groups, 3 edges; 16 + 4 x (4 x 2 + 1) + 4 x 3 = 64 bytes.
+  DecodedGroups groups;
+  REQUIRE(decode_packed_groups(encode({{0, 1, 1}, {0, 4, 1}, {2, 3, 1}}, false), false, groups, nullptr) == 3);
+  REQUIRE(decoded_chunk_bytes(groups.groups, groups.edges, false) == 64);
+  std::vector<std::byte> block(64);
+  write_decoded_chunk(groups, false, block.data());
+  std::vector<uint32_t> words(14);
+  std::memcpy(words.data() + 2, block.data() + 16, 48);
+  REQUIRE(std::vector<uint32_t>(words.begin() + 2, words.end()) == std::vector<uint32_t>{0, 2, 1, 3, 4, 3, 0, 2, 3, 0, 3, 0});
+  uint64_t header[2];
+  std::memcpy(header, block.data(), 16);
+  REQUIRE((header[0] == 2 && header[1] == 3));
+  // Random pages, weighted and not: the block's groups are the decode's, every edge, any piece.
+  std::mt19937_64 rng(29);
+  for (const bool weighted : {false, true}) {
+    std::vector<WeightedEdge> edges;
+    for (int k = 0; k < 20000; ++k)
+      edges.push_back({static_cast<VertexId>(rng() % 5000), static_cast<VertexId>(rng() % 5000),
+                       weighted ? static_cast<Weight>(rng() % 1000) : 1});
+    edges = sorted(edges);
+    REQUIRE(decode_packed_groups(encode(edges, weighted), weighted, groups, nullptr) == static_cast<int64_t>(edges.size()));
+    std::vector<std::byte> kept(decoded_chunk_bytes(groups.groups, groups.edges, weighted));
+    write_decoded_chunk(groups, weighted, kept.data());
+    EdgeRun run;
+    run.count = edges.size();
+    run.weighted = weighted;
+    run.groups = decoded_chunk_groups(kept.data(), weighted);
+    REQUIRE(run.groups.groups == groups.groups);
+    REQUIRE(same(edges_of(run), edges, weighted));
+    REQUIRE(same(edges_of(run.piece(777, 5000)), std::vector<WeightedEdge>(edges.begin() + 777, edges.begin() + 5777), weighted));
+  }
 }
 
 TEST_CASE("packed pages decoded source by source: a source's destination bounds, and finding a source") {

@@ -29,6 +29,9 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   settings     the paper's W1 (and W1 with PageRank x20) on R-MAT max(--scale, 22) at 128 MB and ego-twitter at 1/8:
                graphso's defaults against every forced setting (--async, sharing mode, engine, encoding), alternated
   sweep        W1-W8 and k-core on every bench graph: the default against --async on/off, chunk against partition
+  inmemory     each job alone and W1 with the graph resident (decoded, and packed) against textbook CSR kernels
+               (serial BFS, PageRank pull) on R-MAT 20 symmetrised, soc-slashdot and road-FLA; BFS at 1/4 beside them;
+               a dgap store read in place against the same edges prepared
   many_jobs    64 and 256 BFS from giant-component sources against one of them alone (grouped, and 64 with
                --grouping off), R-MAT 20 symmetrised and road-FLA at 1/4 and 1/8 of the stored graph; a mixed batch
                of 64 grouped, ungrouped and as the sum of its jobs alone; 1,000 jobs' time and peak RSS
@@ -57,7 +60,7 @@ DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in 
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
                "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
-               "settings", "sweep", "many_jobs"]
+               "settings", "sweep", "many_jobs", "inmemory"]
 
 
 def log(message):
@@ -85,6 +88,7 @@ class Bench:
         self.work = os.path.abspath(args.work)
         self.out = os.path.abspath(args.out)
         self.threads = args.threads
+        self.textbook = os.path.abspath(args.textbook or os.path.join(os.path.dirname(self.graphso), "textbook"))
         os.makedirs(self.work, exist_ok=True)
         os.makedirs(self.out, exist_ok=True)
 
@@ -610,6 +614,94 @@ def exp_many_jobs(ctx):
                f"commit {ctx.commit}")
     mixed_plot = {"grouped": grouped, "grouping off": off, "sum alone": alone_seconds}
     return raw, md, lambda path: plots.many_jobs(series, mixed_plot, setting, path)
+
+
+def textbook(ctx, g, source, repeats):
+    """The bench's in-memory yardstick (tools/bench/textbook.cc) on g's edge list: a serial top-down BFS from
+    `source` and PageRank x10 by a pull loop over a CSR, `repeats` times after one load; the medians."""
+    out = subprocess.run([ctx.bench.textbook, g.edges, "--bfs", str(source), "--pagerank", "10", "--reps", str(repeats)],
+                         capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS=str(ctx.threads)))
+    if out.returncode != 0:
+        raise SystemExit(f"bench: textbook on {g.name} failed: {out.stderr.strip()}")
+    r = json.loads(out.stdout)
+    r["bfs"] = statistics.median(r["bfs_seconds"])
+    r["pagerank"] = statistics.median(r["pagerank_seconds"])
+    return r
+
+
+def exp_inmemory(ctx):
+    """Issue 68: jobs on a graph the budget holds. Each job alone (BFS from a giant-component source, SSSP, WCC,
+    PageRank x10) and W1, chunk mode, the graph-data budget 16 times the stored graph (the cache, a quarter of it,
+    holds the graph decoded), with the cache's default form (auto: decoded) and with --cache-form packed, alternated;
+    BFS at a quarter of the stored graph beside them; against the bench's textbook kernels over a CSR in memory
+    (serial top-down BFS, PageRank by a pull loop on every thread), on a symmetrised R-MAT 20, soc-slashdot and
+    road-FLA (--quick: R-MAT 14 and a road grid). Then BFS and PageRank x10 on a dgap store of R-MAT 20 read in
+    place (`run STORE`, the X-Stream engine) against the same edges prepared, both engines, budget above the graph."""
+    quick = ctx.args.quick
+    scale = 14 if quick else 20
+    rmat = ctx.ordered(f"R-MAT {scale} symmetrised", f"rmat{scale}-sym", lambda: ctx.bench.symmetric_rmat_edges(scale))
+    graphs = [rmat] + ([] if quick else [ctx.dataset("soc-slashdot0902-d.el.gz", False)]) + [ctx.road()]
+    repeats = 1 if quick else max(3, ctx.repeats)
+    rows, raw, series = [], {"graphs": {}, "store": {}}, []
+    for g in graphs:
+        source = giant_sources(ctx, g, 1)[0]
+        budget = max(16 * stored_bytes(g), 64 << 20)
+        cases = [("BFS", [f"bfs:source={source}"]), ("SSSP", [f"sssp:source={source}"]), ("WCC", ["wcc"]),
+                 ("PageRank x10", ["pagerank:iterations=10"]), ("W1", w1(source))]
+        batches = []
+        for label, jobs in cases:
+            batches.append((g.path, jobs, "chunk", budget, f"{g.name} {label}", ()))
+            batches.append((g.path, jobs, "chunk", budget, f"{g.name} {label} packed", ("--cache-form", "packed")))
+        batches.append((g.path, cases[0][1], "chunk", stored_bytes(g) // 4, f"{g.name} BFS at 1/4", ()))
+        times, last = alternated(ctx, batches, repeats)
+        book = textbook(ctx, g, source, max(3, repeats))
+        median = [statistics.median(t) for t in times]
+        yardstick = {"BFS": book["bfs"], "PageRank x10": book["pagerank"]}
+        points = {}
+        for k, (label, jobs) in enumerate(cases):
+            auto, packed = median[2 * k], median[2 * k + 1]
+            r = last[2 * k]
+            book_seconds = yardstick.get(label)
+            rows.append([g.name, label, f"{auto:.3f} ({min(times[2 * k]):.3f}-{max(times[2 * k]):.3f})", r["cache_form"],
+                         f"{packed:.3f}", f"{auto / packed:.2f}",
+                         f"{book_seconds:.3f}" if book_seconds else "", f"{auto / book_seconds:.2f}" if book_seconds else "",
+                         str(r["rounds_total"]), f"{auto / max(1, r['rounds_total']) * 1e3:.2f}"])
+            points[label] = {"resident": auto, "packed": packed, "textbook": book_seconds}
+        out_of_core = median[-1]
+        rows.append([g.name, "BFS at 1/4 of the graph", f"{out_of_core:.3f}", last[-1]["cache_form"], "", "", "",
+                     f"{out_of_core / median[0]:.2f} of resident", str(last[-1]["rounds_total"]), ""])
+        raw["graphs"][g.name] = {"budget": budget, "source": source, "seconds": times, "textbook": book,
+                                 "cases": [c[0] for c in cases],
+                                 "reports": [{k: v for k, v in x.items() if k != "jobs"} for x in last]}
+        series.append({"graph": g.name, "points": points})
+    # A dgap store read in place against the same edges prepared, budget above the graph.
+    plain = ctx.bench.rmat_plain_edges(scale)
+    prepared = ctx.ordered(f"R-MAT {scale}", f"rmat{scale}-ef16", lambda: plain)
+    store = os.path.join(ctx.bench.work, f"rmat{scale}-inmemory.dgap")
+    if not os.path.exists(store):
+        ctx.bench.cli("ingest", store, "--input", plain, "--store-mode", "dgap", "--threads", ctx.threads)
+    store_rows = []
+    budget = max(16 * stored_bytes(prepared), 64 << 20)
+    for label, jobs in [("BFS", [f"bfs:source={prepared.info['hub']}"]), ("PageRank x10", ["pagerank:iterations=10"])]:
+        batches = [(store, jobs, "chunk", budget, f"dgap store {label}", ()),
+                   (prepared.path, jobs, "chunk", budget, f"prepared {label} xstream", ("--engine", "xstream")),
+                   (prepared.path, jobs, "chunk", budget, f"prepared {label}", ())]
+        times, last = alternated(ctx, batches, repeats)
+        m = [statistics.median(t) for t in times]
+        store_rows.append([label, f"{m[0]:.3f}", f"{m[1]:.3f}", f"{m[2]:.3f}", f"{m[0] / m[1]:.2f}", f"{m[0] / m[2]:.2f}"])
+        raw["store"][label] = {"seconds": times, "store_report": {k: v for k, v in last[0].items() if k != "jobs"}}
+    md = ("Seconds: median (range) of the repetitions, every batch of a graph alternated within each; resident: the "
+          "cache's default form (`cache`: what it held), packed: `--cache-form packed`; textbook: the bench's CSR "
+          "kernels (serial top-down BFS; PageRank pulling over in-edges on every thread), after their load; "
+          "ms/round: resident seconds over the batch's rounds.\n\n" +
+          table(["graph", "job", "resident s", "cache", "packed s", "resident / packed", "textbook s",
+                 "/ textbook", "rounds", "ms / round"], rows) +
+          f"\n\nR-MAT {scale} (unweighted) in a dgap store, read in place by `run STORE` (X-Stream engine), against "
+          f"the same edges prepared, budget {fmt_bytes(budget)}:\n\n" +
+          table(["job", "dgap store s", "prepared, X-Stream s", "prepared, GridGraph s", "store / X-Stream",
+                 "store / GridGraph"], store_rows))
+    setting = f"chunk mode, budget 16x the stored graph; {ctx.threads} threads; commit {ctx.commit}"
+    return raw, md, lambda path: plots.inmemory(series, setting, path)
 
 
 def mixed_jobs(g, n):
@@ -1703,7 +1795,7 @@ def exp_store_insert(ctx):
     return raw, md + f"\n\n{threads} threads, {repeats} repeats alternated; commit {ctx.commit}", None
 
 
-RUNNERS = {"many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
+RUNNERS = {"inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
            "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
@@ -1725,12 +1817,14 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "defaults": "16. One job alone in each sharing mode: run's default",
           "settings": "17. The paper's W1 on power-law graphs: the defaults against every forced setting (issue 51)",
           "sweep": "18. Every graph and workload: the default against forced --async, chunk against partition (issue 51)",
-          "many_jobs": "19. Many jobs: grouped BFS, SSSP and PageRank against one job alone and against jobs on their own (issue 63)"}
+          "many_jobs": "19. Many jobs: grouped BFS, SSSP and PageRank against one job alone and against jobs on their own (issue 63)",
+          "inmemory": "20. A graph that fits: resident chunks against packed ones and against textbook in-memory kernels (issue 68)"}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--graphso", default=os.path.join(REPO, "build", "graphso"))
+    parser.add_argument("--textbook", default=None, help="the textbook kernels' binary (default: beside --graphso)")
     parser.add_argument("--scale", type=int, default=18, help="R-MAT scale (2^scale vertices, 16x edges)")
     parser.add_argument("--quick", action="store_true", help="small generated graphs, every experiment, under a minute")
     parser.add_argument("--work", default=os.path.join(REPO, "bench", "work"))

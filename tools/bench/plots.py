@@ -214,6 +214,19 @@ def many_jobs(rows, mixed, setting, path):
     _finish(fig, "Many jobs: BFS batches against one BFS alone, and a mixed batch of 64", setting, path)
 
 
+def inmemory(rows, setting, path):
+    """rows: [{graph, points: {job: {resident, packed, textbook}}}]: seconds of each job with the graph resident."""
+    fig, axes = plt.subplots(1, len(rows), figsize=(4.2 * len(rows), 4.2), squeeze=False)
+    for ax, r in zip(axes[0], rows):
+        jobs = list(r["points"])
+        values = [[r["points"][j][k] or 0.0 for j in jobs] for k in ("resident", "packed", "textbook")]
+        _bars(ax, jobs, ["resident (default)", "packed cache", "textbook CSR"], values, "seconds")
+        ax.set_title(r["graph"], fontsize=9)
+        ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+        ax.legend(fontsize=7)
+    _finish(fig, "A graph that fits: each job alone, resident, against textbook in-memory kernels", setting, path)
+
+
 def orders(rows, setting, path):
     """rows: [{graph, variants: {label: bytes / partition natural}}]"""
     labels = list(rows[0]["variants"].keys())

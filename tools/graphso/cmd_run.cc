@@ -69,10 +69,12 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                  r.store->traversal_seconds, static_cast<unsigned long long>(r.store->store_pages_read));
   if (r.mode == "chunk")
     std::fprintf(out, "chunks of %s: %llu loaded from the device, %llu cache hits (%s from cache), %llu logical partitions; "
-                "TChunk table %s in memory, %s of source index read from the device\n",
+                "cache: %llu of %llu chunks resident (%s, %s); TChunk table %s in memory, %s of source index read from the device\n",
                 human_bytes(static_cast<double>(r.chunk_bytes)).c_str(), static_cast<unsigned long long>(r.chunk_stats.chunks_loaded),
                 static_cast<unsigned long long>(r.chunk_stats.cache.hits), human_bytes(static_cast<double>(r.chunk_stats.cache.bytes_hit)).c_str(),
-                static_cast<unsigned long long>(r.chunk_stats.logical_partitions), human_bytes(static_cast<double>(r.tchunk_bytes)).c_str(),
+                static_cast<unsigned long long>(r.chunk_stats.logical_partitions), static_cast<unsigned long long>(r.cached_chunks),
+                static_cast<unsigned long long>(r.chunks), human_bytes(static_cast<double>(r.cache_used_bytes)).c_str(), r.cache_form.c_str(),
+                human_bytes(static_cast<double>(r.tchunk_bytes)).c_str(),
                 human_bytes(static_cast<double>(r.chunk_stats.index_bytes_read)).c_str());
   if (r.mode == "chunk" && r.granularity != "chunk")
     std::fprintf(out, "granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
@@ -108,7 +110,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size, grouping;
+  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size, grouping, cache_form;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -178,6 +180,10 @@ int cmd_run(const Args& args) {
        "are the last trial's, the report and summary list every trial's time and bytes")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: the one prep chose for the graph from the device; `graphso inspect` shows it)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
+      ("cache-form", po::value(&cache_form)->default_value("auto"),
+       "chunk mode, a packed graph: what the chunk cache keeps of a chunk, its pages as read (packed) or their "
+       "decoded source groups (decoded: about twice the bytes, no decode per round); auto: decoded when every chunk "
+       "decoded fits in the cache")
       ("granularity", po::value(&granularity)->default_value("chunk"),
        "chunk mode: read chunks whole (chunk), only the pages with active edges (page), or per chunk by a cost model measured at start (auto)")
       ("late-join", po::value(&late_join)->default_value("off"),
@@ -243,6 +249,9 @@ int cmd_run(const Args& args) {
     }
     if (config.cache_ratio < 0 || config.cache_ratio >= 1) fail("run: --cache-ratio {} is outside [0, 1)", config.cache_ratio);
     config.granularity = parse_granularity(granularity);
+    config.cache_form = parse_cache_form(cache_form);
+    if (config.sharing != Sharing::Chunk && !vm["cache-form"].defaulted())
+      fail("run: --cache-form applies to --sharing chunk only");
     if (config.sharing != Sharing::Chunk && !vm["granularity"].defaulted())
       fail("run: --granularity applies to --sharing chunk only");
     if (late_join != "on" && late_join != "off") fail("run: --late-join '{}' (expected on or off)", late_join);
