@@ -12,6 +12,12 @@ namespace {
 // Runs up to this many edges go to the threads together (process_small); larger ones one at a
 // time, each shared by all threads (process_large).
 constexpr uint64_t kSmallRunEdges = 1 << 17;
+// The most of a thread's share of a load one destination range may hold and stay one owned item:
+// a range cut into pieces is updated by every thread at once, and where a hub's lines are shared
+// that contention costs more than the imbalance of one thread taking the range alone. At one share,
+// soc-slashdot's PageRank (a block of 57% of the edges) took 2.1-2.3x one thread's time on two; at 1.5,
+// 0.36x of that, W1 0.64x (R-MAT 20 at 1/4 0.86x, 8 PPR 0.92x, road-FLA W1 1.01x; alternated).
+constexpr double kSharesAlone = 1.5;
 }  // namespace
 
 SourceFilter page_filter(std::span<Job* const> jobs, const DecodeOptions& options) {
@@ -232,15 +238,15 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
     for (size_t k = 0; k < runs.size(); ++k) cut(k);
     return items;
   }
-  // Each destination range is one owned item, but a range with more than a thread's share of the
-  // load is cut into pieces (not owned), so that a skewed load (hubs' column on a power-law graph)
-  // keeps every thread busy; the others keep their updates free of atomics. Atomic adds where
-  // the hubs' lines are shared cost most (delta-PageRank in degree order: 65% of a batch's CPU when
-  // every item was a piece), so only the ranges that must be shared are.
+  // Each destination range is one owned item, but a range with more than kSharesAlone of a
+  // thread's share of the load is cut into pieces (not owned), so that a skewed load (hubs' column
+  // on a power-law graph) keeps every thread busy; the others keep their updates free of atomics.
+  // Atomic adds where the hubs' lines are shared cost most (delta-PageRank in degree order: 65% of a
+  // batch's CPU when every item was a piece), so only the ranges that must be shared are.
   for (const auto& [first, end] : groups) {
     uint64_t edges = 0;
     for (size_t i = first; i < end; ++i) edges += runs[order[i]].count;
-    if (edges > share) {
+    if (static_cast<double>(edges) > kSharesAlone * static_cast<double>(share)) {
       for (size_t i = first; i < end; ++i) cut(order[i]);
       continue;
     }
