@@ -147,10 +147,8 @@ std::unique_ptr<GraphSO> GraphSO::finish_init(const EngineLayout& layout, const 
       new GraphSO(layout, std::move(table), partition, cache_bytes, readers, config.threads, granularity));
   graphso->pass_order_ = config.pass_order;
   graphso->extent_bytes_ = config.extent_bytes;
-  if (layout.packed() && config.cache_form != CacheForm::Packed) {
-    graphso->decoded_ = true;  // for whole_graph_cache_bytes() to measure the decoded form
-    graphso->decoded_ = config.cache_form == CacheForm::Decoded || graphso->whole_graph_cache_bytes() <= cache_bytes;
-  }
+  if (layout.packed() && config.cache_form != CacheForm::Packed)
+    graphso->decoded_ = config.cache_form == CacheForm::Decoded || whole_cache_bytes(graphso->table_, layout, true) <= cache_bytes;
   if (graphso->decoded_) graphso->decode_scratch_.resize(std::max(1, config.threads));
   if (granularity != Granularity::Chunk) {
     // The cost model, measured on the graph's own file with the run's reader, in the buffer the
@@ -415,8 +413,8 @@ std::optional<LoadedPartition> GraphSO::Schedule(const ActiveChunks& active) {
   std::vector<const std::byte*> data = buffers_.finish();
   for (size_t k = 0; k < load.runs.size(); ++k) load.runs[k].data = data[k];
   cache_.count_misses(plan_[lp_index].demands.size());
+  start_next(active);  // into the other buffer: the next read overlaps the decode below
   if (decoded_) admit_decoded(lp_index, active, load.runs);
-  start_next(active);
   loaded.runs = load.runs;
   if (!decoded_) last_served_ = std::move(load);
   return loaded;
