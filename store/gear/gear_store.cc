@@ -201,8 +201,9 @@ class GearStore final : public StoreWriter {
     const uint64_t unit = allocator_.allocate(level, wear_move);
     if (unit > UINT32_MAX) fail("{}: unit {} is past what a list can name", file_.path(), unit);
     uint32_t* to = words_at(unit);
-    std::memcpy(to, old.data(), old.size_bytes());
-    std::memcpy(to + old.size(), entries.data(), entries.size_bytes());
+    // An empty span may have no data: memcpy is not given a null pointer even for no bytes.
+    if (!old.empty()) std::memcpy(to, old.data(), old.size_bytes());
+    if (!entries.empty()) std::memcpy(to + old.size(), entries.data(), entries.size_bytes());
     mark_written(unit, 0, need);
     const GearList moved{static_cast<uint32_t>(unit), static_cast<uint32_t>(need), crc32c_of(std::as_bytes(entries), l.crc)};
     const bool relocated = l.unit != 0;  // else the list's first subpage
