@@ -118,8 +118,9 @@ std::unique_ptr<GraphSO> GraphSO::Init(const EngineLayout& layout, const GraphSO
         continue;
       const uint64_t whole = whole_cache_bytes(table, layout, decoded && layout.packed());
       if (whole <= cache) break;
-      const uint64_t left = align_down((config.graph_budget_bytes - used - std::min(whole, room)) / 2, kDirectAlignment);
-      if (whole <= room && left >= shape.largest_span) {
+      if (whole > room) continue;
+      const uint64_t left = align_down((config.graph_budget_bytes - used - whole) / 2, kDirectAlignment);
+      if (left >= shape.largest_span) {
         cache = whole;
         buffer = std::min(partition, left);
         break;
@@ -272,30 +273,31 @@ void for_each_whole_chunk(const LogicalPartition& lp, const ActiveChunks& active
 
 }  // namespace
 
-void GraphSO::offer_served(const ActiveChunks& active) {
-  if (!last_served_) return;
-  // A chunk read by pages is not offered: only part of it was read. The cache decides in load
-  // order (each admission may evict); the copies, into memory the kernel has not faulted in yet,
-  // then go on every thread: on one they were a quarter of a cold BFS round, the other thread idle.
-  struct Copy {
-    uint32_t chunk;
-    std::byte* to;
-    const std::byte* from;
-    uint64_t bytes;
-  };
-  std::vector<Copy> admitted;
-  admitted.reserve(plan_[last_served_->lp].demands.size());  // no allocation between an admission and its copy
-  for_each_whole_chunk(plan_[last_served_->lp], active, last_served_->runs, [&](const ChunkDemand& demand, EdgeRun& run) {
-    const uint64_t bytes = table_.chunk(demand.chunk).bytes;
-    if (std::byte* entry = cache_.admit(demand.chunk, bytes, demand.priority))
-      admitted.push_back({demand.chunk, entry, run.data, bytes});
+// Offers lp's chunks read whole to the cache in load order (each admission may evict, even a
+// chunk of the same load admitted just before); the ones it kept, with their entries to fill.
+std::vector<GraphSO::Admitted> GraphSO::admit(size_t lp, const ActiveChunks& active, std::vector<EdgeRun>& runs) {
+  std::vector<Admitted> admitted;
+  admitted.reserve(plan_[lp].demands.size());  // no allocation between an admission and its copy
+  for_each_whole_chunk(plan_[lp], active, runs, [&](const ChunkDemand& demand, EdgeRun& run) {
+    if (std::byte* entry = cache_.admit(demand.chunk, cached_bytes(demand.chunk), demand.priority))
+      admitted.push_back({demand.chunk, entry, &run});
   });
   // A later admission may have evicted an earlier one (freeing its memory): only the chunks still
-  // cached are copied. A load holds a chunk once, so a cached one's entry is the one admitted here.
-  std::erase_if(admitted, [&](const Copy& c) { return !cache_.contains(c.chunk); });
+  // cached are filled. A load holds a chunk once, so a cached one's entry is the one admitted here.
+  std::erase_if(admitted, [&](const Admitted& a) { return !cache_.contains(a.chunk); });
+  return admitted;
+}
+
+void GraphSO::offer_served(const ActiveChunks& active) {
+  if (!last_served_) return;
+  // A chunk read by pages is not offered: only part of it was read. The copies, into memory the
+  // kernel has not faulted in yet, go on every thread: on one they were a quarter of a cold BFS
+  // round, the other thread idle.
+  const std::vector<Admitted> admitted = admit(last_served_->lp, active, last_served_->runs);
   const int64_t count = static_cast<int64_t>(admitted.size());
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (count > 1)
-  for (int64_t k = 0; k < count; ++k) std::memcpy(admitted[k].to, admitted[k].from, admitted[k].bytes);
+  for (int64_t k = 0; k < count; ++k)
+    std::memcpy(admitted[k].to, admitted[k].run->data, table_.chunk(admitted[k].chunk).bytes);
   last_served_.reset();
 }
 
@@ -303,18 +305,7 @@ void GraphSO::offer_served(const ActiveChunks& active) {
 // every thread; the engine then walks the cache's groups as it will in later rounds. Nothing is
 // admitted again before the next Schedule() call, so the entries outlive the load's processing.
 void GraphSO::admit_decoded(size_t lp, const ActiveChunks& active, std::vector<EdgeRun>& runs) {
-  struct Admitted {
-    uint32_t chunk;
-    std::byte* to;
-    EdgeRun* run;
-  };
-  std::vector<Admitted> admitted;
-  admitted.reserve(plan_[lp].demands.size());
-  for_each_whole_chunk(plan_[lp], active, runs, [&](const ChunkDemand& demand, EdgeRun& run) {
-    if (std::byte* entry = cache_.admit(demand.chunk, cached_bytes(demand.chunk), demand.priority))
-      admitted.push_back({demand.chunk, entry, &run});
-  });
-  std::erase_if(admitted, [&](const Admitted& a) { return !cache_.contains(a.chunk); });
+  const std::vector<Admitted> admitted = admit(lp, active, runs);
   const int64_t count = static_cast<int64_t>(admitted.size());
   std::string error;
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) if (count > 1)

@@ -133,6 +133,12 @@ class GraphSO {
   void start(size_t lp, const ActiveChunks& active);
   // Starts reading the next partition of the plan, unless it is served from the cache.
   void start_next(const ActiveChunks& active);
+  struct Admitted {
+    uint32_t chunk;
+    std::byte* to;  // its cache entry
+    EdgeRun* run;   // its run in the load
+  };
+  std::vector<Admitted> admit(size_t lp, const ActiveChunks& active, std::vector<EdgeRun>& runs);
   // Offers the device partition handed out last (processed by now) to the cache.
   void offer_served(const ActiveChunks& active);
   // Decoded cache: offers logical partition lp's chunks, just read, to the cache, decoding those it

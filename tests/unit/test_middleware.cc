@@ -547,23 +547,7 @@ namespace {
 // The edges a run holds, records or decoded source groups alike (weight 1 when unweighted).
 std::vector<WeightedEdge> edges_of(const EdgeRun& run) {
   std::vector<WeightedEdge> out;
-  auto collect = [&](const auto& edges) {
-    edges.for_each_source([&](const SourceEdges& s) {
-      edges.for_each_edge(s, [&](VertexId dst, Weight w) { out.push_back({s.src, dst, w}); });
-    });
-  };
-  if (!run.grouped()) {
-    for (uint64_t k = 0; k < run.count; ++k) {
-      WeightedEdge e{};
-      std::memcpy(&e, run.data + k * edge_bytes(run.weighted), edge_bytes(run.weighted));
-      if (!run.weighted) e.weight = 1;
-      out.push_back(e);
-    }
-  } else if (run.weighted) {
-    collect(GroupEdges<true>(run));
-  } else {
-    collect(GroupEdges<false>(run));
-  }
+  for_each_edge(run, [&](VertexId src, VertexId dst, Weight w) { out.push_back({src, dst, w}); });
   return out;
 }
 bool same_edges(const std::vector<WeightedEdge>& a, const std::vector<WeightedEdge>& b) {
