@@ -410,10 +410,10 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     if (const JobGroup* group = plan.group(r)) {
       outcome.method = group->method();
       outcome.lanes = group->lanes();
-      outcome.counts = group->counts();
     } else if (computes[r].size() > 1) {
       outcome.method = "identical jobs";
     }
+    outcome.counts = runner.counts();
     outcome.jobs = static_cast<uint32_t>(computes[r].size());
     outcome.arrived_round = plan.arrive_after[r];
     outcome.rounds = runner.rounds();

@@ -52,9 +52,7 @@ template <uint32_t W>
 class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public JobGroup {
  public:
   static constexpr uint32_t kLanes = 64 * W;
-  static constexpr uint64_t kBottomUpAlpha = 15;
-  static constexpr uint64_t kTopDownBeta = 18;
-  static constexpr uint32_t kPassesAfter = 32;
+  static constexpr uint32_t kPassesAfter = kBfsPassesAfter;
   // A vertex's lanes: what an edge carries (and an X-Stream update record holds).
   using Lanes = LaneBits<W>;
 

@@ -262,6 +262,8 @@ class EdgeJob : public Job {
     }
   }
 
+
+ protected:
   // Calls f(SourceEdges) for the run's sources in order: at least every one marked in frontier_
   // (or in next_, with_next) when f comes to it; f tests them again. A walk steps over every
   // source group of the run; where few are marked, they are found from the bitmaps' words over
@@ -300,6 +302,8 @@ class EdgeJob : public Job {
     }
   }
 
+
+ private:
   // A run handed again went by every frontier source already: only a source changed since (in
   // next_) with all its out-edges here pushes. Such sources are found from next_'s bits over the
   // run's source range, each by galloping from the last (Edges::find_source), so a sweep with

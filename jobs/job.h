@@ -25,6 +25,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/bitmap.h"
@@ -175,6 +176,8 @@ class Job {
   // another, computed once. Equal signatures mean equal results, whatever else differs (the
   // name); empty: never taken for another job.
   virtual std::string signature() const { return {}; }
+  // What its method counted, for the report (a BFS: its bottom-up rounds and its passes).
+  virtual std::vector<std::pair<std::string, uint64_t>> counts() const { return {}; }
   // Whether the job's asynchronous setting is the run's default choice (--async auto), not
   // forced: a group that runs in synchronous rounds may then take it.
   bool async_revisable() const { return revisable_; }

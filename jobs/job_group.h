@@ -24,8 +24,6 @@ class JobGroup {
   virtual const char* method() const = 0;
   // Lanes it has room for (members() fill the first of them).
   virtual uint32_t lanes() const = 0;
-  // What its method counted, for the report (a bit-parallel BFS: its bottom-up rounds).
-  virtual std::vector<std::pair<std::string, uint64_t>> counts() const { return {}; }
 };
 
 // Lanes for a group of `members` jobs with values side by side per vertex: the fewest of 8, 16, 32
