@@ -80,6 +80,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   report.threads = threads;
   const char* wait_policy = std::getenv("OMP_WAIT_POLICY");
   report.omp_wait_policy = wait_policy ? wait_policy : "";
+  const char* spin_count = std::getenv("GOMP_SPINCOUNT");
+  report.gomp_spincount = spin_count ? spin_count : "";
 
   // The jobs as they run: groups and lone jobs (jobs/job_groups.h).
   BatchPlan plan = plan_batch(jobs, config.arrive_after, n, config.grouping);
@@ -483,6 +485,7 @@ std::string report_json(const BatchReport& r) {
   w.field("decode_buffer_bytes", r.decode_buffer_bytes);
   w.field("threads", r.threads);
   w.field("omp_wait_policy", r.omp_wait_policy);
+  w.field("gomp_spincount", r.gomp_spincount);
   w.field("io_backend", r.io_backend);
   w.field("wall_seconds", r.wall_seconds);
   w.field("cpu_seconds", r.cpu_seconds);

@@ -167,6 +167,7 @@ struct BatchReport {
   bool pass_over_pages = false;      // packed: pages no job may push from were not decoded
   int threads = 0;
   std::string omp_wait_policy;  // as OpenMP read it at start ("": its default, spinning a while)
+  std::string gomp_spincount;   // libgomp's spin turns before a thread sleeps, as it read them ("": its default)
   std::string io_backend;
   bool reads_verified = false;  // every read checked against the page checksums (--verify-reads)
   double wall_seconds = 0;

@@ -33,27 +33,32 @@ const char* kUsage =
     "\n"
     "Exit status: 0 done, 1 error (one line on stderr), 2 usage error, 3 run: a job did not converge.\n";
 
-// OpenMP threads that wait for work spin by default, and a batch waits between every two loads.
-// On a busy machine the spinning takes the cores the other processes and the working threads
-// need: W1 on soc-slashdot beside two busy processes took 6.4 and 8.4 s spinning against 0.8 and
-// 1.3 s with idle threads sleeping, and on a quiet machine the same within noise (docs/
-// evaluation.md, "Waiting threads"). libgomp reads OMP_WAIT_POLICY when it loads, before main,
-// so when the user has not chosen, the program sets passive and starts itself again, once.
-// The binary's own path, not /proc/self/exe, so that the process keeps its name (ps, pkill).
-void sleep_when_idle(char** argv) {
+// OpenMP threads that wait for work spin by default (libgomp: 300,000 turns), and a batch waits
+// between every two loads. On a busy machine the spinning takes the cores the other processes and
+// the working threads need: W1 on soc-slashdot out of core beside two busy processes took 0.6-2.2 s
+// spinning against 0.51-0.54 s with idle threads asleep at once (OMP_WAIT_POLICY=passive). But a
+// thread put to sleep at once is woken through the kernel at the next parallel region, and short
+// rounds have several: a BFS on road-FLA's resident graph (870 passes) took 0.38 s so against
+// 0.25-0.27 s spinning. A short spin, then sleep, has both: 3,000 turns (GOMP_SPINCOUNT), the same
+// W1 0.35-0.47 s busy and 0.19-0.20 s quiet (passive 0.20-0.21 s), road-FLA's BFS 0.27 s (docs/
+// evaluation.md, section 20). libgomp reads it when it loads, before main, so when the user has
+// chosen neither, the program sets it and starts itself again, once. The binary's own path, not
+// /proc/self/exe, so that the process keeps its name (ps, pkill).
+constexpr const char* kSpinTurns = "3000";
+void spin_briefly_when_idle(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
   char self[PATH_MAX];
   const ssize_t length = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (length <= 0) return;
   self[length] = '\0';
-  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  if (setenv("GOMP_SPINCOUNT", kSpinTurns, 1) != 0) return;
   execv(self, argv);  // returns only on failure: then run on with the default policy
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  sleep_when_idle(argv);
+  spin_briefly_when_idle(argv);
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? graphso::kExitUsage : 0;
