@@ -67,10 +67,16 @@ class ChunkCache {
       return a.first != b.first ? a.first < b.first : a.second > b.second;
     }
   };
+  // Moves a chunk to its new place in the eviction order.
+  void set_priority(uint32_t chunk, Entry& e, double priority);
+
   uint64_t capacity_;
   uint64_t used_ = 0;
   std::map<uint32_t, Entry> entries_;
   std::set<std::pair<double, uint32_t>, Colder> by_priority_;
+  // Chunks given a priority above 0 since the last refresh, or by it (some may be evicted since):
+  // the only ones whose priority a refresh may have to take back.
+  std::vector<uint32_t> warm_;
   CacheStats stats_;
 };
 

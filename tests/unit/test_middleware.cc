@@ -482,6 +482,42 @@ TEST_CASE("chunk cache: inserts while room, then evicts lowest priority first, n
   REQUIRE_FALSE(offer(cache, 7, std::vector<std::byte>(4000), 100.0));  // larger than the cache
 }
 
+TEST_CASE("chunk cache: a refresh moves only what changed, and leaves every priority as a full one would") {
+  // A model of what refresh() promises (every cached chunk its given priority, or 0) against the
+  // cache after random rounds of admissions and refreshes; each eviction takes the model's coldest.
+  std::mt19937_64 random(5);
+  ChunkCache cache(40 * 100);  // 40 chunks of 100 bytes
+  std::map<uint32_t, double> model;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<std::pair<uint32_t, double>> priorities;
+    for (uint32_t id = 0; id < 60; ++id)
+      if (random() % 3 == 0) priorities.emplace_back(id, static_cast<double>(random() % 5));  // ties, and 0s
+    cache.refresh(priorities);
+    for (auto& [id, p] : model) p = 0;
+    for (const auto& [id, p] : priorities)
+      if (model.count(id)) model[id] = p;
+    for (const auto& [id, p] : model) REQUIRE(cache.priority(id) == p);
+    // Admissions: the coldest goes first (lowest priority, then highest id), only for a hotter one.
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t id = static_cast<uint32_t>(random() % 60);
+      const double p = static_cast<double>(random() % 6);
+      if (model.count(id)) continue;
+      auto coldest = model.begin();
+      for (auto it = model.begin(); it != model.end(); ++it)
+        if (it->second < coldest->second || (it->second == coldest->second && it->first > coldest->first)) coldest = it;
+      const bool full = model.size() == 40;
+      const bool taken = cache.admit(id, 100, p) != nullptr;
+      REQUIRE(taken == (!full || coldest->second < p));
+      if (taken && full) {
+        REQUIRE_FALSE(cache.contains(coldest->first));
+        model.erase(coldest);
+      }
+      if (taken) model[id] = p;
+    }
+    REQUIRE(cache.cached_chunks().size() == model.size());
+  }
+}
+
 TEST_CASE("chunk cache: admit() takes an entry to fill, which a later, hotter admission may evict") {
   ChunkCache cache(2000);
   std::byte* a = cache.admit(1, 1000, 1.0);
