@@ -207,6 +207,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.cache_bytes = middleware->cache_capacity();
     report.cache_form = middleware->cache_form();
     sharing = make_chunk_mode(*middleware, config.reentry, config.late_join);
+    report.graph_resident = middleware->holds_whole_graph();
+    if (report.graph_resident)
+      for (Job* job : runnables) job->graph_resident();
   } else {
     // Each of the two buffers holds a whole partition if the budget allows, and up to
     // kStockLoadBytesPerThread per thread of the graph: a load of one small block would leave
@@ -534,6 +537,7 @@ std::string report_json(const BatchReport& r) {
   w.field("tchunk_index_bytes_read", r.chunk_stats.index_bytes_read);
   w.field("cache_bytes", r.cache_bytes);
   w.field("cache_form", r.cache_form);
+  w.field("graph_resident", r.graph_resident);
   w.field("cache_used_bytes", r.cache_used_bytes);
   w.field("cached_chunks", r.cached_chunks);
   w.field("buffer_bytes", r.buffer_bytes);

@@ -181,6 +181,7 @@ struct BatchReport {
   std::string cache_form;           // chunk mode: what the cache holds of a chunk (GraphSO::cache_form)
   uint64_t cache_used_bytes = 0;    // chunk mode, at the end: the bytes cached, and in how many chunks
   uint64_t cached_chunks = 0;
+  bool graph_resident = false;      // chunk mode: the cache has room for every chunk (GraphSO::holds_whole_graph)
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;

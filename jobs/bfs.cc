@@ -21,20 +21,27 @@ void BfsJob::init(const GraphInfo& graph, int threads) {
   bottom_up_rounds_ = pass_rounds_ = 0;
   passes_after_ = kNever;
   parents_ = Bitmap();
-  // Direction-optimising needs in-edges: a symmetric graph's out-edges. By default it runs so
-  // while a traversal is small-world, then in passes.
-  if (symmetric_ && degrees_ && async_ && async_revisable()) {
-    passes_after_ = kBfsPassesAfter;
-    async_ = false;
-  }
-  if (symmetric_ && degrees_ && !async_) {
-    parents_ = Bitmap(n);
-    edges_unreached_ = 0;
-    for (uint64_t v = 0; v < n; ++v) edges_unreached_ += (*degrees_)[v];
-    edges_unreached_ -= (*degrees_)[source_];
-    frontier_edges_ = (*degrees_)[source_];
-  }
+  if (!async_) optimise_direction();
   reach_ = reach_after(level_, reach_hops_, reach_hops_);
+}
+
+// Direction-optimising needs in-edges: a symmetric graph's out-edges.
+void BfsJob::optimise_direction() {
+  if (!symmetric_ || !degrees_ || rounds_ != 0) return;
+  const uint64_t n = level_.size();
+  parents_ = Bitmap(n);
+  edges_unreached_ = 0;
+  for (uint64_t v = 0; v < n; ++v) edges_unreached_ += (*degrees_)[v];
+  edges_unreached_ -= (*degrees_)[source_];
+  frontier_edges_ = (*degrees_)[source_];
+}
+
+// By default, on a resident graph: rounds while the traversal is small-world, then passes.
+void BfsJob::graph_resident() {
+  if (!symmetric_ || !degrees_ || !async_ || !async_revisable() || rounds_ != 0) return;
+  passes_after_ = kBfsPassesAfter;
+  async_ = false;
+  optimise_direction();
 }
 
 std::string BfsJob::signature() const {

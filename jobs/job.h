@@ -90,6 +90,11 @@ class Job {
   // Closes a round: computes the next frontier; sets finished()/converged().
   virtual void end_round() = 0;
 
+  // Called after init() when the run keeps every edge in memory once read (chunk mode, the cache
+  // holding the whole graph): a round then costs its computation, not its reads, and a job may
+  // choose another way to run (a BFS: direction-optimising rounds, jobs/bfs.h).
+  virtual void graph_resident() {}
+
   // Whether this job's class can run asynchronously (docs/jobs.md, "Asynchronous passes"); the
   // registry's declaration for its algorithm says when a user may ask for it.
   virtual bool async_capable() const { return false; }

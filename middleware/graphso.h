@@ -112,6 +112,8 @@ class GraphSO {
   const char* cache_form() const;
   // The bytes the cache would take to hold every chunk in its form.
   uint64_t whole_graph_cache_bytes() const;
+  // Whether the cache has room for every chunk: once read, the graph stays in memory.
+  bool holds_whole_graph() const { return cache_.capacity() >= whole_graph_cache_bytes(); }
   bool cached(uint32_t chunk) const { return cache_.contains(chunk); }
   PassOrder pass_order() const { return pass_order_; }
   uint64_t extent_bytes() const { return extent_bytes_; }

@@ -1,7 +1,9 @@
 // A BFS alone, direction-optimising (jobs/bfs.h): on a symmetric graph its synchronous rounds go
 // bottom-up when the frontier is large, and its levels equal the reference and those of a BFS in
 // passes, in both engines and every sharing mode; never bottom-up without in-edges (a directed
-// graph); and by default (--async auto) in passes once its frontier stops growing (a lattice).
+// graph). By default (--async auto) it starts in such rounds only on a graph the run keeps
+// resident, and goes to passes once its frontier stops growing (a lattice); out of core it runs
+// in passes throughout.
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -102,16 +104,30 @@ TEST_CASE("a BFS alone goes bottom-up on a symmetric graph, with the reference's
           // Level-synchronous either way: as many rounds as levels (the last finds none).
           REQUIRE(rounds.report.jobs[j].rounds == 1 + deepest_level(reference, j == 0 ? hub : leaf));
         }
-        // By default: a symmetric graph's BFS starts in rounds and goes bottom-up from the hub; a
-        // directed graph's runs in passes from the start.
-        if (symmetric) REQUIRE(count_of(automatic.report.runnables[0], "bottom_up_rounds") > 0);
-        else REQUIRE(count_of(automatic.report.runnables[0], "pass_rounds") == automatic.report.runnables[0].rounds);
+        // By default, out of core (a budget of 0.3 of the graph, unless chunk mode's cache holds
+        // a graph this small whole): passes from the start.
+        if (!automatic.report.graph_resident)
+          for (const RunnableOutcome& r : automatic.report.runnables) REQUIRE(count_of(r, "pass_rounds") == r.rounds);
+        // With the whole graph in the cache (chunk mode, a budget above it): a symmetric graph's
+        // BFS starts in rounds and goes bottom-up from the hub; a directed graph's runs in passes.
+        if (mode == Sharing::Chunk) {
+          const uint64_t above = graphso::testing::budget_for(graph, jobs, 8.0, false, AsyncPolicy::Auto);
+          auto resident = graphso::testing::run_batch_on(graph, jobs, mode, above, {.engine = engine, .grouping = false});
+          check_against(resident, reference, set.vertices);
+          REQUIRE(resident.report.graph_resident);
+          for (size_t j = 0; j < jobs.size(); ++j)
+            REQUIRE(resident.jobs[j]->format_results(OutFormat::Binary, resident.order) ==
+                    rounds.jobs[j]->format_results(OutFormat::Binary, rounds.order));
+          const RunnableOutcome& hub_bfs = resident.report.runnables[0];
+          if (symmetric) REQUIRE(count_of(hub_bfs, "bottom_up_rounds") > 0);
+          else REQUIRE(count_of(hub_bfs, "pass_rounds") == hub_bfs.rounds);
+        }
       }
     }
   }
 }
 
-TEST_CASE("a BFS alone on a lattice goes to passes once its frontier stops growing") {
+TEST_CASE("a BFS alone on a resident lattice goes to passes once its frontier stops growing") {
   const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   const EdgeSet set = graphso::testing::street_lattice(8, 300);  // symmetric, about 300 levels
@@ -120,12 +136,26 @@ TEST_CASE("a BFS alone on a lattice goes to passes once its frontier stops growi
   const std::vector<std::string> jobs = {"bfs:source=3"};
   for (Sharing mode : kModes) {
     INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode));
-    const uint64_t mem = graphso::testing::budget_for(graph, jobs, 0.3, false, AsyncPolicy::Auto);
+    // Chunk mode with the graph resident (a budget above it); the stock modes re-read it.
+    const double fraction = mode == Sharing::Chunk ? 8.0 : 0.3;
+    const uint64_t mem = graphso::testing::budget_for(graph, jobs, fraction, false, AsyncPolicy::Auto);
     auto automatic = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.chunk_bytes = 4096, .engine = engine});
     auto rounds = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.chunk_bytes = 4096, .engine = engine, .async = AsyncPolicy::Off});
     check_against(automatic, reference, set.vertices);
     check_against(rounds, reference, set.vertices);
     const RunnableOutcome& r = automatic.report.runnables.at(0);
+    REQUIRE(automatic.report.graph_resident == (mode == Sharing::Chunk));
+    if (mode != Sharing::Chunk) {
+      REQUIRE(count_of(r, "pass_rounds") == r.rounds);
+      continue;
+    }
+    // Chunk mode with the cache off (a graph this small fits any budget the run takes): passes
+    // from the start, as in the stock modes.
+    const uint64_t part = graphso::testing::budget_for(graph, jobs, 0.3, false, AsyncPolicy::Auto);
+    auto out_of_core = graphso::testing::run_batch_on(graph, jobs, mode, part, {.chunk_bytes = 4096, .engine = engine, .cache_ratio = 0});
+    check_against(out_of_core, reference, set.vertices);
+    REQUIRE_FALSE(out_of_core.report.graph_resident);
+    REQUIRE(count_of(out_of_core.report.runnables.at(0), "pass_rounds") == out_of_core.report.runnables.at(0).rounds);
     // (In rounds throughout, the rule fires in the tail, where the vertices left have fewer edges
     // than 15 times the frontier's; by default the BFS is in passes long before.)
     REQUIRE(count_of(r, "bottom_up_rounds") == 0);
