@@ -164,5 +164,9 @@ TEST_CASE("a BFS alone on a resident lattice goes to passes once its frontier st
     REQUIRE(pass_rounds > 0);
     REQUIRE(r.rounds - pass_rounds <= 8);
     REQUIRE(r.rounds < rounds.report.runnables.at(0).rounds);
+    // The late join follows it from the pass it goes to (it may pass: its memory is counted).
+    auto joined = graphso::testing::run_batch_on(graph, jobs, mode, mem, {.chunk_bytes = 4096, .engine = engine, .late_join = true});
+    check_against(joined, reference, set.vertices);
+    REQUIRE(count_of(joined.report.runnables.at(0), "pass_rounds") > 0);
   }
 }
