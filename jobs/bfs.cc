@@ -12,6 +12,7 @@ void BfsJob::init(const GraphInfo& graph, int threads) {
   bind(graph);
   const uint64_t n = graph.vertices;
   symmetric_ = graph.symmetric;
+  out_edges_ = symmetric_ ? out_edge_total(graph) : 0;
   level_.assign(n, kUnreached);
   level_[source_] = 0;
   frontier_ = Bitmap(n);
@@ -28,11 +29,8 @@ void BfsJob::init(const GraphInfo& graph, int threads) {
 // Direction-optimising needs in-edges: a symmetric graph's out-edges.
 void BfsJob::optimise_direction() {
   if (!symmetric_ || !degrees_ || rounds_ != 0) return;
-  const uint64_t n = level_.size();
-  parents_ = Bitmap(n);
-  edges_unreached_ = 0;
-  for (uint64_t v = 0; v < n; ++v) edges_unreached_ += (*degrees_)[v];
-  edges_unreached_ -= (*degrees_)[source_];
+  parents_ = Bitmap(level_.size());
+  edges_unreached_ = out_edges_ - (*degrees_)[source_];
   frontier_edges_ = (*degrees_)[source_];
 }
 

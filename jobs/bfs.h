@@ -90,6 +90,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   bool symmetric_ = false;
   bool bottom_up_ = false;          // this round's step
   Bitmap parents_;                  // bottom-up: the vertices reached last round
+  uint64_t out_edges_ = 0;          // the graph's (GraphInfo::out_edges)
   uint64_t edges_unreached_ = 0;    // out-edges of the vertices not reached yet
   uint64_t frontier_edges_ = 0;     // out-edges of the last round's arrivals
   uint32_t passes_after_ = kNever;  // the round from which it runs in passes

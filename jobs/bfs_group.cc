@@ -69,8 +69,7 @@ void BfsGroup<W>::init(const GraphInfo& graph, int threads) {
     lanes_at_.set(source);
   }
   this->frontier_ = lanes_at_;
-  edges_unsearched_ = 0;
-  for (uint64_t v = 0; v < n; ++v) edges_unsearched_ += (*this->degrees_)[v];
+  edges_unsearched_ = out_edge_total(graph);
   passes_.reset();
   pass_rounds_ = 0;
   this->async_ = false;

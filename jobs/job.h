@@ -56,7 +56,18 @@ struct GraphInfo {
   bool weighted = false;
   bool symmetric = false;  // every edge's reverse is an edge: out-edges alone reach both ways
   const std::vector<uint32_t>* out_degrees = nullptr;
+  // The sum of out_degrees, summed once for every job of a run (0: not given, and a job that needs
+  // it sums them: out_edge_total()).
+  uint64_t out_edges = 0;
 };
+
+// The graph's out-edges: GraphInfo::out_edges, or the sum of its out-degrees.
+inline uint64_t out_edge_total(const GraphInfo& graph) {
+  if (graph.out_edges != 0 || !graph.out_degrees) return graph.out_edges;
+  uint64_t total = 0;
+  for (uint32_t d : *graph.out_degrees) total += d;
+  return total;
+}
 
 class Job {
  public:
