@@ -618,14 +618,18 @@ def exp_many_jobs(ctx):
 
 
 def textbook(ctx, g, source, repeats):
-    """The bench's in-memory yardstick (tools/bench/textbook.cc) on g's edge list: a serial top-down BFS from
-    `source` and PageRank x10 by a pull loop over a CSR, `repeats` times after one load; the medians."""
-    out = subprocess.run([ctx.bench.textbook, g.edges, "--bfs", str(source), "--pagerank", "10", "--reps", str(repeats)],
+    """The bench's in-memory yardstick (tools/bench/textbook.cc) on g's edge list: a serial top-down BFS and a
+    serial Dijkstra from `source`, a serial union-find WCC and PageRank x10 by a pull loop over a CSR, `repeats`
+    times after one load; the medians."""
+    out = subprocess.run([ctx.bench.textbook, g.edges, "--bfs", str(source), "--sssp", str(source), "--wcc", "1",
+                          "--pagerank", "10", "--reps", str(repeats)],
                          capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS=str(ctx.threads)))
     if out.returncode != 0:
         raise SystemExit(f"bench: textbook on {g.name} failed: {out.stderr.strip()}")
     r = json.loads(out.stdout)
     r["bfs"] = statistics.median(r["bfs_seconds"])
+    r["sssp"] = statistics.median(r["sssp_seconds"])
+    r["wcc"] = statistics.median(r["wcc_seconds"])
     r["pagerank"] = statistics.median(r["pagerank_seconds"])
     return r
 
@@ -657,7 +661,7 @@ def exp_inmemory(ctx):
         times, last = alternated(ctx, batches, repeats)
         book = textbook(ctx, g, source, max(3, repeats))
         median = [statistics.median(t) for t in times]
-        yardstick = {"BFS": book["bfs"], "PageRank x10": book["pagerank"]}
+        yardstick = {"BFS": book["bfs"], "SSSP": book["sssp"], "WCC": book["wcc"], "PageRank x10": book["pagerank"]}
         points = {}
         for k, (label, jobs) in enumerate(cases):
             auto, packed = median[2 * k], median[2 * k + 1]
@@ -717,7 +721,8 @@ def exp_inmemory(ctx):
         raw["store"][label] = {"seconds": times, "store_report": {k: v for k, v in last[0].items() if k != "jobs"}}
     md = ("Seconds: median (range) of the repetitions, every batch of a graph alternated within each; resident: the "
           "cache's default form (`cache`: what it held), packed: `--cache-form packed`; textbook: the bench's CSR "
-          "kernels (serial top-down BFS; PageRank pulling over in-edges on every thread), after their load; "
+          "kernels (serial top-down BFS, serial Dijkstra, serial union-find WCC; PageRank pulling over in-edges on every "
+          "thread), after their load; "
           "ms/round: resident seconds over the batch's rounds. BFS once resident: the BFS's own seconds (report `jobs`), "
           "joining the batch after a PageRank x1 read the graph into the cache, timed as the textbook's is, after the "
           "load; by default and with `--async on` (passes from the start, a BFS alone before direction-optimising "

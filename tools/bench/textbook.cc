@@ -1,13 +1,16 @@
 // The bench's in-memory yardstick (issue 68, `make bench`'s inmemory experiment): the graph in a
-// plain CSR built in memory, then a serial top-down BFS (a first-year textbook's) and PageRank by
-// a pull loop over the in-CSR on every thread (graphso's definition: d = 0.85, no dangling
-// redistribution, from 1/N). It shares no code with graphso, so its answers check graphso's too.
+// plain CSR built in memory, then a serial top-down BFS (a first-year textbook's), a serial
+// Dijkstra with a binary heap (SSSP over the edge list's u32 weights, 1 when unweighted), a serial
+// union-find over the edges (WCC, path halving, union by index), and PageRank by a pull loop over
+// the in-CSR on every thread (graphso's definition: d = 0.85, no dangling redistribution, from
+// 1/N). It shares no code with graphso, so its answers check graphso's too.
 //
-//   textbook EDGES.bin --bfs SRC [--pagerank ITERS] [--reps K]
+//   textbook EDGES.bin [--bfs SRC] [--sssp SRC] [--wcc 1] [--pagerank ITERS] [--reps K]
 //
 // reads a graphso edge list (docs/formats.md: a 64-byte header, the records, then a CRC per block
 // of records; the CRCs are not read: the bench made the file) and prints one JSON object: the load
-// time, each repetition's seconds, the BFS's reached vertices and level sum, the ranks' sum.
+// time, each repetition's seconds, the BFS's reached vertices and level sum, SSSP's reached
+// vertices and distance sum, WCC's components, the ranks' sum.
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +19,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <numeric>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,11 +32,12 @@ struct Csr {
   uint64_t vertices = 0;
   std::vector<uint64_t> offsets;  // vertices + 1
   std::vector<uint32_t> neighbours;
+  std::vector<uint32_t> weights;  // beside neighbours
 };
 
 struct EdgeList {
   uint64_t vertices = 0;
-  std::vector<uint32_t> src, dst;
+  std::vector<uint32_t> src, dst, weight;  // weight 1 when the list has none
 };
 
 template <typename T>
@@ -53,6 +60,7 @@ EdgeList read_edge_list(const std::string& path) {
   const uint64_t edges = read_at<uint64_t>(header + 24);
   g.src.resize(edges);
   g.dst.resize(edges);
+  g.weight.assign(edges, 1);
   std::vector<char> buf;
   constexpr uint64_t kPiece = 1 << 20;
   for (uint64_t first = 0; first < edges; first += kPiece) {
@@ -62,6 +70,7 @@ EdgeList read_edge_list(const std::string& path) {
     for (uint64_t k = 0; k < n; ++k) {
       g.src[first + k] = read_at<uint32_t>(buf.data() + k * record);
       g.dst[first + k] = read_at<uint32_t>(buf.data() + k * record + 4);
+      if (record == 12) g.weight[first + k] = read_at<uint32_t>(buf.data() + k * record + 8);
       if (g.src[first + k] >= g.vertices || g.dst[first + k] >= g.vertices)
         throw std::runtime_error(path + ": an id outside the graph");
     }
@@ -80,7 +89,12 @@ Csr build(const EdgeList& g, bool by_destination) {
   for (uint64_t v = 0; v < g.vertices; ++v) c.offsets[v + 1] += c.offsets[v];
   std::vector<uint64_t> at(c.offsets.begin(), c.offsets.end() - 1);
   c.neighbours.resize(key.size());
-  for (uint64_t e = 0; e < key.size(); ++e) c.neighbours[at[key[e]]++] = other[e];
+  c.weights.resize(key.size());
+  for (uint64_t e = 0; e < key.size(); ++e) {
+    const uint64_t slot = at[key[e]]++;
+    c.neighbours[slot] = other[e];
+    c.weights[slot] = g.weight[e];
+  }
   return c;
 }
 
@@ -102,6 +116,47 @@ std::vector<uint32_t> bfs(const Csr& out, uint32_t source) {
     }
   }
   return level;
+}
+
+// Serial Dijkstra with a binary heap, stale entries skipped.
+std::vector<uint64_t> sssp(const Csr& out, uint32_t source) {
+  std::vector<uint64_t> dist(out.vertices, UINT64_MAX);
+  using Entry = std::pair<uint64_t, uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  dist[source] = 0;
+  heap.emplace(0, source);
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d != dist[u]) continue;
+    for (uint64_t e = out.offsets[u]; e < out.offsets[u + 1]; ++e) {
+      const uint32_t v = out.neighbours[e];
+      const uint64_t through = d + out.weights[e];
+      if (through < dist[v]) {
+        dist[v] = through;
+        heap.emplace(through, v);
+      }
+    }
+  }
+  return dist;
+}
+
+// Serial union-find over the edges (both directions: weakly connected), path halving; the number
+// of components.
+uint64_t wcc(const EdgeList& g) {
+  std::vector<uint32_t> parent(g.vertices);
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto find = [&](uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (uint64_t e = 0; e < g.src.size(); ++e) {
+    const uint32_t a = find(g.src[e]), b = find(g.dst[e]);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  uint64_t components = 0;
+  for (uint64_t v = 0; v < g.vertices; ++v) components += find(static_cast<uint32_t>(v)) == v;
+  return components;
 }
 
 // PageRank by pulling over in-edges, every thread.
@@ -136,14 +191,18 @@ std::string list(const std::vector<double>& v) {
 
 int main(int argc, char** argv) {
   try {
-    if (argc < 2) throw std::runtime_error("usage: textbook EDGES.bin [--bfs SRC] [--pagerank ITERS] [--reps K]");
+    if (argc < 2)
+      throw std::runtime_error("usage: textbook EDGES.bin [--bfs SRC] [--sssp SRC] [--wcc 1] [--pagerank ITERS] [--reps K]");
     const std::string path = argv[1];
-    int64_t source = -1;
+    int64_t source = -1, sssp_source = -1;
+    bool components = false;
     uint32_t iterations = 0, reps = 1;
     for (int k = 2; k + 1 < argc; k += 2) {
       const std::string flag = argv[k];
       const uint64_t value = std::stoull(argv[k + 1]);
       if (flag == "--bfs") source = static_cast<int64_t>(value);
+      else if (flag == "--sssp") sssp_source = static_cast<int64_t>(value);
+      else if (flag == "--wcc") components = value != 0;
       else if (flag == "--pagerank") iterations = static_cast<uint32_t>(value);
       else if (flag == "--reps") reps = static_cast<uint32_t>(std::max<uint64_t>(1, value));
       else throw std::runtime_error("unknown option " + flag);
@@ -174,6 +233,31 @@ int main(int argc, char** argv) {
         if (l != UINT32_MAX) ++reached, sum += l;
       std::printf(", \"bfs_seconds\": %s, \"bfs_reached\": %llu, \"bfs_level_sum\": %llu", list(times).c_str(),
                   static_cast<unsigned long long>(reached), static_cast<unsigned long long>(sum));
+    }
+    if (sssp_source >= 0) {
+      if (static_cast<uint64_t>(sssp_source) >= out.vertices) throw std::runtime_error("source outside the graph");
+      std::vector<double> times;
+      std::vector<uint64_t> dist;
+      for (uint32_t r = 0; r < reps; ++r) {
+        const auto t = std::chrono::steady_clock::now();
+        dist = sssp(out, static_cast<uint32_t>(sssp_source));
+        times.push_back(seconds_since(t));
+      }
+      uint64_t reached = 0, sum = 0;
+      for (uint64_t d : dist)
+        if (d != UINT64_MAX) ++reached, sum += d;
+      std::printf(", \"sssp_seconds\": %s, \"sssp_reached\": %llu, \"sssp_distance_sum\": %llu", list(times).c_str(),
+                  static_cast<unsigned long long>(reached), static_cast<unsigned long long>(sum));
+    }
+    if (components) {
+      std::vector<double> times;
+      uint64_t count = 0;
+      for (uint32_t r = 0; r < reps; ++r) {
+        const auto t = std::chrono::steady_clock::now();
+        count = wcc(edges);
+        times.push_back(seconds_since(t));
+      }
+      std::printf(", \"wcc_seconds\": %s, \"wcc_components\": %llu", list(times).c_str(), static_cast<unsigned long long>(count));
     }
     if (iterations) {
       std::vector<double> times, rank;
