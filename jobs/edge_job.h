@@ -262,7 +262,6 @@ class EdgeJob : public Job {
     }
   }
 
-
  protected:
   // Calls f(SourceEdges) for the run's sources in order: at least every one marked in frontier_
   // (or in next_, with_next) when f comes to it; f tests them again. A walk steps over every
@@ -301,7 +300,6 @@ class EdgeJob : public Job {
       }
     }
   }
-
 
  private:
   // A run handed again went by every frontier source already: only a source changed since (in
