@@ -31,12 +31,8 @@ class Bitmap {
     return (std::atomic_ref<const uint64_t>(words_[i >> 6]).load(std::memory_order_relaxed) >> (i & 63)) & 1u;
   }
   void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
-  void set_atomic(uint64_t i) {
-    std::atomic_ref<uint64_t> word(words_[i >> 6]);
-    uint64_t bit = uint64_t{1} << (i & 63);
-    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
-  }
-  // Sets `bits` in word w (bits 64w to 64w + 63), as set_atomic() sets one.
+  void set_atomic(uint64_t i) { set_bits_atomic(i >> 6, uint64_t{1} << (i & 63)); }
+  // Sets `bits` in word w (bits 64w to 64w + 63) atomically; no write when all are set already.
   void set_bits_atomic(uint64_t w, uint64_t bits) {
     std::atomic_ref<uint64_t> word(words_[w]);
     if (bits & ~word.load(std::memory_order_relaxed)) word.fetch_or(bits, std::memory_order_relaxed);

@@ -181,6 +181,28 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
+// Runs f() `reps` times; the seconds of each run, and the last run's result.
+template <typename F>
+auto timed(uint32_t reps, F&& f) {
+  std::vector<double> times;
+  decltype(f()) result{};
+  for (uint32_t r = 0; r < reps; ++r) {
+    const auto t = std::chrono::steady_clock::now();
+    result = f();
+    times.push_back(seconds_since(t));
+  }
+  return std::pair(std::move(times), std::move(result));
+}
+
+// The values that are not `unreached`: how many, and their sum.
+template <typename T>
+std::pair<unsigned long long, unsigned long long> reached_and_sum(const std::vector<T>& values, T unreached) {
+  unsigned long long reached = 0, sum = 0;
+  for (T x : values)
+    if (x != unreached) ++reached, sum += x;
+  return {reached, sum};
+}
+
 std::string list(const std::vector<double>& v) {
   std::string s = "[";
   for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
@@ -221,51 +243,22 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(out.vertices), edges.src.size(), omp_get_max_threads(), seconds_since(began));
     if (source >= 0) {
       if (static_cast<uint64_t>(source) >= out.vertices) throw std::runtime_error("source outside the graph");
-      std::vector<double> times;
-      std::vector<uint32_t> level;
-      for (uint32_t r = 0; r < reps; ++r) {
-        const auto t = std::chrono::steady_clock::now();
-        level = bfs(out, static_cast<uint32_t>(source));
-        times.push_back(seconds_since(t));
-      }
-      uint64_t reached = 0, sum = 0;
-      for (uint32_t l : level)
-        if (l != UINT32_MAX) ++reached, sum += l;
-      std::printf(", \"bfs_seconds\": %s, \"bfs_reached\": %llu, \"bfs_level_sum\": %llu", list(times).c_str(),
-                  static_cast<unsigned long long>(reached), static_cast<unsigned long long>(sum));
+      const auto [times, level] = timed(reps, [&] { return bfs(out, static_cast<uint32_t>(source)); });
+      const auto [reached, sum] = reached_and_sum(level, UINT32_MAX);
+      std::printf(", \"bfs_seconds\": %s, \"bfs_reached\": %llu, \"bfs_level_sum\": %llu", list(times).c_str(), reached, sum);
     }
     if (sssp_source >= 0) {
       if (static_cast<uint64_t>(sssp_source) >= out.vertices) throw std::runtime_error("source outside the graph");
-      std::vector<double> times;
-      std::vector<uint64_t> dist;
-      for (uint32_t r = 0; r < reps; ++r) {
-        const auto t = std::chrono::steady_clock::now();
-        dist = sssp(out, static_cast<uint32_t>(sssp_source));
-        times.push_back(seconds_since(t));
-      }
-      uint64_t reached = 0, sum = 0;
-      for (uint64_t d : dist)
-        if (d != UINT64_MAX) ++reached, sum += d;
-      std::printf(", \"sssp_seconds\": %s, \"sssp_reached\": %llu, \"sssp_distance_sum\": %llu", list(times).c_str(),
-                  static_cast<unsigned long long>(reached), static_cast<unsigned long long>(sum));
+      const auto [times, dist] = timed(reps, [&] { return sssp(out, static_cast<uint32_t>(sssp_source)); });
+      const auto [reached, sum] = reached_and_sum(dist, UINT64_MAX);
+      std::printf(", \"sssp_seconds\": %s, \"sssp_reached\": %llu, \"sssp_distance_sum\": %llu", list(times).c_str(), reached, sum);
     }
     if (components) {
-      std::vector<double> times;
-      uint64_t count = 0;
-      for (uint32_t r = 0; r < reps; ++r) {
-        const auto t = std::chrono::steady_clock::now();
-        count = wcc(edges);
-        times.push_back(seconds_since(t));
-      }
+      const auto [times, count] = timed(reps, [&] { return wcc(edges); });
       std::printf(", \"wcc_seconds\": %s, \"wcc_components\": %llu", list(times).c_str(), static_cast<unsigned long long>(count));
     }
     if (iterations) {
-      std::vector<double> times, rank;
-      for (uint32_t r = 0; r < reps; ++r) {
-        const auto t = std::chrono::steady_clock::now();
-        rank = pagerank(in, out_degree, iterations);
-        times.push_back(seconds_since(t));
-      }
+      const auto [times, rank] = timed(reps, [&] { return pagerank(in, out_degree, iterations); });
       double sum = 0;
       for (double x : rank) sum += x;
       std::printf(", \"pagerank_seconds\": %s, \"pagerank_sum\": %.12f", list(times).c_str(), sum);
