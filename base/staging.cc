@@ -129,6 +129,8 @@ OutputLock::OutputLock(const std::string& target, const std::string& option) {
   // holds a lock on a file no longer there, so the lock counts only once the path names it.
   for (;;) {
     fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0 && errno == ENOENT)  // the output's directory is missing: say so, not the lock's name
+      fail("{} {}: the directory {} does not exist", option, target, path.parent_path().empty() ? "." : path.parent_path().string());
     if (fd_ < 0) fail("{} {}: cannot create the lock file {}: {}", option, target, lock_path_, errno_text(errno));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;

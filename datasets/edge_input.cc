@@ -19,7 +19,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-EdgeSet read_text(const std::string& path, bool weighted) {
+EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights) {
   LineReader reader(path);
   EdgeSet set;
   set.weighted = weighted;
@@ -50,7 +50,11 @@ EdgeSet read_text(const std::string& path, bool weighted) {
       if (!has_third) fail("{}:{}: missing weight (third column) in a weighted edge list", path, at.line);
       e.weight = parse_weight(c, at);
     } else if (has_third) {
-      parse_weight(c, at);  // an ignored weight column must still be a number
+      // A weight column read as no weights is a different graph: only when asked to.
+      if (!ignore_weights)
+        fail("{}:{}: a third column '{}' (a weight?): convert with --weighted to keep it as the edge weight, or --ignore-weights to drop it",
+             path, at.line, printable(c));
+      parse_weight(c, at);  // a dropped weight column must still be weights
     }
     if (tokens.next(extra))
       fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
@@ -62,7 +66,7 @@ EdgeSet read_text(const std::string& path, bool weighted) {
   return set;
 }
 
-EdgeSet read_mtx(const std::string& path, bool want_weights) {
+EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights) {
   LineReader reader(path);
   std::string_view line;
   if (!reader.next(line)) fail("{}:1: empty file, expected a %%MatrixMarket header", path);
@@ -81,6 +85,9 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
     fail("{}:1: unsupported Matrix Market symmetry '{}'", path, printable(symmetry));
   if (want_weights && !has_values)
     fail("{}:1: --weighted given but the matrix is 'pattern' (no values)", path);
+  if (has_values && !want_weights && !ignore_weights)
+    fail("{}:1: the matrix has {} values: convert with --weighted to keep them as edge weights, or --ignore-weights to drop them",
+         path, printable(field));
   bool symmetric = symmetry == "symmetric";
   Progress progress = reading_progress(path);
 
@@ -100,6 +107,8 @@ EdgeSet read_mtx(const std::string& path, bool want_weights) {
       rows = parse_id(a, at, "row count");
       cols = parse_id(b, at, "column count");
       entries = parse_id(c, at, "entry count");
+      if (rows != cols)
+        fail("{}:{}: a {} x {} matrix: a graph's adjacency matrix is square", path, at.line, rows, cols);
       if (std::max(rows, cols) > kMaxVertexId + 1)
         fail("{}:{}: {} vertices exceed the maximum of 2^32-1", path, at.line, std::max(rows, cols));
       have_size = true;
@@ -214,15 +223,16 @@ EdgeSet read_edge_input(const std::string& path, const EdgeInputOptions& options
   std::string name = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
   if (format == InputFormat::Auto) format = format_from_name(path);
   bool weighted = options.weighted || ends_with(name, ".wel");
+  if (weighted && options.ignore_weights) fail("{}: --weighted and --ignore-weights: choose one", path);
   switch (format) {
-    case InputFormat::Text: return read_text(path, weighted);
-    case InputFormat::Mtx: return read_mtx(path, weighted);
+    case InputFormat::Text: return read_text(path, weighted, options.ignore_weights);
+    case InputFormat::Mtx: return read_mtx(path, weighted, options.ignore_weights);
     case InputFormat::Raw: return read_raw(path, weighted);
     case InputFormat::Graphso: return read_graphso(path);
     case InputFormat::Dimacs: return read_dimacs(path);
     case InputFormat::Gapbs: return read_gapbs(path, options.weighted || ends_with(name, ".wsg"));
     case InputFormat::Metis: return read_metis(path);
-    case InputFormat::Graphalytics: return read_graphalytics(path, weighted);
+    case InputFormat::Graphalytics: return read_graphalytics(path, weighted, options.ignore_weights);
     case InputFormat::Auto: break;
   }
   fail("{}: cannot tell the input format", path);

@@ -20,6 +20,9 @@ enum class InputFormat { Auto, Text, Mtx, Raw, Graphso, Dimacs, Gapbs, Metis, Gr
 struct EdgeInputOptions {
   InputFormat format = InputFormat::Auto;
   bool weighted = false;  // text: read a third column; raw: 12-byte records
+  // text, mtx, Graphalytics: read weights or values present and drop them (otherwise an error: a
+  // graph read without its weights is a different graph).
+  bool ignore_weights = false;
 };
 
 struct EdgeSet {

@@ -1,10 +1,22 @@
 // LDBC Graphalytics datasets: NAME.v lists the vertices (one id per line, any 64-bit ids in any
-// order), NAME.e the edges ("src dst" or "src dst weight"), and NAME.properties, when present,
-// says whether the graph is directed and names its edge properties. graphso numbers the vertices
-// 0..n-1 in ascending id order and keeps the ids (EdgeSet::dataset_ids), so jobs and results use
-// the dataset's ids. An undirected dataset lists each edge once: it is read in both directions.
+// order), NAME.e the edges ("src dst" and one column per edge property), and NAME.properties, when
+// present, is the dataset's word: whether it is directed, its edge properties, which one SSSP
+// weighs (sssp.weight-property, else the only one) and how many vertices and edges the files
+// hold; a file that disagrees with it is refused. Without it, a third column is a
+// weight under --weighted, dropped under --ignore-weights, and an error otherwise. graphso numbers
+// the vertices 0..n-1 in ascending id order and keeps the ids (EdgeSet::dataset_ids), so jobs and
+// results use the dataset's ids. An undirected dataset lists each edge once: it is read in both
+// directions.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "base/error.h"
 #include "base/file.h"
@@ -14,15 +26,42 @@
 namespace graphso {
 namespace {
 
+// What NAME.properties says about the files (graph.NAME.<key>): whether the graph is directed,
+// its edge properties (the columns after "src dst", in order), which of them SSSP weighs
+// (sssp.weight-property) and the declared counts (meta.vertices, meta.edges). The files are NAME.v
+// and NAME.e: the vertex-file and edge-file keys are not read, since two of the official test
+// datasets (test-sssp-undirected, test-wcc-directed) give their vertex file as their edge file. A
+// key the graph does not use (algorithms, their parameters) is not read here.
 struct Properties {
   bool found = false;
+  std::string path;
   bool directed = true;
-  bool weighted = false;
+  std::vector<std::string> edge_properties;
+  std::vector<std::string> edge_types;
+  std::string weight_property;
+  std::optional<uint64_t> vertices, edges;
 };
 
-// graph.NAME.directed and graph.NAME.edge-properties.names, the keys graphso needs.
+std::string_view trimmed(std::string_view s) {
+  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string_view::npos ? std::string_view() : s.substr(a, b - a + 1);
+}
+
+// "a, b, c" -> {"a", "b", "c"}; empty -> {}.
+std::vector<std::string> comma_list(std::string_view value) {
+  std::vector<std::string> items;
+  if (value.empty()) return items;
+  for (size_t at = 0;;) {
+    const size_t comma = value.find(',', at);
+    items.emplace_back(trimmed(value.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at)));
+    if (comma == std::string_view::npos) return items;
+    at = comma + 1;
+  }
+}
+
 Properties read_properties(const std::string& path, const std::string& name) {
   Properties p;
+  p.path = path;
   if (!path_exists(path)) return p;
   p.found = true;
   LineReader reader(path);
@@ -31,20 +70,53 @@ Properties read_properties(const std::string& path, const std::string& name) {
   while (reader.next(line)) {
     const size_t eq = line.find('=');
     if (eq == std::string_view::npos || line.starts_with("#")) continue;
-    auto trim = [](std::string_view s) {
-      const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-      return a == std::string_view::npos ? std::string_view() : s.substr(a, b - a + 1);
-    };
-    const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-    if (key == prefix + "directed") {
+    const std::string_view key = trimmed(line.substr(0, eq)), value = trimmed(line.substr(eq + 1));
+    if (!key.starts_with(prefix)) continue;
+    const std::string_view field = key.substr(prefix.size());
+    const Located at{path, reader.line_number()};
+    if (field == "directed") {
       if (value != "true" && value != "false")
-        fail("{}:{}: {} = '{}' (expected true or false)", path, reader.line_number(), key, printable(value));
+        fail("{}:{}: {} = '{}' (expected true or false)", path, at.line, key, printable(value));
       p.directed = value == "true";
-    } else if (key == prefix + "edge-properties.names") {
-      p.weighted = value.find("weight") != std::string_view::npos;
+    } else if (field == "edge-properties.names") {
+      p.edge_properties = comma_list(value);
+    } else if (field == "edge-properties.types") {
+      p.edge_types = comma_list(value);
+    } else if (field == "sssp.weight-property") {
+      p.weight_property = value;
+    } else if (field == "meta.vertices") {
+      p.vertices = parse_id(value, at, "meta.vertices");
+    } else if (field == "meta.edges") {
+      p.edges = parse_id(value, at, "meta.edges");
     }
   }
+  if (!p.edge_types.empty() && p.edge_types.size() != p.edge_properties.size())
+    fail("{}: edge-properties.types lists {} types for {} edge-properties.names", path, p.edge_types.size(),
+         p.edge_properties.size());
   return p;
+}
+
+// The column (among the edge properties) that holds the weights, or -1: the one sssp.weight-property
+// names, else the only property there is.
+int weight_column(const Properties& p) {
+  if (!p.weight_property.empty()) {
+    const auto it = std::find(p.edge_properties.begin(), p.edge_properties.end(), p.weight_property);
+    if (it == p.edge_properties.end())
+      fail("{}: sssp.weight-property = {} is not among edge-properties.names ({})", p.path, p.weight_property,
+           p.edge_properties.empty() ? "none" : fmt::format("{}", fmt::join(p.edge_properties, ", ")));
+    return static_cast<int>(it - p.edge_properties.begin());
+  }
+  return p.edge_properties.size() == 1 ? 0 : -1;
+}
+
+// graphso's weights are unsigned 32-bit integers: a weight typed real is read when it is one (5.0).
+Weight integral_weight(std::string_view value, const Located& at, const std::string& property, bool real) {
+  check_value(value, at);
+  const double x = std::strtod(std::string(value).c_str(), nullptr);
+  if (x < 0 || x > 4294967295.0 || x != std::floor(x))
+    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (graphso stores integer weights)", at.path, at.line, property,
+         printable(value), real ? " (types = real)" : "");
+  return static_cast<Weight>(x);
 }
 
 std::string without_extension(const std::string& path) {
@@ -76,17 +148,29 @@ std::vector<uint64_t> read_vertex_file(const std::string& path) {
 
 }  // namespace
 
-EdgeSet read_graphalytics(const std::string& path, bool weighted) {
+EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights) {
   const std::string base = without_extension(path);
   const std::string name = base.substr(base.find_last_of('/') + 1);
   const Properties properties = read_properties(base + ".properties", name);
   const std::string vertex_file = base + ".v", edge_file = base + ".e";
   if (!path_exists(vertex_file)) fail("{}: missing (a Graphalytics dataset is NAME.v with NAME.e)", vertex_file);
   std::vector<uint64_t> ids = read_vertex_file(vertex_file);
+  if (properties.vertices && *properties.vertices != ids.size())
+    fail("{}: meta.vertices = {}, but {} lists {} vertices", properties.path, *properties.vertices, vertex_file, ids.size());
+
+  // The columns after "src dst": as the properties name them, or (no properties file) a weight
+  // when --weighted says so.
+  const int weight_at = properties.found ? weight_column(properties) : (weighted ? 0 : -1);
+  if (properties.found && weighted && weight_at < 0)
+    fail("{}: --weighted, but it names no weight (edge-properties.names = {}, no sssp.weight-property)", properties.path,
+         properties.edge_properties.empty() ? "none" : fmt::format("{}", fmt::join(properties.edge_properties, ", ")));
+  const size_t columns = properties.found ? properties.edge_properties.size() : weighted ? 1 : 0;
+  const std::string weight_name = weight_at < 0 ? "" : properties.found ? properties.edge_properties[weight_at] : "weight";
+  const bool real_weight = weight_at >= 0 && !properties.edge_types.empty() && properties.edge_types[weight_at] == "real";
 
   EdgeSet set;
   set.vertices = ids.size();
-  set.weighted = weighted || properties.weighted;
+  set.weighted = weight_at >= 0 && !ignore_weights;
   auto dense = [&](std::string_view token, const Located& at, const char* what) {
     const uint64_t id = parse_id(token, at, what);
     const auto it = std::lower_bound(ids.begin(), ids.end(), id);
@@ -100,21 +184,37 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted) {
     if (is_comment_or_blank(line)) continue;
     const Located at{edge_file, reader.line_number()};
     Tokens tokens(line);
-    std::string_view a, b, c, extra;
+    std::string_view a, b, value;
     if (!tokens.next(a) || !tokens.next(b))
-      fail("{}:{}: expected 'src dst{}', got '{}'", edge_file, at.line, set.weighted ? " weight" : "", printable(line.substr(0, 80)));
+      fail("{}:{}: expected 'src dst{}', got '{}'", edge_file, at.line, columns ? " + " + std::to_string(columns) + " properties" : "",
+           printable(line.substr(0, 80)));
     WeightedEdge e{dense(a, at, "source"), dense(b, at, "destination"), 1};
-    const bool has_weight = tokens.next(c);
-    if (set.weighted) {
-      if (!has_weight) fail("{}:{}: missing weight (third column) in a weighted dataset", edge_file, at.line);
-      e.weight = parse_weight(c, at);
-    } else if (has_weight) {
-      check_value(c, at);
+    size_t column = 0;
+    for (; tokens.next(value); ++column) {
+      if (column == columns) {
+        if (!properties.found && !ignore_weights)
+          fail("{}:{}: a third column '{}' (a weight?): convert with --weighted to keep it as the edge weight, or --ignore-weights to drop it",
+               edge_file, at.line, printable(value));
+        if (properties.found)
+          fail("{}:{}: unexpected extra column '{}' ({} names {} edge properties)", edge_file, at.line, printable(value),
+               properties.path, columns);
+        fail("{}:{}: unexpected extra column '{}'", edge_file, at.line, printable(value));
+      }
+      if (static_cast<int>(column) != weight_at) {
+        check_value(value, at);
+        continue;
+      }
+      if (set.weighted) e.weight = integral_weight(value, at, weight_name, real_weight);
+      else check_value(value, at);
     }
-    if (tokens.next(extra)) fail("{}:{}: unexpected extra column '{}'", edge_file, at.line, printable(extra));
+    if (column < columns)
+      fail("{}:{}: {} has {} of the {} edge properties ({})", edge_file, at.line, properties.found ? "the line" : "a weighted line",
+           column, columns, properties.found ? fmt::format("{}", fmt::join(properties.edge_properties, ", ")) : weight_name);
     set.edges.push_back(e);
     if ((set.edges.size() & 0xFFFF) == 0) progress.update(reader.compressed_offset());
   }
+  if (properties.edges && *properties.edges != set.edges.size())
+    fail("{}: meta.edges = {}, but {} lists {} edges", properties.path, *properties.edges, edge_file, set.edges.size());
   if (!properties.directed) {
     const size_t listed = set.edges.size();
     for (size_t i = 0; i < listed; ++i)

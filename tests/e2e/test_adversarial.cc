@@ -321,6 +321,11 @@ TEST_CASE("adversarial 7: output paths are checked before the run; results and r
   require_one_line_error(r, "nodir/r.json");
   REQUIRE_FALSE(path_exists(dir.file("out")));
   REQUIRE(r.out.empty());  // refused before the run
+  // --out under a missing directory names the directory (not the lock file beside the results).
+  CliResult no_parent = graphso_cli({"run", g, "--job", "wcc", "--out", dir.file("a/b/res")});
+  require_one_line_error(no_parent, "--out " + dir.file("a/b/res") + ": the directory " + dir.file("a/b") + " does not exist");
+  REQUIRE(no_parent.out.empty());
+  REQUIRE_FALSE(path_exists(dir.file("a")));
   // Every output name is checked before the run: a job name no file can carry (a million
   // characters: once a 1 MB error after a whole batch), a --report that is a directory, empty
   // --out and --report, a thread count libgomp cannot make.
@@ -465,7 +470,7 @@ TEST_CASE("adversarial 11: messages say what was declared and where, with contro
   require_one_line_error(graphso_cli({"convert", dir.file("huge.mtx"), "-o", dir.file("x.bin")}),
                          "file ends after 1 entries, the header declares 1000000000000");
   write_text(dir.file("nan.mtx"), "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 nan\n");
-  require_one_line_error(graphso_cli({"convert", dir.file("nan.mtx"), "-o", dir.file("x.bin")}),
+  require_one_line_error(graphso_cli({"convert", dir.file("nan.mtx"), "-o", dir.file("x.bin"), "--ignore-weights"}),
                          "nan.mtx:3: value 'nan' is not a finite number");
   write_text(dir.file("ctl.el"), std::string("1 2\n3 4\r\n5 x\0y\r\n", 17));
   CliResult ctl = graphso_cli({"convert", dir.file("ctl.el"), "-o", dir.file("x.bin")});

@@ -38,15 +38,25 @@ TEST_CASE("SNAP-style text: comments, tabs, blank lines, n = largest id + 1") {
   CHECK(set.edges[3].dst == 2);  // last line without a newline
 }
 
-TEST_CASE("weighted text (.wel) keeps integer weights; an ignored third column must be numeric") {
+TEST_CASE("weighted text (.wel) keeps integer weights; a third column is dropped only when asked, and must be numeric") {
   TempDir dir;
   EdgeSet set = read_edge_input(write_text(dir, "g.wel", "0 1 7\n1 2 3.0\n"), {});
   REQUIRE(set.weighted);
   REQUIRE(set.edges[0].weight == 7);
   REQUIRE(set.edges[1].weight == 3);
-  EdgeSet unweighted = read_edge_input(write_text(dir, "h.el", "0 1 7\n"), {});
+  // Without --weighted a weight column is an error, not a silently unweighted graph.
+  const std::string h = write_text(dir, "h.el", "0 1\n0 1 7\n");
+  CHECK_THAT(error_of([&] { read_edge_input(h, {}); }),
+             Catch::Contains("h.el:2: a third column '7' (a weight?): convert with --weighted to keep it as the edge weight, or --ignore-weights"));
+  EdgeInputOptions drop;
+  drop.ignore_weights = true;
+  EdgeSet unweighted = read_edge_input(h, drop);
   REQUIRE_FALSE(unweighted.weighted);
-  REQUIRE(unweighted.edges[0].weight == 1);
+  REQUIRE(unweighted.edges[1].weight == 1);
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "x.el", "0 1 x\n"), drop); }), Catch::Contains("x.el:1: weight 'x'"));
+  EdgeInputOptions both = drop;
+  both.weighted = true;
+  CHECK_THAT(error_of([&] { read_edge_input(h, both); }), Catch::Contains("--weighted and --ignore-weights: choose one"));
 }
 
 TEST_CASE("malformed text gives file:line and what is wrong") {
@@ -59,7 +69,8 @@ TEST_CASE("malformed text gives file:line and what is wrong") {
   CHECK_THAT(bad("-1 2\n"), Catch::Contains("bad.el:1: negative source id '-1'"));
   CHECK_THAT(bad("0 4294967295\n"), Catch::Contains("bad.el:1: vertex id 4294967295 is out of range"));
   CHECK_THAT(bad("0 99999999999999999999999\n"), Catch::Contains("bad.el:1: destination id"));
-  CHECK_THAT(bad("0 1 2 3\n"), Catch::Contains("bad.el:1: unexpected extra column '3'"));
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "bad4.wel", "0 1 2 3\n"), {}); }),
+             Catch::Contains("bad4.wel:1: unexpected extra column '3'"));
   CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "bad.wel", "0 1\n"), {}); }),
              Catch::Contains("bad.wel:1: missing weight"));
   CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "bad2.wel", "0 1 2.5\n"), {}); }),
@@ -106,6 +117,17 @@ TEST_CASE("Matrix Market: 1-based, symmetric expansion, values as weights, count
   CHECK_THAT(mtx_error("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 4\n"),
              Catch::Contains("bad.mtx:3: column index 4 outside 1..3"));
   CHECK_THAT(mtx_error("%%MatrixMarket matrix array real general\n"), Catch::Contains("only coordinate"));
+  // A graph's adjacency is square; values are weights only when asked for, dropped only when asked.
+  CHECK_THAT(mtx_error("%%MatrixMarket matrix coordinate pattern general\n14 15 1\n1 2\n"),
+             Catch::Contains("bad.mtx:2: a 14 x 15 matrix: a graph's adjacency matrix is square"));
+  CHECK_THAT(mtx_error("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 4\n"),
+             Catch::Contains("bad.mtx:1: the matrix has integer values: convert with --weighted"));
+  EdgeInputOptions drop;
+  drop.ignore_weights = true;
+  EdgeSet dropped = read_edge_input(path, drop);
+  REQUIRE_FALSE(dropped.weighted);
+  REQUIRE(dropped.edges.size() == 5);
+  REQUIRE(dropped.edges[0].weight == 1);
   CHECK_THAT(mtx_error("0 1\n"), Catch::Contains("bad.mtx:1: expected '%%MatrixMarket"));
 }
 
@@ -181,4 +203,65 @@ TEST_CASE("graphso edge list: round trip, corrupt header, truncation") {
   }
   REQUIRE_FALSE(path_exists(dir.file("never.bin")));
   REQUIRE_FALSE(path_exists(dir.file("never.bin.tmp")));
+}
+
+// A Graphalytics dataset as its properties say (datasets/graphalytics_input.cc): the weight column
+// chosen by sssp.weight-property among several, the declared counts checked, extra or missing
+// columns refused, real weights read when integral.
+TEST_CASE("Graphalytics: the weight property by name, declared counts, columns as the properties list them") {
+  TempDir dir;
+  auto dataset = [&](const std::string& name, const std::string& properties, const std::string& edges) {
+    write_text(dir, name + ".v", "10\n20\n30\n");
+    write_text(dir, name + ".e", edges);
+    std::string text;
+    for (size_t at = 0, nl; at < properties.size(); at = nl + 1) {
+      nl = properties.find('\n', at);
+      text += "graph." + name + "." + properties.substr(at, nl - at) + "\n";
+    }
+    return write_text(dir, name + ".properties", "# a comment\n" + text);
+  };
+  // The weight named "cost", the second of two properties: its column, not the first, nor none.
+  const std::string two = dataset("two", "directed = true\nedge-properties.names = time, cost\nedge-properties.types = int, real\n"
+                                         "sssp.weight-property = cost\nmeta.vertices = 3\nmeta.edges = 2\n",
+                                  "10 20 100 5\n20 30 200 40.0\n");
+  EdgeSet set = read_edge_input(two, {});
+  REQUIRE(set.weighted);
+  REQUIRE(set.vertices == 3);
+  REQUIRE(set.edges.size() == 2);
+  CHECK(set.edges[0].weight == 5);
+  CHECK(set.edges[1].weight == 40);
+  // The only property is the weight when none is named; undirected: each listed edge both ways.
+  const std::string one = dataset("one", "directed = false\nedge-properties.names = cost\nmeta.edges = 1\n", "10 30 7\n");
+  EdgeSet both = read_edge_input(one, {});
+  REQUIRE(both.weighted);
+  REQUIRE(both.edges.size() == 2);
+  CHECK(both.edges[1].weight == 7);
+  // No properties named: unweighted, and a third column is refused.
+  const std::string none = dataset("none", "directed = true\n", "10 20\n20 30 9\n");
+  CHECK_THAT(error_of([&] { read_edge_input(none, {}); }),
+             Catch::Contains("none.e:2: unexpected extra column '9' ("));
+  auto bad = [&](const std::string& name, const std::string& properties, const std::string& edges) {
+    return error_of([&] { read_edge_input(dataset(name, properties, edges), {}); });
+  };
+  CHECK_THAT(bad("named", "edge-properties.names = weight\nsssp.weight-property = cost\n", "10 20 1\n"),
+             Catch::Contains("named.properties: sssp.weight-property = cost is not among edge-properties.names (weight)"));
+  CHECK_THAT(bad("short", "edge-properties.names = time, cost\nsssp.weight-property = cost\n", "10 20 1\n"),
+             Catch::Contains("short.e:1: the line has 1 of the 2 edge properties (time, cost)"));
+  CHECK_THAT(bad("nv", "meta.vertices = 4\n", "10 20\n"), Catch::Contains("nv.properties: meta.vertices = 4, but"));
+  CHECK_THAT(bad("ne", "meta.edges = 3\n", "10 20\n"), Catch::Contains("ne.properties: meta.edges = 3, but"));
+  CHECK_THAT(bad("types", "edge-properties.names = a, b\nedge-properties.types = real\n", "10 20 1 2\n"),
+             Catch::Contains("types.properties: edge-properties.types lists 1 types for 2"));
+  CHECK_THAT(bad("real", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 0.5\n"),
+             Catch::Contains("real.e:1: weight '0.5' (types = real) is not an integer"));
+  CHECK_THAT(bad("nan", "edge-properties.names = time, weight\nsssp.weight-property = weight\n", "10 20 x 2\n"),
+             Catch::Contains("nan.e:1:"));
+  // --weighted where the properties name no weight is refused; --ignore-weights drops the named one.
+  EdgeInputOptions weighted;
+  weighted.weighted = true;
+  CHECK_THAT(error_of([&] { read_edge_input(none, weighted); }), Catch::Contains("--weighted, but it names no weight"));
+  EdgeInputOptions drop;
+  drop.ignore_weights = true;
+  EdgeSet dropped = read_edge_input(two, drop);
+  REQUIRE_FALSE(dropped.weighted);
+  CHECK(dropped.edges[1].weight == 1);
 }

@@ -26,6 +26,7 @@ int cmd_convert(const Args& args) {
       ("output,o", po::value(&output)->required(), "output graphso edge list (.bin; a dataset's own ids go to OUT.bin.ids)")
       ("format", po::value(&format)->default_value("auto"), "auto (from the name)|text|mtx|raw|bin|gr|sg|metis|graphalytics")
       ("weighted", po::bool_switch(), "read a weight column (text), values (mtx) or 12-byte records (raw)")
+      ("ignore-weights", po::bool_switch(), "drop a weight column (text, Graphalytics) or values (mtx): read the graph unweighted")
       ("symmetrize", po::bool_switch(), "add v->u for every u->v")
       ("drop-self-loops", po::bool_switch(), "drop u->u edges")
       ("dedup", po::bool_switch(), "keep one u->v (with its smallest weight)")
@@ -52,6 +53,7 @@ int cmd_convert(const Args& args) {
       if (slice_end <= slice_begin) fail("convert: --slice {}: the end must be past the start", slice);
     });
   in.weighted = vm["weighted"].as<bool>();
+  in.ignore_weights = vm["ignore-weights"].as<bool>();
   // The output is written whole, then renamed into place: over the input, it would replace it.
   if (same_file(input, output)) fail("convert: {} is the input; write the output to another file", output);
   EdgeSet set = read_edge_input(input, in);
