@@ -24,13 +24,13 @@ void write_ranks(const std::vector<double>& rank, OutFormat format, const Vertex
 }  // namespace
 
 std::string PageRankJob::signature() const {
-  return fmt::format("pagerank iterations={}{}", iterations_, spread_dangling_ ? " graphalytics" : "");
+  return fmt::format("pagerank iterations={}{} damping={:.17g}", iterations_, spread_dangling_ ? " graphalytics" : "", damping_);
 }
 
 std::string PageRankDeltaJob::signature() const {
   // Passes and rounds (and a revisable choice between them) reach the same bound, not the same bits.
-  return fmt::format("{} tolerance={:.17g} max_iterations={} sources={} {}", algo(), tolerance_, max_iterations_,
-                     fmt::join(sources_, ","), async_ ? (revisable_ ? "auto" : "async") : "sync");
+  return fmt::format("{} tolerance={:.17g} max_iterations={} sources={} damping={:.17g} {}", algo(), tolerance_, max_iterations_,
+                     fmt::join(sources_, ","), damping_, async_ ? (revisable_ ? "auto" : "async") : "sync");
 }
 
 void PageRankJob::init(const GraphInfo& graph, int threads) {
@@ -53,10 +53,11 @@ void PageRankJob::end_round() {
     for (int64_t v = 0; v < n; ++v)
       if ((*degrees_)[v] == 0) dangling += rank_[v];
   }
-  const double base = (1 - kDamping) / static_cast<double>(n) + kDamping * dangling / static_cast<double>(n);
+  const double d = damping_;
+  const double base = (1 - d) / static_cast<double>(n) + d * dangling / static_cast<double>(n);
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    rank_[v] = base + kDamping * sum_[v];
+    rank_[v] = base + d * sum_[v];
     sum_[v] = 0;
   }
   if (rounds_ >= iterations_) finished_ = converged_ = true;
@@ -72,10 +73,10 @@ void PageRankDeltaJob::init(const GraphInfo& graph, int threads) {
   const double n = static_cast<double>(graph.vertices);
   threshold_ = tolerance_ / n;
   if (sources_.empty()) {
-    pending_.assign(graph.vertices, (1 - kDamping) / n);
+    pending_.assign(graph.vertices, (1 - damping_) / n);
   } else {
     pending_.assign(graph.vertices, 0.0);
-    for (VertexId s : sources_) pending_[s] = (1 - kDamping) / static_cast<double>(sources_.size());
+    for (VertexId s : sources_) pending_[s] = (1 - damping_) / static_cast<double>(sources_.size());
   }
   // Synchronous: rank starts where pending does. Asynchronous: it holds what has left pending.
   if (async_) rank_.assign(graph.vertices, 0.0);

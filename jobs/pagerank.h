@@ -1,5 +1,6 @@
-// PageRank, PR(v) = (1-d)/N + d * sum over u->v of PR(u)/outdeg(u), d = 0.85, no redistribution
-// of dangling mass (the GAP / networkx-without-dangling convention).
+// PageRank, PR(v) = (1-d)/N + d * sum over u->v of PR(u)/outdeg(u), d = 0.85 unless a job's
+// `damping` says otherwise, no redistribution of dangling mass (the GAP / networkx-without-dangling
+// convention).
 //
 // PageRankJob: a fixed number of synchronous iterations from PR = 1/N; every vertex pushes every
 // round. Its Graphalytics variant (LDBC Graphalytics' rule) also spreads the rank that dangling
@@ -11,7 +12,8 @@
 // its pending drops to zero; what arrives is added to both rank and pending. A vertex is active
 // while pending > tolerance / N, so the active set shrinks. Invariant at round ends:
 // rank = x* - (I - dM)^-1 dM pending, so at convergence the L1 error against the exact fixed point
-// x* is at most d/(1-d) * tolerance, and rank <= x* everywhere (docs/jobs.md).
+// x* is at most d/(1-d) * tolerance (5.67 x tolerance at d = 0.85), and rank <= x* everywhere
+// (docs/jobs.md).
 //
 // Asynchronous passes (delta forms only; docs/jobs.md proves the same bound): what arrives is
 // added to pending at once, and rank holds what has left pending (a vertex's rank is rank +
@@ -47,12 +49,13 @@
 
 namespace graphso {
 
-inline constexpr double kDamping = 0.85;
+// d when a job does not set it (pagerank:damping=D): GAP's, networkx's and Graphalytics' datasets'.
+inline constexpr double kDefaultDamping = 0.85;
 
 class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
  public:
-  PageRankJob(std::string name, uint32_t iterations, bool spread_dangling = false)
-      : EdgeJob(std::move(name), "pagerank"), iterations_(iterations), spread_dangling_(spread_dangling) {}
+  PageRankJob(std::string name, uint32_t iterations, bool spread_dangling = false, double damping = kDefaultDamping)
+      : EdgeJob(std::move(name), "pagerank"), iterations_(iterations), spread_dangling_(spread_dangling), damping_(damping) {}
 
   // Fixed iterations are synchronous by definition.
   bool async_capable() const override { return false; }
@@ -71,11 +74,13 @@ class PageRankJob final : public EdgeJob<PageRankJob, EdgeUse::OutEdges> {
   void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }
+  double damping() const { return damping_; }
   std::string signature() const override;
 
  private:
   uint32_t iterations_;
   bool spread_dangling_;
+  double damping_;
   std::vector<double> rank_;
   std::vector<double> sum_;
 };
@@ -84,9 +89,9 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
  public:
   // sources: empty for PageRank, the teleport set for personalized PageRank.
   PageRankDeltaJob(std::string name, std::string algo, double tolerance, uint32_t max_iterations,
-                   std::vector<VertexId> sources = {})
+                   std::vector<VertexId> sources = {}, double damping = kDefaultDamping)
       : EdgeJob(std::move(name), std::move(algo)), tolerance_(tolerance), max_iterations_(max_iterations),
-        sources_(std::move(sources)) {}
+        sources_(std::move(sources)), damping_(damping) {}
 
   uint64_t state_bytes(uint64_t n) const override { return 3 * n * sizeof(double) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
@@ -96,7 +101,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   // A vertex changed in a pass pushes (what arrived since) only where all its out-edges are
   // (begin_source): the late join looks for no other chunk on its behalf.
   static constexpr bool kChangedPushesWholeOnly = true;
-  double scatter(VertexId u, Weight) const { return kDamping * pushed_[u] / (*degrees_)[u]; }
+  double scatter(VertexId u, Weight) const { return damping_ * pushed_[u] / (*degrees_)[u]; }
   // Synchronous: into incoming_, applied at the round's end. Asynchronous: into pending at once;
   // true (the vertex joins next_) when its pending passes the threshold.
   bool gather(VertexId v, double share) {
@@ -130,6 +135,9 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   double tolerance() const { return tolerance_; }
   uint32_t max_iterations() const { return max_iterations_; }
   const std::vector<VertexId>& sources() const { return sources_; }
+  double damping() const { return damping_; }
+  // The L1 distance to the exact ranks its result is within: d/(1-d) * tolerance.
+  double error_bound() const { return damping_ / (1 - damping_) * tolerance_; }
   std::string signature() const override;
 
  private:
@@ -155,6 +163,7 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
   double tolerance_;
   uint32_t max_iterations_;
   std::vector<VertexId> sources_;
+  double damping_;
   double threshold_ = 0;
   std::vector<double> rank_;  // synchronous: the rank; asynchronous: what has left pending
   std::vector<double> pending_;

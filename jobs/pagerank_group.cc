@@ -27,6 +27,7 @@ void PageRankDeltaGroup<L>::init(const GraphInfo& graph, int threads) {
   outgoing_.assign(n, Shares{});
   locks_.assign(n);
   threshold_.assign(L, 0.0);
+  damping_.assign(L, kDefaultDamping);
   this->frontier_ = Bitmap(n);
   this->next_ = Bitmap(n);
   running_ = 0;
@@ -35,11 +36,12 @@ void PageRankDeltaGroup<L>::init(const GraphInfo& graph, int threads) {
   for (uint32_t lane = 0; lane < delta_.size(); ++lane) {
     const PageRankDeltaJob& job = *delta_[lane];
     threshold_[lane] = job.tolerance() / vertices;
+    damping_[lane] = job.damping();
     running_ |= uint64_t{1} << lane;
     if (job.sources().empty()) {
-      for (uint64_t v = 0; v < n; ++v) pending_[v * L + lane] = (1 - kDamping) / vertices;
+      for (uint64_t v = 0; v < n; ++v) pending_[v * L + lane] = (1 - job.damping()) / vertices;
     } else {
-      for (VertexId s : job.sources()) pending_[uint64_t{s} * L + lane] = (1 - kDamping) / static_cast<double>(job.sources().size());
+      for (VertexId s : job.sources()) pending_[uint64_t{s} * L + lane] = (1 - job.damping()) / static_cast<double>(job.sources().size());
     }
     delta_[lane]->ran_by([rank = rank_, lane, n](OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
       write_ranks(n, [&rank, lane](VertexId v) { return (*rank)[uint64_t{v} * L + lane]; }, format, order, sink);
@@ -75,7 +77,7 @@ uint64_t PageRankDeltaGroup<L>::activate(uint64_t stopping) {
       Shares& out = outgoing_[v];
       for (uint32_t l = 0; l < L; ++l) {
         const bool pushes = (pushing >> l) & 1;
-        out.lane[l] = pushes ? kDamping * pending[l] / degree : 0.0;
+        out.lane[l] = pushes ? damping_[l] * pending[l] / degree : 0.0;
         if (pushes) pending[l] = 0;
       }
       this->frontier_.set(static_cast<uint64_t>(v));

@@ -71,6 +71,7 @@ class PageRankDeltaGroup final : public EdgeJob<PageRankDeltaGroup<L>, EdgeUse::
   std::vector<Job*> members_;
   std::vector<PageRankDeltaJob*> delta_;
   std::vector<double> threshold_;  // per lane: its tolerance / N
+  std::vector<double> damping_;    // per lane: its job's d
   // Each member's ranks; shared with the members, whose results are read from them once the batch
   // (and the group) is gone.
   std::shared_ptr<std::vector<double>> rank_;

@@ -27,7 +27,8 @@ std::vector<Algorithm> make_table() {
   const ParamInfo source{"source", ParamType::Vertex, "",
                          "the source vertex (original id), or random (a vertex with out-edges; run --seed)"};
   const ParamInfo tolerance{"tolerance", ParamType::Real, "1e-6",
-                            "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= 5.67 x tolerance)"};
+                            "stop when no vertex holds more than tolerance/N unpushed rank (L1 error <= d/(1-d) x tolerance: 5.67 x at d = 0.85)"};
+  const ParamInfo damping{"damping", ParamType::Real, "0.85", "the damping factor d, strictly between 0 and 1"};
   const ParamInfo reach{"reach", ParamType::Integer, std::to_string(kDefaultReachHops),
                         "asynchronous passes: how many hops past the settled frontier a change travels on within a "
                         "pass (sssp: times a long hop, the mean plus 3 standard deviations of the weights pushed); 0: no bound"};
@@ -40,7 +41,7 @@ std::vector<Algorithm> make_table() {
   auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
     return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
                                               static_cast<uint32_t>(p.integer("max_iterations", 1, 1000000)),
-                                              std::move(sources));
+                                              std::move(sources), p.fraction("damping"));
   };
   return {
       {"bfs", "breadth-first search: hop level from the source (-1: unreached)", {source, reach},
@@ -56,21 +57,21 @@ std::vector<Algorithm> make_table() {
          return std::make_unique<WccUnionFindJob>(p.name());
        },
        kAsynchronous},
-      {"pagerank", "PageRank, a fixed number of synchronous iterations (d = 0.85)",
-       {{"iterations", ParamType::Integer, "20", "iterations to run"},
+      {"pagerank", "PageRank, a fixed number of synchronous iterations (d = 0.85 unless damping says otherwise)",
+       {{"iterations", ParamType::Integer, "20", "iterations to run"}, damping,
         {"variant", ParamType::Text, "gap",
          "gap: dangling vertices' rank is not redistributed (GAP, networkx without dangling weights); graphalytics: "
          "LDBC Graphalytics' rule, their rank is spread over every vertex each iteration"}},
        [](const JobParams& p) {
          return std::make_unique<PageRankJob>(p.name(), static_cast<uint32_t>(p.integer("iterations", 1, 1000000)),
-                                              p.text("variant", {"gap", "graphalytics"}) == "graphalytics");
+                                              p.text("variant", {"gap", "graphalytics"}) == "graphalytics", p.fraction("damping"));
        }},
-      {"pagerank-delta", "delta-PageRank to a tolerance (d = 0.85): only vertices with rank left to push are active",
-       {tolerance, max_iterations},
+      {"pagerank-delta", "delta-PageRank to a tolerance (d = 0.85 unless damping says otherwise): only vertices with rank left to push are active",
+       {tolerance, max_iterations, damping},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "pagerank-delta", {}); }, kAsynchronous},
-      {"ppr", "personalized PageRank from a set of sources (delta form, d = 0.85, teleport to the sources)",
+      {"ppr", "personalized PageRank from a set of sources (delta form, d = 0.85 unless damping says otherwise, teleport to the sources)",
        {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids, or random)"}, tolerance,
-        max_iterations},
+        max_iterations, damping},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }, kAsynchronous},
       {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},
        [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }, kAsynchronous},
@@ -134,6 +135,12 @@ double JobParams::positive(const std::string& key) const {
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
     fail("{}: {} = '{}' is not a number", spec_.where(key), key, text);
   if (v <= 0) fail("{}: {} = {} must be positive", spec_.where(key), key, v);
+  return v;
+}
+
+double JobParams::fraction(const std::string& key) const {
+  const double v = positive(key);
+  if (v >= 1) fail("{}: {} = {} must be below 1", spec_.where(key), key, v);
   return v;
 }
 

@@ -44,6 +44,7 @@ class JobParams {
   const std::string& name() const { return spec_.name; }
   uint64_t integer(const std::string& key, uint64_t min, uint64_t max) const;
   double positive(const std::string& key) const;
+  double fraction(const std::string& key) const;  // strictly between 0 and 1
   const std::string& text(const std::string& key, const std::vector<std::string>& choices) const;
   VertexId vertex(const std::string& key) const;             // in the graph's ids
   std::vector<VertexId> vertices(const std::string& key) const;  // distinct, in the graph's ids

@@ -82,8 +82,8 @@ std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& ed
 
 namespace {
 
-std::vector<double> pagerank_step(const Csr& g, const std::vector<double>& rank) {
-  const double d = 0.85, n = static_cast<double>(g.vertices);
+std::vector<double> pagerank_step(const Csr& g, const std::vector<double>& rank, double d) {
+  const double n = static_cast<double>(g.vertices);
   std::vector<double> next(g.vertices, (1 - d) / n);
   for (uint64_t u = 0; u < g.vertices; ++u) {
     uint64_t deg = g.out_degree(u);
@@ -96,26 +96,26 @@ std::vector<double> pagerank_step(const Csr& g, const std::vector<double>& rank)
 
 }  // namespace
 
-std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling) {
+std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling, double d) {
   const double n = static_cast<double>(g.vertices);
   std::vector<double> rank(g.vertices, 1.0 / n);
   for (uint32_t i = 0; i < iterations; ++i) {
-    std::vector<double> next = pagerank_step(g, rank);
+    std::vector<double> next = pagerank_step(g, rank, d);
     if (spread_dangling) {
       double lost = 0;
       for (uint64_t u = 0; u < g.vertices; ++u)
         if (g.out_degree(u) == 0) lost += rank[u];
-      for (double& r : next) r += 0.85 * lost / n;
+      for (double& r : next) r += d * lost / n;
     }
     rank.swap(next);
   }
   return rank;
 }
 
-std::vector<double> pagerank_fixed_point(const Csr& g) {
+std::vector<double> pagerank_fixed_point(const Csr& g, double d) {
   std::vector<double> rank(g.vertices, 1.0 / static_cast<double>(g.vertices));
   for (int i = 0; i < 100000; ++i) {
-    std::vector<double> next = pagerank_step(g, rank);
+    std::vector<double> next = pagerank_step(g, rank, d);
     double change = 0;
     for (uint64_t v = 0; v < g.vertices; ++v) change += std::fabs(next[v] - rank[v]);
     rank.swap(next);
@@ -124,8 +124,7 @@ std::vector<double> pagerank_fixed_point(const Csr& g) {
   return rank;
 }
 
-std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources) {
-  const double d = 0.85;
+std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources, double d) {
   std::vector<double> teleport(g.vertices, 0.0);
   for (VertexId s : sources) teleport[s] = (1 - d) / static_cast<double>(sources.size());
   std::vector<double> rank = teleport;

@@ -27,14 +27,14 @@ std::vector<uint32_t> bfs(const Csr& g, VertexId source);
 std::vector<uint64_t> sssp(const Csr& g, VertexId source);
 // Smallest vertex id of each weakly connected component.
 std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& edges);
-// `iterations` synchronous steps from 1/N, d = 0.85, no dangling redistribution; with
+// `iterations` synchronous steps from 1/N, damping d, no dangling redistribution; with
 // spread_dangling, LDBC Graphalytics' rule: each step also gives every vertex d/N of the rank the
 // vertices without out-edges held.
-std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling = false);
+std::vector<double> pagerank(const Csr& g, uint32_t iterations, bool spread_dangling = false, double d = 0.85);
 // The fixed point of the same equation, to an L1 step below 1e-14.
-std::vector<double> pagerank_fixed_point(const Csr& g);
+std::vector<double> pagerank_fixed_point(const Csr& g, double d = 0.85);
 // Personalized PageRank's fixed point: (1-d)/|S| teleported to each source, the rest as above.
-std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources);
+std::vector<double> personalized_pagerank_fixed_point(const Csr& g, const std::vector<VertexId>& sources, double d = 0.85);
 // Whether the set of (src, dst) pairs equals its reverse (prep's test, multiplicities ignored).
 bool symmetric(const std::vector<WeightedEdge>& edges);
 // Core numbers by Batagelj-Zaversnik's bucket algorithm, one vertex at a time, on the undirected

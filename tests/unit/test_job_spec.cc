@@ -45,6 +45,9 @@ TEST_CASE("bad jobs are one-line errors naming the job and the key") {
   CHECK_THAT(bad("pagerank:iterations=0"), Catch::Contains("iterations = 0 is outside"));
   CHECK_THAT(bad("pagerank-delta:tolerance=abc"), Catch::Contains("tolerance = 'abc' is not a number"));
   CHECK_THAT(bad("pagerank-delta:tolerance=-1"), Catch::Contains("must be positive"));
+  CHECK_THAT(bad("pagerank:damping=1"), Catch::Contains("damping = 1 must be below 1"));
+  CHECK_THAT(bad("pagerank-delta:damping=0"), Catch::Contains("damping = 0 must be positive"));
+  CHECK_THAT(bad("ppr:source=1:damping=x"), Catch::Contains("damping = 'x' is not a number"));
   CHECK_THAT(bad("bfs:source"), Catch::Contains("'source' is not KEY=VALUE"));
   CHECK_THAT(bad("bfs:source=1:source=2"), Catch::Contains("source given twice"));
   CHECK_THAT(bad("wcc:name=../x"), Catch::Contains("may only use letters"));

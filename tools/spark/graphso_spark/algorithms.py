@@ -18,7 +18,7 @@ from typing import Callable, Optional
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-DAMPING = 0.85  # graphso's d (jobs/pagerank.h)
+DAMPING = 0.85  # graphso's d when a job does not set it (jobs/pagerank.h, kDefaultDamping)
 
 
 @dataclass
@@ -119,20 +119,20 @@ def wcc(graph: Graph):
     return labels.select("id", F.col("label").alias("value")), rounds, True
 
 
-def _rank_round(graph: Graph, rank: DataFrame, teleport: DataFrame) -> DataFrame:
+def _rank_round(graph: Graph, rank: DataFrame, teleport: DataFrame, damping: float) -> DataFrame:
     """teleport(v) + d * sum over u->v of rank(u)/outdeg(u); no dangling mass redistributed."""
     arriving = (rank.join(graph.shares, rank.id == graph.shares.src)
                 .groupBy(F.col("dst").alias("id")).agg(F.sum(F.col("rank") * F.col("inverse")).alias("arrived")))
     return (teleport.join(arriving, "id", "left")
-            .select("id", (F.col("base") + DAMPING * F.coalesce("arrived", F.lit(0.0))).alias("rank")))
+            .select("id", (F.col("base") + damping * F.coalesce("arrived", F.lit(0.0))).alias("rank")))
 
 
-def pagerank(graph: Graph, iterations: int, variant: str = "gap"):
+def pagerank(graph: Graph, iterations: int, variant: str = "gap", damping: float = DAMPING):
     """A fixed number of synchronous iterations from 1/N (graphso's pagerank). variant
     "graphalytics" also gives every vertex d/N of the rank the vertices without out-edges held
     (LDBC Graphalytics' rule; "gap" leaves it unspread)."""
     n = graph.vertices
-    teleport = graph.all_vertices().withColumn("base", F.lit((1 - DAMPING) / n)).cache()
+    teleport = graph.all_vertices().withColumn("base", F.lit((1 - damping) / n)).cache()
     dangling = None
     if variant == "graphalytics":
         dangling = graph.all_vertices().join(graph.shares.select(F.col("src").alias("id")).distinct(), "id",
@@ -142,13 +142,13 @@ def pagerank(graph: Graph, iterations: int, variant: str = "gap"):
         step = teleport
         if dangling is not None:
             held = rank.join(dangling, "id").agg(F.sum("rank")).first()[0] or 0.0
-            step = teleport.withColumn("base", F.col("base") + F.lit(DAMPING * held / n))
-        rank = _kept(graph, _rank_round(graph, rank, step))
+            step = teleport.withColumn("base", F.col("base") + F.lit(damping * held / n))
+        rank = _kept(graph, _rank_round(graph, rank, step, damping))
         graph.round_done(i)
     return rank.select("id", F.col("rank").alias("value")), iterations, True
 
 
-def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, sources=None):
+def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, sources=None, damping: float = DAMPING):
     """PageRank (sources None) or personalized PageRank to an L1 tolerance (graphso's
     pagerank-delta and ppr, whose results are within d/(1-d) * tolerance of the fixed point).
 
@@ -158,22 +158,22 @@ def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, s
     (1-d) * tolerance in L1, which puts them within d * tolerance of it (the iteration contracts
     by d in L1)."""
     if sources:
-        base = (1 - DAMPING) / len(sources)
+        base = (1 - damping) / len(sources)
         teleport = graph.all_vertices().withColumn(
             "base", F.when(F.col("id").isin(list(sources)), F.lit(base)).otherwise(F.lit(0.0)))
     else:
-        teleport = graph.all_vertices().withColumn("base", F.lit((1 - DAMPING) / graph.vertices))
+        teleport = graph.all_vertices().withColumn("base", F.lit((1 - damping) / graph.vertices))
     teleport = teleport.cache()
     rank = teleport.select("id", F.col("base").alias("rank"))
     total = rank.agg(F.sum("rank")).first()[0]
     rounds, converged = 0, False
     while rounds < max_iterations:
         rounds += 1
-        rank = _kept(graph, _rank_round(graph, rank, teleport))
+        rank = _kept(graph, _rank_round(graph, rank, teleport, damping))
         graph.round_done(rounds)
         # No vertex's rank falls, so a round's L1 change is how much the total rose.
         was, total = total, rank.agg(F.sum("rank")).first()[0]
-        if total - was <= (1 - DAMPING) * tolerance:
+        if total - was <= (1 - damping) * tolerance:
             converged = True
             break
     return rank.select("id", F.col("rank").alias("value")), rounds, converged
@@ -181,6 +181,7 @@ def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, s
 
 # What each of graphso's algorithms runs as here; None: refused, with the reason.
 def run_job(graph: Graph, algo: str, params: dict):
+    damping = float(params.get("damping", DAMPING))
     if algo == "bfs":
         return bfs(graph, int(params["source"]))
     if algo == "sssp":
@@ -188,11 +189,11 @@ def run_job(graph: Graph, algo: str, params: dict):
     if algo == "wcc":
         return wcc(graph)
     if algo == "pagerank":
-        return pagerank(graph, int(params["iterations"]), str(params.get("variant", "gap")))
+        return pagerank(graph, int(params["iterations"]), str(params.get("variant", "gap")), damping)
     if algo == "pagerank-delta":
-        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]))
+        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]), None, damping)
     if algo == "ppr":
         sources = [int(s) for s in str(params["source"]).split(",")]
-        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]), sources)
+        return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]), sources, damping)
     raise ValueError(f"{algo} has no Spark form")
 
