@@ -21,84 +21,15 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "datasets/format_readers.h"
+#include "datasets/graphalytics_properties.h"
 #include "datasets/text_input.h"
 
 namespace graphso {
 namespace {
 
-// What NAME.properties says about the files (graph.NAME.<key>): whether the graph is directed,
-// its edge properties (the columns after "src dst", in order), which of them SSSP weighs
-// (sssp.weight-property) and the declared counts (meta.vertices, meta.edges). The files are NAME.v
-// and NAME.e: the vertex-file and edge-file keys are not read, since two of the official test
-// datasets (test-sssp-undirected, test-wcc-directed) give their vertex file as their edge file. A
-// key the graph does not use (algorithms, their parameters) is not read here.
-struct Properties {
-  bool found = false;
-  std::string path;
-  bool directed = true;
-  std::vector<std::string> edge_properties;
-  std::vector<std::string> edge_types;
-  std::string weight_property;
-  std::optional<uint64_t> vertices, edges;
-};
-
-std::string_view trimmed(std::string_view s) {
-  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string_view::npos ? std::string_view() : s.substr(a, b - a + 1);
-}
-
-// "a, b, c" -> {"a", "b", "c"}; empty -> {}.
-std::vector<std::string> comma_list(std::string_view value) {
-  std::vector<std::string> items;
-  if (value.empty()) return items;
-  for (size_t at = 0;;) {
-    const size_t comma = value.find(',', at);
-    items.emplace_back(trimmed(value.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at)));
-    if (comma == std::string_view::npos) return items;
-    at = comma + 1;
-  }
-}
-
-Properties read_properties(const std::string& path, const std::string& name) {
-  Properties p;
-  p.path = path;
-  if (!path_exists(path)) return p;
-  p.found = true;
-  LineReader reader(path);
-  std::string_view line;
-  const std::string prefix = "graph." + name + ".";
-  while (reader.next(line)) {
-    const size_t eq = line.find('=');
-    if (eq == std::string_view::npos || line.starts_with("#")) continue;
-    const std::string_view key = trimmed(line.substr(0, eq)), value = trimmed(line.substr(eq + 1));
-    if (!key.starts_with(prefix)) continue;
-    const std::string_view field = key.substr(prefix.size());
-    const Located at{path, reader.line_number()};
-    if (field == "directed") {
-      if (value != "true" && value != "false")
-        fail("{}:{}: {} = '{}' (expected true or false)", path, at.line, key, printable(value));
-      p.directed = value == "true";
-    } else if (field == "edge-properties.names") {
-      p.edge_properties = comma_list(value);
-    } else if (field == "edge-properties.types") {
-      p.edge_types = comma_list(value);
-    } else if (field == "sssp.weight-property") {
-      p.weight_property = value;
-    } else if (field == "meta.vertices") {
-      p.vertices = parse_id(value, at, "meta.vertices");
-    } else if (field == "meta.edges") {
-      p.edges = parse_id(value, at, "meta.edges");
-    }
-  }
-  if (!p.edge_types.empty() && p.edge_types.size() != p.edge_properties.size())
-    fail("{}: edge-properties.types lists {} types for {} edge-properties.names", path, p.edge_types.size(),
-         p.edge_properties.size());
-  return p;
-}
-
 // The column (among the edge properties) that holds the weights, or -1: the one sssp.weight-property
 // names, else the only property there is.
-int weight_column(const Properties& p) {
+int weight_column(const GraphalyticsProperties& p) {
   if (!p.weight_property.empty()) {
     const auto it = std::find(p.edge_properties.begin(), p.edge_properties.end(), p.weight_property);
     if (it == p.edge_properties.end())
@@ -151,7 +82,7 @@ std::vector<uint64_t> read_vertex_file(const std::string& path) {
 EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights) {
   const std::string base = without_extension(path);
   const std::string name = base.substr(base.find_last_of('/') + 1);
-  const Properties properties = read_properties(base + ".properties", name);
+  const GraphalyticsProperties properties = read_graphalytics_properties(base + ".properties", name);
   const std::string vertex_file = base + ".v", edge_file = base + ".e";
   if (!path_exists(vertex_file)) fail("{}: missing (a Graphalytics dataset is NAME.v with NAME.e)", vertex_file);
   std::vector<uint64_t> ids = read_vertex_file(vertex_file);

@@ -662,6 +662,8 @@ TEST_CASE("cli: one exit-code rule in every command: 2 for the command line, 1 f
       {"snapshot", {{"snapshot", missing, "-o", dir.file("snap"), "--encoding", "nope"}, {"snapshot", missing, "-o", dir.file("snap")}}},
       {"export", {{"export", missing, "-o", dir.file("x.el"), "--format", "nope"}, {"export", missing, "-o", dir.file("x.el")}}},
       {"validate", {{"validate", missing, missing, "--algo", "nope"}, {"validate", missing, missing, "--algo", "bfs"}}},
+      {"graphalytics", {{"graphalytics", missing + ".properties", "-o", dir.file("g"), "--engine", "nope"},
+                        {"graphalytics", missing + ".properties", "-o", dir.file("g")}}},
   };
   // Every command the usage lists has its case: a new command cannot skip the rule.
   CliResult usage = graphso_cli({"--help"});

@@ -3,12 +3,15 @@
 // checked with `graphso validate`, which must also reject a result with one changed value.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "base/file.h"
 #include "tests/e2e/cli.h"
 #include "tests/test_graphs.h"
 
 using namespace graphso;
 using namespace graphso::testing;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -221,4 +224,60 @@ TEST_CASE("graphalytics: SSSP weighs the property sssp.weight-property names, no
   write_text(dir.file("d.properties"), "graph.d.edge-properties.names = time, cost\ngraph.d.meta.edges = 5\n");
   require_one_line_error(graphso_cli({"convert", dir.file("d.properties"), "-o", dir.file("x.bin")}), "meta.edges = 5, but");
   REQUIRE_FALSE(path_exists(dir.file("x.bin")));
+}
+
+TEST_CASE("graphalytics driver: each listed algorithm loaded, run, timed and validated; what graphso cannot run says why") {
+  TempDir dir;
+  const std::string data = datasets_dir() + "/graphalytics", in = dir.file("in");
+  fs::create_directories(in);
+  for (const std::string name : {"example-directed", "test-wcc-directed"})
+    for (const auto& entry : fs::directory_iterator(data))
+      if (entry.path().filename().string().starts_with(name + ".") || entry.path().filename().string().starts_with(name + "-"))
+        fs::copy_file(entry.path(), in + "/" + entry.path().filename().string());
+  // A dataset with integer weights under another name, and its SSSP output computed by hand.
+  write_text(in + "/costs.v", "1\n2\n3\n4\n");
+  write_text(in + "/costs.e", "1 2 100 5\n1 3 100 20\n2 3 100 20\n3 4 100 20\n");
+  write_text(in + "/costs.properties",
+             "graph.costs.directed = true\ngraph.costs.edge-properties.names = time, cost\ngraph.costs.sssp.weight-property = cost\n"
+             "graph.costs.algorithms = sssp, bfs\ngraph.costs.sssp.source-vertex = 1\ngraph.costs.bfs.source-vertex = 1\n");
+  write_text(in + "/costs-SSSP", "1 0\n2 5\n3 20\n4 40\n");
+  const std::string out = dir.file("out");
+  CliResult r = graphso_cli({"graphalytics", in, "-o", out, "--sharing", "chunk"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  auto row = [&r](const std::string& dataset, const std::string& algo) {
+    const size_t at = r.out.find(fmt::format("{:<24} {:<6}", dataset, algo));
+    REQUIRE(at != std::string::npos);
+    return r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  // Run and valid where graphso has the algorithm; a reason where it has not (real weights, no job).
+  for (const char* algo : {"bfs", "pr", "wcc"}) REQUIRE_THAT(row("example-directed", algo), Catch::EndsWith("valid"));
+  REQUIRE_THAT(row("example-directed", "cdlp"), Catch::EndsWith("not run: graphso has no cdlp job"));
+  REQUIRE_THAT(row("example-directed", "sssp"), Catch::Contains("not run: its weights are not integers (example-directed.e:1: weight '0.5'"));
+  REQUIRE_THAT(row("example-directed", "batch"), Catch::Contains("3 algorithms in one batch") && Catch::EndsWith("3 of 3 valid"));
+  REQUIRE_THAT(row("test-wcc-directed", "wcc"), Catch::EndsWith("valid"));
+  REQUIRE_THAT(row("costs", "sssp"), Catch::EndsWith("valid"));  // weighed by cost: 5, 20, 40
+  REQUIRE_THAT(row("costs", "bfs"), Catch::EndsWith("no expected output"));
+  const std::string json = read_small_file(out + "/graphalytics.json");
+  REQUIRE_THAT(json, Catch::Contains("\"job\": \"pagerank:variant=graphalytics:iterations=2:damping=0.85\"") &&
+                         Catch::Contains("\"evps\": ") && Catch::Contains("\"makespan_alone_seconds\": ") &&
+                         Catch::EndsWith("\"ok\": true\n}\n"));
+  REQUIRE(read_small_file(out + "/costs/sssp/0-sssp.txt") == "1 0\n2 5\n3 20\n4 40\n");
+
+  // A wrong expected output: the row says which vertex, the command fails with one line.
+  write_text(in + "/costs-SSSP", "1 0\n2 5\n3 25\n4 40\n");
+  CliResult wrong = graphso_cli({"graphalytics", in + "/costs.properties", "-o", dir.file("out2")});
+  REQUIRE(wrong.status == 1);
+  REQUIRE_THAT(wrong.out, Catch::Contains("the first is vertex 3: 20, expected 25"));
+  require_one_line_error(wrong, "graphalytics: some runs failed or did not validate");
+  REQUIRE_THAT(read_small_file(dir.file("out2/graphalytics.json")), Catch::Contains("\"ok\": false"));
+  // Inputs that are not datasets.
+  require_usage_error(graphso_cli({"graphalytics", in + "/costs.e", "-o", dir.file("out3")}), "is neither a NAME.properties file nor a directory");
+  fs::create_directories(dir.file("empty"));
+  require_one_line_error(graphso_cli({"graphalytics", dir.file("empty"), "-o", dir.file("out3")}), "holds no .properties file");
+  write_text(in + "/nosource.properties", "graph.nosource.algorithms = bfs\n");
+  write_text(in + "/nosource.v", "1\n2\n");
+  write_text(in + "/nosource.e", "1 2\n");
+  require_one_line_error(graphso_cli({"graphalytics", in + "/nosource.properties", "-o", dir.file("out4")}),
+                         "nosource.properties: graph.nosource.bfs.source-vertex is not given");
 }

@@ -36,5 +36,6 @@ int cmd_store_check(const Args& args);
 int cmd_snapshot(const Args& args);
 int cmd_export(const Args& args);
 int cmd_validate(const Args& args);
+int cmd_graphalytics(const Args& args);
 
 }  // namespace graphso

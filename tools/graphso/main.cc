@@ -30,6 +30,7 @@ const char* kUsage =
     "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n"
     "  export GRAPH_DIR|EDGES.bin -o OUT  the graph as a text edge list (original ids)\n"
     "  validate RESULTS EXPECTED --algo A  check a result file against another by LDBC Graphalytics' rules\n"
+    "  graphalytics DATASET.properties|DIR -o OUT  LDBC Graphalytics' benchmark: load, each algorithm, one batch, validated\n"
     "\n"
     "Exit status: 0 done, 1 error (one line on stderr), 2 usage error, 3 run: a job did not converge.\n";
 
@@ -96,6 +97,7 @@ int main(int argc, char** argv) {
     if (command == "snapshot") return graphso::cmd_snapshot(args);
     if (command == "export") return graphso::cmd_export(args);
     if (command == "validate") return graphso::cmd_validate(args);
+    if (command == "graphalytics") return graphso::cmd_graphalytics(args);
     std::fprintf(stderr, "graphso: error: unknown command '%s'\n%s", command.c_str(), kUsage);
     return graphso::kExitUsage;
   } catch (const graphso::UsageError& e) {

@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "base/file.h"
+#include "tools/graphso/self_command.h"
 
 extern char** environ;
 
@@ -51,14 +52,6 @@ struct Removed {
 };
 
 // The last line the writer printed to stderr: its one-line reason.
-std::string last_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last;
-}
-
 }  // namespace
 
 ExportSummary export_parquet(const std::string& input, const std::string& output_dir) {
