@@ -14,7 +14,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,7 +94,10 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
   if (properties.found && weighted && weight_at < 0)
     fail("{}: --weighted, but it names no weight (edge-properties.names = {}, no sssp.weight-property)", properties.path,
          properties.edge_properties.empty() ? "none" : fmt::format("{}", fmt::join(properties.edge_properties, ", ")));
+  // The property columns a line must have, and may have: without a properties file, a weight
+  // column under --weighted, or one that --ignore-weights drops if it is there.
   const size_t columns = properties.found ? properties.edge_properties.size() : weighted ? 1 : 0;
+  const size_t most_columns = properties.found ? columns : weighted || ignore_weights ? 1 : 0;
   const std::string weight_name = weight_at < 0 ? "" : properties.found ? properties.edge_properties[weight_at] : "weight";
   const bool real_weight = weight_at >= 0 && !properties.edge_types.empty() && properties.edge_types[weight_at] == "real";
 
@@ -122,8 +124,8 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
     WeightedEdge e{dense(a, at, "source"), dense(b, at, "destination"), 1};
     size_t column = 0;
     for (; tokens.next(value); ++column) {
-      if (column == columns) {
-        if (!properties.found && !ignore_weights)
+      if (column == most_columns) {
+        if (most_columns == 0 && !properties.found)
           fail("{}:{}: a third column '{}' (a weight?): convert with --weighted to keep it as the edge weight, or --ignore-weights to drop it",
                edge_file, at.line, printable(value));
         if (properties.found)
@@ -138,9 +140,10 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
       if (set.weighted) e.weight = integral_weight(value, at, weight_name, real_weight);
       else check_value(value, at);
     }
+    if (column < columns && !properties.found) fail("{}:{}: missing weight (third column) in a weighted dataset", edge_file, at.line);
     if (column < columns)
-      fail("{}:{}: {} has {} of the {} edge properties ({})", edge_file, at.line, properties.found ? "the line" : "a weighted line",
-           column, columns, properties.found ? fmt::format("{}", fmt::join(properties.edge_properties, ", ")) : weight_name);
+      fail("{}:{}: the line has {} of the {} edge properties ({})", edge_file, at.line, column, columns,
+           fmt::join(properties.edge_properties, ", "));
     set.edges.push_back(e);
     if ((set.edges.size() & 0xFFFF) == 0) progress.update(reader.compressed_offset());
   }

@@ -280,4 +280,5 @@ TEST_CASE("graphalytics driver: each listed algorithm loaded, run, timed and val
   write_text(in + "/nosource.e", "1 2\n");
   require_one_line_error(graphso_cli({"graphalytics", in + "/nosource.properties", "-o", dir.file("out4")}),
                          "nosource.properties: graph.nosource.bfs.source-vertex is not given");
+  REQUIRE_FALSE(fs::exists(dir.file("out4")));  // every dataset's parameters found before anything runs
 }

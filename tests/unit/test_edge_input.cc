@@ -264,4 +264,20 @@ TEST_CASE("Graphalytics: the weight property by name, declared counts, columns a
   EdgeSet dropped = read_edge_input(two, drop);
   REQUIRE_FALSE(dropped.weighted);
   CHECK(dropped.edges[1].weight == 1);
+  // Without a properties file: a third column is a weight only under --weighted, dropped only
+  // under --ignore-weights (where lines without one are fine too), an error otherwise.
+  write_text(dir, "bare.v", "10\n20\n30\n");
+  const std::string bare = write_text(dir, "bare.e", "10 20 4\n20 30\n");
+  CHECK_THAT(error_of([&] { read_edge_input(bare, {}); }), Catch::Contains("bare.e:1: a third column '4' (a weight?)"));
+  CHECK_THAT(error_of([&] { read_edge_input(bare, weighted); }), Catch::Contains("bare.e:2: missing weight (third column)"));
+  EdgeSet bare_dropped = read_edge_input(bare, drop);
+  REQUIRE_FALSE(bare_dropped.weighted);
+  REQUIRE(bare_dropped.edges.size() == 2);
+  write_text(dir, "bare.e", "10 20 4 5\n");
+  CHECK_THAT(error_of([&] { read_edge_input(bare, weighted); }), Catch::Contains("bare.e:1: unexpected extra column '5'"));
+  CHECK_THAT(error_of([&] { read_edge_input(bare, drop); }), Catch::Contains("bare.e:1: unexpected extra column '5'"));
+  write_text(dir, "bare.e", "10 20 4\n");
+  EdgeSet bare_weighted = read_edge_input(bare, weighted);
+  REQUIRE(bare_weighted.weighted);
+  CHECK(bare_weighted.edges[0].weight == 4);
 }

@@ -10,7 +10,9 @@
 // What graphso does not run is a row that says why (CDLP and LCC: no such job; SSSP on weights
 // that are not integers), never a silently different algorithm.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -141,6 +143,14 @@ int cmd_graphalytics(const Args& args) {
     } else {
       throw UsageError(fmt::format("graphalytics: {} is neither a NAME.properties file nor a directory", input));
     }
+  }
+  // Every dataset's properties are read (and its algorithms' parameters found) before anything runs.
+  std::set<std::string> names;
+  for (const std::string& path : datasets) {
+    const std::string name = fs::path(path).stem().string();
+    if (!names.insert(name).second) fail("graphalytics: two datasets named {} (their results would share {}/{})", name, out, name);
+    const GraphalyticsProperties properties = read_graphalytics_properties(path, name);
+    plan(properties, ".", "");
   }
   fs::create_directories(out);
 
