@@ -49,6 +49,28 @@ Weight integral_weight(std::string_view value, const Located& at, const std::str
   return static_cast<Weight>(x);
 }
 
+// A dataset id's dense number (its rank among the sorted ids), kNoVertex when it is not one. By
+// a table when the ids are compact (the largest below 8 times their count: at most 32 bytes a
+// vertex), else by binary search: on graph500-22 (4.2 M ids, 67 M edges) the search's cache misses
+// were 85% of the reader's time, 73 s of convert.
+class DenseIds {
+ public:
+  explicit DenseIds(const std::vector<uint64_t>& sorted) : sorted_(sorted) {
+    if (sorted.back() / 8 >= sorted.size()) return;
+    table_.assign(sorted.back() + 1, kNoVertex);
+    for (uint64_t k = 0; k < sorted.size(); ++k) table_[sorted[k]] = static_cast<VertexId>(k);
+  }
+  VertexId of(uint64_t id) const {
+    if (!table_.empty()) return id < table_.size() ? table_[id] : kNoVertex;
+    const auto it = std::lower_bound(sorted_.begin(), sorted_.end(), id);
+    return it == sorted_.end() || *it != id ? kNoVertex : static_cast<VertexId>(it - sorted_.begin());
+  }
+
+ private:
+  const std::vector<uint64_t>& sorted_;
+  std::vector<VertexId> table_;
+};
+
 std::string without_extension(const std::string& path) {
   for (const char* ext : {".properties", ".v", ".e"})
     if (path.ends_with(ext)) return path.substr(0, path.size() - std::string_view(ext).size());
@@ -104,11 +126,12 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
   EdgeSet set;
   set.vertices = ids.size();
   set.weighted = weight_at >= 0 && !ignore_weights;
+  const DenseIds numbering(ids);
   auto dense = [&](std::string_view token, const Located& at, const char* what) {
     const uint64_t id = parse_id(token, at, what);
-    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
-    if (it == ids.end() || *it != id) fail("{}:{}: {} {} is not in {}", at.path, at.line, what, id, vertex_file);
-    return static_cast<VertexId>(it - ids.begin());
+    const VertexId v = numbering.of(id);
+    if (v == kNoVertex) fail("{}:{}: {} {} is not in {}", at.path, at.line, what, id, vertex_file);
+    return v;
   };
   LineReader reader(edge_file);
   Progress progress = reading_progress(edge_file);

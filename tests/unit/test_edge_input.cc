@@ -276,6 +276,14 @@ TEST_CASE("Graphalytics: the weight property by name, declared counts, columns a
   write_text(dir, "bare.e", "10 20 4 5\n");
   CHECK_THAT(error_of([&] { read_edge_input(bare, weighted); }), Catch::Contains("bare.e:1: unexpected extra column '5'"));
   CHECK_THAT(error_of([&] { read_edge_input(bare, drop); }), Catch::Contains("bare.e:1: unexpected extra column '5'"));
+  // Compact ids (numbered through a table) with a gap: an id in the gap is not a vertex.
+  write_text(dir, "gap.v", "10\n12\n14\n");
+  const std::string gap = write_text(dir, "gap.e", "10 12\n12 14\n");
+  REQUIRE(read_edge_input(gap, {}).edges.at(1).dst == 2);
+  write_text(dir, "gap.e", "10 12\n12 11\n");
+  CHECK_THAT(error_of([&] { read_edge_input(gap, {}); }), Catch::Contains("gap.e:2: destination 11 is not in"));
+  write_text(dir, "gap.e", "15 12\n");
+  CHECK_THAT(error_of([&] { read_edge_input(gap, {}); }), Catch::Contains("gap.e:1: source 15 is not in"));
   write_text(dir, "bare.e", "10 20 4\n");
   EdgeSet bare_weighted = read_edge_input(bare, weighted);
   REQUIRE(bare_weighted.weighted);
