@@ -281,4 +281,8 @@ TEST_CASE("graphalytics driver: each listed algorithm loaded, run, timed and val
   require_one_line_error(graphso_cli({"graphalytics", in + "/nosource.properties", "-o", dir.file("out4")}),
                          "nosource.properties: graph.nosource.bfs.source-vertex is not given");
   REQUIRE_FALSE(fs::exists(dir.file("out4")));  // every dataset's parameters found before anything runs
+  write_text(in + "/nosource.properties", "graph.nosource.directed = true\n");
+  require_one_line_error(graphso_cli({"graphalytics", in + "/nosource.properties", "-o", dir.file("out4")}),
+                         "graph.nosource.algorithms names no algorithm to run");
+  REQUIRE_FALSE(fs::exists(dir.file("out4")));
 }

@@ -150,6 +150,7 @@ int cmd_graphalytics(const Args& args) {
     const std::string name = fs::path(path).stem().string();
     if (!names.insert(name).second) fail("graphalytics: two datasets named {} (their results would share {}/{})", name, out, name);
     const GraphalyticsProperties properties = read_graphalytics_properties(path, name);
+    if (properties.algorithms.empty()) fail("graphalytics: {}: graph.{}.algorithms names no algorithm to run", path, name);
     plan(properties, ".", "");
   }
   fs::create_directories(out);
