@@ -2,6 +2,7 @@
 // is for one thread or for read-only sharing.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
@@ -54,6 +55,21 @@ class Bitmap {
   // Clears every bit set in other.
   void and_not(const Bitmap& other) {
     for (size_t w = 0; w < words_.size(); ++w) words_[w] &= ~other.words_[w];
+  }
+
+  // Sets exactly the bits i for which keep(i), on `threads` OpenMP threads, each writing whole
+  // words of its own (a frontier rebuilt from vertex state).
+  template <typename Keep>
+  void assign_where(int threads, Keep&& keep) {
+    const int64_t words = static_cast<int64_t>(words_.size());
+    const uint64_t n = bits_;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t w = 0; w < words; ++w) {
+      uint64_t word = 0;
+      const uint64_t first = static_cast<uint64_t>(w) * 64;
+      for (uint64_t i = first; i < std::min(n, first + 64); ++i) word |= uint64_t{keep(i)} << (i - first);
+      words_[w] = word;
+    }
   }
 
   // Calls f(i) for every set bit, in order.

@@ -102,17 +102,7 @@ void BfsJob::pull(const EdgeRun& run) {
 }
 
 void BfsJob::take_searchers() {
-  const int64_t words = static_cast<int64_t>((level_.size() + 63) / 64);
-  const uint64_t n = level_.size();
-  uint64_t* out = frontier_.words();
-#pragma omp parallel for num_threads(threads_) schedule(static)
-  for (int64_t w = 0; w < words; ++w) {
-    uint64_t word = 0;
-    const uint64_t first = static_cast<uint64_t>(w) * 64;
-    for (uint64_t v = first; v < std::min(n, first + 64); ++v)
-      if (level_[v] == kUnreached && (*degrees_)[v] != 0) word |= uint64_t{1} << (v - first);
-    out[w] = word;
-  }
+  frontier_.assign_where(threads_, [this](uint64_t v) { return level_[v] == kUnreached && (*degrees_)[v] != 0; });
 }
 
 void BfsJob::choose_step() {

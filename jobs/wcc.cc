@@ -83,7 +83,9 @@ VertexId WccUnionFindJob::find(VertexId v) {
 
 // Sampling needs each vertex's edges to reach every neighbour: a symmetric graph's out-edges.
 void WccUnionFindJob::graph_resident() {
-  if (symmetric_ && degrees_ && rounds_ == 0) sampling_ = true;
+  if (!symmetric_ || !degrees_ || rounds_ != 0) return;
+  sampling_ = true;
+  with_edges_ = static_cast<uint64_t>(std::count_if(degrees_->begin(), degrees_->end(), [](uint32_t d) { return d != 0; }));
 }
 
 void WccUnionFindJob::process(const EdgeRun& run) {
@@ -128,7 +130,7 @@ void WccUnionFindJob::compress() {
     std::atomic_ref<VertexId>(parent_[v]).store(root_of(static_cast<VertexId>(v)), std::memory_order_relaxed);
 }
 
-void WccUnionFindJob::take_sources_outside_largest() {
+uint64_t WccUnionFindJob::take_sources_outside_largest() {
   // The root most sampled vertices have (a fixed seed: the same rounds every run; the labels
   // never depend on the choice).
   std::mt19937_64 pick(0x5eed);
@@ -143,22 +145,10 @@ void WccUnionFindJob::take_sources_outside_largest() {
       largest = root;
     }
   }
-  const uint64_t n = parent_.size();
-  const int64_t words = static_cast<int64_t>((n + 63) / 64);
-  uint64_t* out = frontier_.words();
-  uint64_t skipped = 0;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : skipped)
-  for (int64_t w = 0; w < words; ++w) {
-    uint64_t word = 0;
-    const uint64_t first = static_cast<uint64_t>(w) * 64;
-    for (uint64_t v = first; v < std::min(n, first + 64); ++v) {
-      if ((*degrees_)[v] == 0) continue;
-      if (parent_[v] == largest) ++skipped;
-      else word |= uint64_t{1} << (v - first);
-    }
-    out[w] = word;
-  }
-  skipped_ = skipped;
+  frontier_.assign_where(threads_, [&](uint64_t v) { return (*degrees_)[v] != 0 && parent_[v] != largest; });
+  const uint64_t outside = frontier_.count();
+  skipped_ = with_edges_ - outside;
+  return outside;
 }
 
 void WccUnionFindJob::end_round() {
@@ -166,8 +156,7 @@ void WccUnionFindJob::end_round() {
   compress();
   if (sampling_) {
     sampling_ = false;
-    take_sources_outside_largest();
-    if (frontier_.count() != 0) return;
+    if (take_sources_outside_largest() != 0) return;
   }
   // Every edge has been united: the roots are the components' smallest ids.
   frontier_.clear();

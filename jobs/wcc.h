@@ -86,14 +86,16 @@ class WccUnionFindJob final : public Job {
   void sample(const EdgeRun& run);
   // Points every vertex at its root (the component's smallest id, once all edges are united).
   void compress();
-  // After the sampling round: the sources outside the largest sampled component are the frontier.
-  void take_sources_outside_largest();
+  // After the sampling round: the sources outside the largest sampled component are the frontier;
+  // returns how many.
+  uint64_t take_sources_outside_largest();
 
   std::vector<VertexId> parent_;
   bool symmetric_ = false;
   const std::vector<uint32_t>* degrees_ = nullptr;
   bool sampling_ = false;  // this round unites each source's first kSampledEdges edges only
   uint64_t skipped_ = 0;   // vertices whose edges the sampling spared
+  uint64_t with_edges_ = 0;  // sampling: vertices with edges (the frontier and the spared)
 };
 
 }  // namespace graphso
