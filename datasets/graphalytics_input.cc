@@ -11,8 +11,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -37,16 +35,6 @@ int weight_column(const GraphalyticsProperties& p) {
     return static_cast<int>(it - p.edge_properties.begin());
   }
   return p.edge_properties.size() == 1 ? 0 : -1;
-}
-
-// graphso's weights are unsigned 32-bit integers: a weight typed real is read when it is one (5.0).
-Weight integral_weight(std::string_view value, const Located& at, const std::string& property, bool real) {
-  check_value(value, at);
-  const double x = std::strtod(std::string(value).c_str(), nullptr);
-  if (x < 0 || x > 4294967295.0 || x != std::floor(x))
-    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (graphso stores integer weights)", at.path, at.line, property,
-         printable(value), real ? " (types = real)" : "");
-  return static_cast<Weight>(x);
 }
 
 // A dataset id's dense number (its rank among the sorted ids), kNoVertex when it is not one. By
@@ -160,7 +148,7 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
         check_value(value, at);
         continue;
       }
-      if (set.weighted) e.weight = integral_weight(value, at, weight_name, real_weight);
+      if (set.weighted) e.weight = parse_weight(value, at, weight_name, real_weight ? " (types = real)" : "");
       else check_value(value, at);
     }
     if (column < columns && !properties.found) fail("{}:{}: missing weight (third column) in a weighted dataset", edge_file, at.line);

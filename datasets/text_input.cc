@@ -102,14 +102,14 @@ VertexId checked_id(uint64_t id, const Located& at) {
   return static_cast<VertexId>(id);
 }
 
-Weight parse_weight(std::string_view token, const Located& at) {
+Weight parse_weight(std::string_view token, const Located& at, std::string_view what, std::string_view note) {
   double value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: weight '{}' is not a number", at.path, at.line, printable(token));
+    fail("{}:{}: {} '{}'{} is not a number", at.path, at.line, what, printable(token), note);
   if (value < 0 || value != std::floor(value) || value > 4294967295.0)
-    fail("{}:{}: weight '{}' is not an integer in [0, 2^32-1] (graphso stores integer weights)",
-         at.path, at.line, printable(token));
+    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (graphso stores integer weights)",
+         at.path, at.line, what, printable(token), note);
   return static_cast<Weight>(value);
 }
 

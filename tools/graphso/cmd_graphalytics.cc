@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <set>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +22,6 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/json_writer.h"
-#include "base/staging.h"
 #include "datasets/graphalytics_properties.h"
 #include "tools/graphso/commands.h"
 #include "tools/graphso/options.h"
@@ -83,9 +81,8 @@ std::vector<Planned> plan(const GraphalyticsProperties& p, const std::string& di
   return planned;
 }
 
-// A number field of a run's JSON report ("wall_seconds": 0.12), or fail.
-double report_number(const std::string& report, const std::string& key) {
-  const std::string text = read_small_file(report);
+// A number field of a run's JSON report (`text`, read from `report`: "wall_seconds": 0.12), or fail.
+double report_number(const std::string& text, const std::string& report, const std::string& key) {
   const size_t at = text.find("\"" + key + "\": ");
   if (at == std::string::npos) fail("{}: no {}", report, key);
   return std::stod(text.substr(at + key.size() + 4));
@@ -146,12 +143,13 @@ int cmd_graphalytics(const Args& args) {
   }
   // Every dataset's properties are read (and its algorithms' parameters found) before anything runs.
   std::set<std::string> names;
+  std::vector<GraphalyticsProperties> all;
   for (const std::string& path : datasets) {
     const std::string name = fs::path(path).stem().string();
     if (!names.insert(name).second) fail("graphalytics: two datasets named {} (their results would share {}/{})", name, out, name);
-    const GraphalyticsProperties properties = read_graphalytics_properties(path, name);
-    if (properties.algorithms.empty()) fail("graphalytics: {}: graph.{}.algorithms names no algorithm to run", path, name);
-    plan(properties, ".", "");
+    all.push_back(read_graphalytics_properties(path, name));
+    if (all.back().algorithms.empty()) fail("graphalytics: {}: graph.{}.algorithms names no algorithm to run", path, name);
+    plan(all.back(), ".", "");
   }
   fs::create_directories(out);
 
@@ -159,10 +157,11 @@ int cmd_graphalytics(const Args& args) {
   json.begin_object().field("engine", engine).begin_array("datasets");
   std::printf("%-24s %-6s %9s %9s %9s %12s  %s\n", "dataset", "algo", "Tl s", "Tp s", "Tm s", "EVPS", "validation");
   bool all_ok = true;
-  for (const std::string& path : datasets) {
+  for (const GraphalyticsProperties& properties : all) {
+    const std::string& path = properties.path;
+    const std::string& name = properties.name;
     const fs::path file(path);
-    const std::string name = file.stem().string(), dir = file.parent_path().empty() ? "." : file.parent_path().string();
-    const GraphalyticsProperties properties = read_graphalytics_properties(path, name);
+    const std::string dir = file.parent_path().empty() ? "." : file.parent_path().string();
     const std::string work = out + "/" + name, edges = work + "/graph.bin", graph = work + "/graph";
     fs::create_directories(work);
 
@@ -201,9 +200,10 @@ int cmd_graphalytics(const Args& args) {
         m.validation = "run failed: " + last_line(work + "/" + a.algorithm + ".log");
       } else {
         m.tm = ran.seconds;
-        m.tp = report_number(report, "wall_seconds");
-        const double vertices = properties.vertices ? static_cast<double>(*properties.vertices) : report_number(report, "vertices");
-        const double edge_count = properties.edges ? static_cast<double>(*properties.edges) : report_number(report, "edges");
+        const std::string text = read_small_file(report);
+        m.tp = report_number(text, report, "wall_seconds");
+        const double vertices = properties.vertices ? static_cast<double>(*properties.vertices) : report_number(text, report, "vertices");
+        const double edge_count = properties.edges ? static_cast<double>(*properties.edges) : report_number(text, report, "edges");
         m.evps = m.tp > 0 ? (vertices + edge_count) / m.tp : 0;
         m.validation = validation_of(a, result_file(results, 0, a.job), work + "/" + a.algorithm + ".validate.log", m.ok);
       }
@@ -232,7 +232,7 @@ int cmd_graphalytics(const Args& args) {
         batch_validation = "run failed: " + last_line(work + "/batch.log");
       } else {
         batch_tm = ran.seconds;
-        batch_tp = report_number(work + "/batch.json", "wall_seconds");
+        batch_tp = report_number(read_small_file(work + "/batch.json"), work + "/batch.json", "wall_seconds");
         uint64_t valid = 0, checked = 0;
         for (size_t k = 0; k < batched.size(); ++k) {
           if (batched[k]->plan.expected.empty()) continue;
@@ -279,14 +279,9 @@ int cmd_graphalytics(const Args& args) {
     json.end_object();
   }
   json.end_array().field("ok", all_ok).end_object();
-  // Written whole under a temporary name, then renamed: a reader never sees half of it.
-  const std::string summary = out + "/graphalytics.json", temporary = temporary_name(summary, "tmp");
-  {
-    std::ofstream file(temporary);
-    file << json.text();
-    if (!file.flush()) fail("{}: cannot write", temporary);
-  }
-  fs::rename(temporary, summary);
+  AtomicOutputFile summary(out + "/graphalytics.json");  // a reader never sees half of it
+  summary.append(json.text());
+  summary.commit();
   if (!all_ok) fail("graphalytics: some runs failed or did not validate (the table above; {}/graphalytics.json)", out);
   return 0;
 }
