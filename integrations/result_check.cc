@@ -106,7 +106,7 @@ ReferenceGraph load_reference_graph(const GridGraph& graph) {
 }
 
 bool has_reference(const std::string& algo) {
-  for (const char* known : {"bfs", "sssp", "wcc", "pagerank", "pagerank-delta", "ppr", "kcore"})
+  for (const char* known : {"bfs", "sssp", "wcc", "pagerank", "pagerank-delta", "ppr", "kcore", "cdlp", "lcc"})
     if (algo == known) return true;
   return false;
 }
@@ -122,6 +122,13 @@ ResultCheck check_result(const JobSpec& spec, const Job& job, const ReferenceGra
   if (algo == "wcc") return equal(results_of<uint32_t>(job, order), reference::wcc(g.vertices, g.edges), "WCC labels");
   if (algo == "kcore")
     return equal(results_of<uint32_t>(job, order), reference::core_numbers(g.vertices, g.edges), "core numbers");
+  if (algo == "cdlp")
+    return equal(results_of<uint32_t>(job, order),
+                 reference::cdlp(g.vertices, g.edges, static_cast<uint32_t>(std::stoul(param(spec, "iterations")))), "CDLP labels");
+  if (algo == "lcc") {
+    // Sums of whole numbers divided once: the same double both ways.
+    return equal(results_of<double>(job, order), reference::lcc(g.vertices, g.edges), "clustering coefficients");
+  }
   if (algo == "pagerank") {
     const uint32_t iterations = static_cast<uint32_t>(std::stoul(param(spec, "iterations")));
     const std::vector<double> want =

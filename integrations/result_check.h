@@ -1,6 +1,6 @@
 // A finished job's results against the in-memory reference (reference/), for `graphso run
 // --verify` and the tests alike. Results are taken as `run --out-format bin` writes them, in
-// original ids. BFS, SSSP, WCC and k-core must be equal; PageRank within 1e-9 relative (float
+// original ids. BFS, SSSP, WCC, k-core, CDLP and LCC must be equal; PageRank within 1e-9 relative (float
 // noise); delta-PageRank and personalized PageRank within their stated L1 bound of the exact
 // fixed point, approached from below.
 #pragma once

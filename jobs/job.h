@@ -59,6 +59,9 @@ struct GraphInfo {
   // The sum of out_degrees, summed once for every job of a run (0: not given, and a job that needs
   // it sums them: out_edge_total()).
   uint64_t out_edges = 0;
+  // The graph's vertex order, for a job whose values are vertex ids compared as the user's ids
+  // (CDLP's labels); null: the natural order.
+  const VertexOrder* order = nullptr;
 };
 
 // The graph's out-edges: GraphInfo::out_edges, or the sum of its out-degrees.

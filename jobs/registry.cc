@@ -7,7 +7,9 @@
 #include "base/enum_names.h"
 #include "base/error.h"
 #include "jobs/bfs.h"
+#include "jobs/cdlp.h"
 #include "jobs/kcore.h"
+#include "jobs/lcc.h"
 #include "jobs/pagerank.h"
 #include "jobs/sssp.h"
 #include "jobs/wcc.h"
@@ -37,6 +39,10 @@ std::vector<Algorithm> make_table() {
   // peeling (on a symmetric graph; jobs/kcore.h). pagerank's fixed iterations are synchronous by
   // definition.
   constexpr bool kAsynchronous = true;
+  const ParamInfo slots{"slots", ParamType::Integer, "4",
+                        "values held per vertex at once (a buffer of slots x N): vertices are taken in ranges whose "
+                        "incident edges fit in it, one pass over a range's edges each (at least 2)"};
+  auto slots_of = [](const JobParams& p) { return static_cast<uint32_t>(p.integer("slots", 2, 1024)); };
   auto reach_of = [](const JobParams& p) { return static_cast<uint32_t>(p.integer("reach", 0, kMostReachHops)); };
   auto delta_pagerank = [](const JobParams& p, std::string algo, std::vector<VertexId> sources) {
     return std::make_unique<PageRankDeltaJob>(p.name(), std::move(algo), p.positive("tolerance"),
@@ -73,6 +79,13 @@ std::vector<Algorithm> make_table() {
        {{"source", ParamType::Vertices, "", "the source vertices, comma-separated (original ids, or random)"}, tolerance,
         max_iterations, damping},
        [delta_pagerank](const JobParams& p) { return delta_pagerank(p, "ppr", p.vertices("source")); }, kAsynchronous},
+      {"cdlp", "community detection by label propagation (LDBC Graphalytics): the most frequent neighbour label, smallest on a tie, for a fixed number of synchronous iterations",
+       {{"iterations", ParamType::Integer, "10", "iterations to run"}, slots},
+       [slots_of](const JobParams& p) {
+         return std::make_unique<CdlpJob>(p.name(), static_cast<uint32_t>(p.integer("iterations", 1, 1000000)), slots_of(p));
+       }},
+      {"lcc", "local clustering coefficient (LDBC Graphalytics): edges among each vertex's neighbours (either way) over |N|(|N|-1)",
+       {slots}, [slots_of](const JobParams& p) { return std::make_unique<LccJob>(p.name(), slots_of(p)); }},
       {"kcore", "k-core decomposition: each vertex's core number on the undirected view (self-loops ignored)", {},
        [](const JobParams& p) { return std::make_unique<KCoreJob>(p.name()); }, kAsynchronous},
   };

@@ -5,6 +5,7 @@
 #include <functional>
 #include <numeric>
 #include <queue>
+#include <map>
 #include <set>
 
 namespace graphso::reference {
@@ -196,6 +197,50 @@ std::vector<uint32_t> core_numbers(uint64_t vertices, const std::vector<Weighted
     }
   }
   return std::vector<uint32_t>(degree.begin(), degree.end());
+}
+
+std::vector<uint32_t> cdlp(uint64_t vertices, const std::vector<WeightedEdge>& edges, uint32_t iterations) {
+  const bool both_ends = !symmetric(edges);
+  std::vector<std::vector<VertexId>> neighbours(vertices);  // one entry per counted edge
+  for (const WeightedEdge& e : edges) {
+    if (e.src == e.dst) continue;
+    neighbours[e.src].push_back(e.dst);
+    if (both_ends) neighbours[e.dst].push_back(e.src);
+  }
+  std::vector<uint32_t> label(vertices);
+  std::iota(label.begin(), label.end(), 0u);
+  for (uint32_t i = 0; i < iterations; ++i) {
+    std::vector<uint32_t> next(label);
+    for (uint64_t v = 0; v < vertices; ++v) {
+      std::map<uint32_t, uint64_t> count;
+      for (VertexId u : neighbours[v]) ++count[label[u]];
+      uint64_t best = 0;
+      for (const auto& [l, c] : count)  // increasing labels: a tie keeps the smaller
+        if (c > best) best = c, next[v] = l;
+    }
+    label.swap(next);
+  }
+  return label;
+}
+
+std::vector<double> lcc(uint64_t vertices, const std::vector<WeightedEdge>& edges) {
+  std::vector<std::set<VertexId>> around(vertices), out(vertices);
+  for (const WeightedEdge& e : edges) {
+    if (e.src == e.dst) continue;
+    around[e.src].insert(e.dst);
+    around[e.dst].insert(e.src);
+    out[e.src].insert(e.dst);
+  }
+  std::vector<double> result(vertices, 0.0);
+  for (uint64_t v = 0; v < vertices; ++v) {
+    const double d = static_cast<double>(around[v].size());
+    if (d < 2) continue;
+    uint64_t among = 0;
+    for (VertexId u : around[v])
+      for (VertexId w : out[u]) among += around[v].count(w);
+    result[v] = static_cast<double>(among) / (d * (d - 1));
+  }
+  return result;
 }
 
 }  // namespace graphso::reference

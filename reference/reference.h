@@ -41,5 +41,13 @@ bool symmetric(const std::vector<WeightedEdge>& edges);
 // view jobs/kcore.h defines: each stored edge u->v (u != v) joins u and v, or, on a symmetric
 // edge list, gives v one incident edge from u (its reverse gives u one from v).
 std::vector<uint32_t> core_numbers(uint64_t vertices, const std::vector<WeightedEdge>& edges);
+// LDBC Graphalytics' CDLP, `iterations` synchronous steps from each vertex's own id: the most
+// frequent neighbour label, the smallest on a tie, kept when there is none. Counted per stored edge
+// u->v (u != v): one for each end, or, on a symmetric edge list, one for u (its reverse gives v its
+// own).
+std::vector<uint32_t> cdlp(uint64_t vertices, const std::vector<WeightedEdge>& edges, uint32_t iterations);
+// LDBC Graphalytics' LCC: N(v) the vertices linked to v either way (not v); the distinct edges u->w
+// (u != w) with both ends in N(v), over |N(v)| (|N(v)| - 1); 0 below two neighbours.
+std::vector<double> lcc(uint64_t vertices, const std::vector<WeightedEdge>& edges);
 
 }  // namespace graphso::reference

@@ -3,6 +3,7 @@
 // checked with `graphso validate`, which must also reject a result with one changed value.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <filesystem>
 
 #include "base/file.h"
@@ -150,16 +151,17 @@ std::string property(const std::string& text, const std::string& name, const std
 
 }  // namespace
 
-TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC and PageRank outputs validate, in both engines and every sharing mode") {
+TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC, PageRank, CDLP and LCC outputs validate, in both engines and every sharing mode") {
   const std::string data = datasets_dir() + "/graphalytics";
   TempDir dir;
   uint64_t validated = 0;
   for (const std::string name : {"example-directed", "example-undirected", "test-bfs-directed", "test-bfs-undirected",
-                                 "test-pr-directed", "test-pr-undirected", "test-wcc-directed", "test-wcc-undirected"}) {
+                                 "test-pr-directed", "test-pr-undirected", "test-wcc-directed", "test-wcc-undirected",
+                                 "test-cdlp-directed", "test-cdlp-undirected", "test-lcc-directed", "test-lcc-undirected"}) {
     INFO(name);
     const std::string properties = read_small_file(data + "/" + name + ".properties");
     // The converted graph as the properties say; the example datasets' real weights (0.5) are
-    // refused unless dropped, which these three algorithms may do.
+    // refused unless dropped, which these five algorithms may do.
     const std::string edges = dir.file(name + ".bin"), graph = dir.file(name);
     std::vector<std::string> convert = {"convert", data + "/" + name + ".properties", "-o", edges};
     if (!property(properties, name, "edge-properties.names").empty()) {
@@ -180,6 +182,10 @@ TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC and Pa
       REQUIRE(property(properties, name, "pr.damping-factor") == "0.85");  // graphso's damping
       runs.push_back({"pagerank:variant=graphalytics:iterations=" + property(properties, name, "pr.num-iterations"), "PR"});
     }
+    // Small buffers: the vertices are taken in several ranges.
+    if (algorithms.find("cdlp") != std::string::npos)
+      runs.push_back({"cdlp:slots=2:iterations=" + property(properties, name, "cdlp.max-iterations"), "CDLP"});
+    if (algorithms.find("lcc") != std::string::npos) runs.push_back({"lcc:slots=2", "LCC"});
     REQUIRE_FALSE(runs.empty());
     for (const char* engine : {"gridgraph", "xstream"})
       for (const char* sharing : {"independent", "partition", "chunk"}) {
@@ -191,7 +197,8 @@ TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC and Pa
         INFO(ran.err);
         REQUIRE(ran.status == 0);
         for (size_t k = 0; k < runs.size(); ++k) {
-          const std::string algo = runs[k].second == "PR" ? "pagerank" : runs[k].second == "BFS" ? "bfs" : "wcc";
+          std::string algo = runs[k].second == "PR" ? "pagerank" : runs[k].second;
+          for (char& c : algo) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
           CliResult ok = validate(fmt::format("{}/{}-{}.txt", out, k, runs[k].first.substr(0, runs[k].first.find(':'))),
                                   data + "/" + name + "-" + runs[k].second, algo);
           INFO(runs[k].first << ": " << ok.err);
@@ -200,7 +207,7 @@ TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC and Pa
         }
       }
   }
-  REQUIRE(validated == 6 * (3 + 3 + 1 + 1 + 1 + 1 + 1 + 1));
+  REQUIRE(validated == 6 * (5 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1));
 }
 
 TEST_CASE("graphalytics: SSSP weighs the property sssp.weight-property names, not hops and not another column") {
@@ -250,11 +257,10 @@ TEST_CASE("graphalytics driver: each listed algorithm loaded, run, timed and val
     REQUIRE(at != std::string::npos);
     return r.out.substr(at, r.out.find('\n', at) - at);
   };
-  // Run and valid where graphso has the algorithm; a reason where it has not (real weights, no job).
-  for (const char* algo : {"bfs", "pr", "wcc"}) REQUIRE_THAT(row("example-directed", algo), Catch::EndsWith("valid"));
-  REQUIRE_THAT(row("example-directed", "cdlp"), Catch::EndsWith("not run: graphso has no cdlp job"));
+  // Run and valid where graphso can; a reason where it cannot (real weights).
+  for (const char* algo : {"bfs", "cdlp", "lcc", "pr", "wcc"}) REQUIRE_THAT(row("example-directed", algo), Catch::EndsWith("valid"));
   REQUIRE_THAT(row("example-directed", "sssp"), Catch::Contains("not run: its weights are not integers (example-directed.e:1: weight '0.5'"));
-  REQUIRE_THAT(row("example-directed", "batch"), Catch::Contains("3 algorithms in one batch") && Catch::EndsWith("3 of 3 valid"));
+  REQUIRE_THAT(row("example-directed", "batch"), Catch::Contains("5 algorithms in one batch") && Catch::EndsWith("5 of 5 valid"));
   REQUIRE_THAT(row("test-wcc-directed", "wcc"), Catch::EndsWith("valid"));
   REQUIRE_THAT(row("costs", "sssp"), Catch::EndsWith("valid"));  // weighed by cost: 5, 20, 40
   REQUIRE_THAT(row("costs", "bfs"), Catch::EndsWith("no expected output"));

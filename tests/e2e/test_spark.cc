@@ -52,9 +52,11 @@ std::vector<std::pair<uint64_t, double>> values(const std::string& path) {
   return out;
 }
 
-// Every algorithm Spark runs (email-enron); the weighted R-MAT runs SSSP, where its weights
-// matter, and Graphalytics' PageRank (at a damping factor of its own), which its many vertices
-// without out-edges test (each Spark round costs about a second, and each session about twenty).
+// Every algorithm Spark runs but LCC (email-enron, symmetric and relabelled: CDLP's ties are broken
+// on original ids); the weighted R-MAT runs SSSP, where its weights matter, Graphalytics' PageRank
+// (at a damping factor of its own), which its many vertices without out-edges test, and CDLP and
+// LCC on a directed graph (each Spark round costs about a second, and each session about twenty;
+// LCC's join of every vertex's neighbours' edges would take minutes on enron's hubs).
 const char* kSssp = R"(
 [[job]]
 algo = "sssp"
@@ -77,6 +79,15 @@ algo = "wcc"
 [[job]]
 algo = "pagerank"
 iterations = 3
+)";
+const char* kCdlp = R"(
+[[job]]
+algo = "cdlp"
+iterations = 3
+)";
+const char* kLcc = R"(
+[[job]]
+algo = "lcc"
 )";
 const char* kToTolerance = R"(
 [[job]]
@@ -152,14 +163,16 @@ TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (emai
   REQUIRE(graphso_cli({"convert", datasets_dir() + "/email-enron-u.el.gz", "-o", enron, "--symmetrize"}).status == 0);
   // Relabelled: Spark sees original ids, so the export maps them back.
   REQUIRE(graphso_cli({"prep", enron, "-o", enron_dir, "--order", "degree"}).status == 0);
-  compare_batch(enron_dir, dir, std::string(kSssp) + kUnweighted + kToTolerance, {"0-sssp.txt", "1-bfs.txt", "components.txt"},
+  compare_batch(enron_dir, dir, std::string(kSssp) + kUnweighted + kToTolerance + kCdlp,
+                {"0-sssp.txt", "1-bfs.txt", "components.txt", "6-cdlp.txt"},
                 {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"});
 
   TempDir rmat_dir;
   const std::string rmat = rmat_dir.file("rmat.bin"), rmat_graph = rmat_dir.file("g");
   REQUIRE(graphso_cli({"generate", "rmat", "-o", rmat, "--scale", "12", "--edge-factor", "16", "--weighted"}).status == 0);
   REQUIRE(graphso_cli({"prep", rmat, "-o", rmat_graph}).status == 0);
-  compare_batch(rmat_graph, rmat_dir, std::string(kSssp) + kGraphalyticsPagerank, {"0-sssp.txt"}, {"1-pagerank.txt"});
+  compare_batch(rmat_graph, rmat_dir, std::string(kSssp) + kGraphalyticsPagerank + kCdlp + kLcc,
+                {"0-sssp.txt", "2-cdlp.txt", "3-lcc.txt"}, {"1-pagerank.txt"});
 }
 
 TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {

@@ -74,7 +74,7 @@ TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of 
     std::string graph = graphso::testing::prepare_graph(dir, set, 6, weighted ? "w" : "u");
     std::vector<std::string> jobs = {"bfs:source=0", "sssp:source=5", "wcc", "pagerank:iterations=7",
                                      "pagerank-delta:tolerance=1e-6", "bfs:source=77", "ppr:source=0,5,77:tolerance=1e-6",
-                                     "kcore"};
+                                     "kcore", "cdlp:iterations=5:slots=2", "lcc:slots=2"};
     uint64_t large = graphso::testing::budget_for(graph, jobs, 3.0);
     uint64_t huge = graphso::testing::budget_for(graph, jobs, 16.0);
     for (Sharing mode : kModes) {

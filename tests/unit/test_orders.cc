@@ -183,7 +183,8 @@ TEST_CASE("every order x sharing mode x read granularity: results in original id
   for (const Graph& gr : graphs) {
     std::vector<std::string> jobs = {fmt::format("bfs:source={}", gr.source), fmt::format("sssp:source={}", gr.source), "wcc",
                                      "wcc:method=label", "pagerank:iterations=5", "pagerank-delta:tolerance=0.01",
-                                     fmt::format("ppr:source={},{}:tolerance=0.001", gr.source, gr.source + 1), "kcore"};
+                                     fmt::format("ppr:source={},{}:tolerance=0.001", gr.source, gr.source + 1), "kcore",
+                                     "cdlp:iterations=4", "lcc:slots=2"};
     for (OrderKind kind : {OrderKind::Natural, OrderKind::Degree, OrderKind::Bfs})
       for (EdgeEncoding encoding : {EdgeEncoding::Packed, EdgeEncoding::Raw}) {
         std::string g = prepare(dir, gr.set, kind, kind == OrderKind::Bfs ? gr.source : kNoVertex,

@@ -47,7 +47,7 @@ TEST_CASE("a third engine (layout, process, finish_round) runs in every sharing 
   std::string graph_dir = graphso::testing::prepare_graph(dir, set, 4);
   GridGraph graph = GridGraph::open(graph_dir);
   std::vector<std::string> args = {"pagerank-delta:tolerance=0.01", "wcc:method=label", "sssp:source=3", "bfs:source=3",
-                                   "ppr:source=3,9", "kcore"};
+                                   "ppr:source=3,9", "kcore", "cdlp:iterations=3:slots=2", "lcc:slots=2"};
   for (Sharing mode : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
     INFO("mode " << sharing_name(mode));
     std::vector<JobSpec> specs;

@@ -7,8 +7,8 @@
 // one batch, its makespan against the sum of theirs. A results table on standard output, the same
 // in DIR/graphalytics.json, every command's output in DIR/NAME/*.log.
 //
-// What graphso does not run is a row that says why (CDLP and LCC: no such job; SSSP on weights
-// that are not integers), never a silently different algorithm.
+// What graphso does not run is a row that says why (SSSP on weights that are not integers), never
+// a silently different algorithm.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -71,8 +71,12 @@ std::vector<Planned> plan(const GraphalyticsProperties& p, const std::string& di
       a.rule = "sssp";
       if (!weights_refused.empty()) a.not_run = "its weights are not integers (" + weights_refused + ")";
       else a.job = "sssp:source=" + p.parameter("sssp.source-vertex");
-    } else if (algorithm == "cdlp" || algorithm == "lcc") {
-      a.not_run = "graphso has no " + algorithm + " job";
+    } else if (algorithm == "cdlp") {
+      a.job = "cdlp:iterations=" + p.parameter("cdlp.max-iterations");
+      a.rule = "cdlp";
+    } else if (algorithm == "lcc") {
+      a.job = "lcc";
+      a.rule = "lcc";
     } else {
       a.not_run = "not a Graphalytics algorithm graphso knows";
     }

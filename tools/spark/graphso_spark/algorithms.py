@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Window
 from pyspark.sql import functions as F
 
 DAMPING = 0.85  # graphso's d when a job does not set it (jobs/pagerank.h, kDefaultDamping)
@@ -28,6 +29,7 @@ class Graph:
     weighted: bool
     edges: DataFrame  # src, dst, weight (1 when the graph has none), cached
     shares: DataFrame  # src, dst, inverse (1 / out-degree of src): PageRank's edges, cached
+    symmetric: bool = False  # every edge's reverse is an edge (prep's finding, in the export's graphso.json)
     reliable_checkpoints: bool = False  # rounds written to the checkpoint directory, not kept in memory
     on_round: Optional[Callable[[int], None]] = None  # told each finished round (batch.py's status line)
 
@@ -178,6 +180,51 @@ def pagerank_to_tolerance(graph: Graph, tolerance: float, max_iterations: int, s
             break
     return rank.select("id", F.col("rank").alias("value")), rounds, converged
 
+def cdlp(graph: Graph, iterations: int):
+    """LDBC Graphalytics' CDLP as graphso's cdlp: each of `iterations` synchronous steps gives every
+    vertex the label most frequent among its counted neighbours (the smallest on a tie), or keeps
+    its own. Counted per edge u->v (u != v): one for each end, or, on a symmetric graph, one for u
+    (its reverse gives v its own)."""
+    edges = graph.edges.where(F.col("src") != F.col("dst"))
+    counted = edges.select(F.col("src").alias("id"), F.col("dst").alias("neighbour"))
+    if not graph.symmetric:
+        counted = counted.unionAll(edges.select(F.col("dst").alias("id"), F.col("src").alias("neighbour")))
+    counted = counted.cache()
+    labels = _kept(graph, graph.all_vertices().withColumn("label", F.col("id")))
+    best_first = Window.partitionBy("id").orderBy(F.desc("count"), F.asc("offered"))
+    for iteration in range(1, iterations + 1):
+        offers = (counted.join(labels.select(F.col("id").alias("neighbour"), F.col("label").alias("offered")), "neighbour")
+                  .groupBy("id", "offered").count())
+        best = offers.withColumn("rank", F.row_number().over(best_first)).where(F.col("rank") == 1)
+        labels = _kept(graph, labels.join(best.select("id", "offered"), "id", "left")
+                       .select("id", F.coalesce("offered", "label").alias("label")))
+        graph.round_done(iteration)
+    counted.unpersist()
+    return labels.select("id", F.col("label").alias("value")), iterations, True
+
+
+def lcc(graph: Graph):
+    """LDBC Graphalytics' LCC as graphso's lcc: N(v) the vertices linked to v either way, and the
+    distinct edges u->w among them over |N(v)| (|N(v)| - 1); 0 below two neighbours."""
+    edges = graph.edges.where(F.col("src") != F.col("dst")).select("src", "dst").distinct().cache()
+    around = edges.select(F.col("src").alias("v"), F.col("dst").alias("u")).unionByName(
+        edges.select(F.col("dst").alias("v"), F.col("src").alias("u"))).distinct().cache()
+    sizes = around.groupBy("v").agg(F.count("*").alias("d"))
+    among = (around.join(edges.select(F.col("src").alias("u"), F.col("dst").alias("w")), "u")
+             .join(around.select("v", F.col("u").alias("w")), ["v", "w"])
+             .groupBy("v").agg(F.count("*").alias("among")))
+    per_vertex = sizes.join(among, "v", "left").select(
+        F.col("v").alias("id"),
+        F.when(F.col("d") < 2, F.lit(0.0)).otherwise(
+            F.coalesce("among", F.lit(0)).cast("double") / (F.col("d") * (F.col("d") - 1)).cast("double")).alias("lcc"))
+    values = graph.all_vertices().join(per_vertex, "id", "left").select(
+        "id", F.coalesce("lcc", F.lit(0.0)).alias("value"))
+    values = _kept(graph, values)
+    edges.unpersist()
+    around.unpersist()
+    graph.round_done(1)
+    return values, 1, True
+
 
 # What each of graphso's algorithms runs as here; None: refused, with the reason.
 def run_job(graph: Graph, algo: str, params: dict):
@@ -195,5 +242,9 @@ def run_job(graph: Graph, algo: str, params: dict):
     if algo == "ppr":
         sources = [int(s) for s in str(params["source"]).split(",")]
         return pagerank_to_tolerance(graph, float(params["tolerance"]), int(params["max_iterations"]), sources, damping)
+    if algo == "cdlp":
+        return cdlp(graph, int(params["iterations"]))
+    if algo == "lcc":
+        return lcc(graph)
     raise ValueError(f"{algo} has no Spark form")
 

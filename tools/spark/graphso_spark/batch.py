@@ -175,7 +175,8 @@ def run_batch(args, meta, jobs, staging, started):
     degrees = edges.groupBy("src").agg((1.0 / F.count("*")).alias("inverse"))
     shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
     shares.count()
-    graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, bool(args.checkpoint_dir))
+    graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, meta["symmetric"],
+                             bool(args.checkpoint_dir))
     load_seconds = time.time() - loading
 
     report = {"export": args.export, "master": spark.sparkContext.master, "cores": cores,

@@ -1,0 +1,206 @@
+#include "jobs/lcc.h"
+
+#include <algorithm>
+
+#include "base/run_edges.h"
+#include "jobs/atomics.h"
+#include "jobs/results_text.h"
+
+namespace graphso {
+namespace {
+
+// Calls f(v) for every v in both sorted lists. A short list against a long one (a hub's) looks
+// its values up by galloping instead of walking the long one.
+template <typename F>
+void for_each_common(std::span<const uint32_t> a, std::span<const uint32_t> b, F&& f) {
+  if (a.size() > b.size()) std::swap(a, b);
+  if (a.size() * 16 < b.size()) {
+    uint64_t at = 0;
+    for (uint32_t v : a) {
+      at = gallop(b.data(), at, b.size(), v, [](uint32_t item, uint32_t x) { return item < x; });
+      if (at == b.size()) return;
+      if (b[at] == v) f(v);
+    }
+    return;
+  }
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] < b[j]) ++i;
+    else if (b[j] < a[i]) ++j;
+    else f(a[i]), ++i, ++j;
+  }
+}
+
+}  // namespace
+
+void LccJob::init(const GraphInfo& graph, int threads) {
+  threads_ = threads;
+  symmetric_ = graph.symmetric;
+  degrees_ = graph.out_degrees;
+  const uint64_t n = graph.vertices;
+  lists_.allocate(n, slots_ * n);
+  members_.assign(slots_ * n, 0);
+  member_begin_.assign(n + 1, 0);
+  triangles_.assign(n, 0);
+  neighbours_.assign(n, 0);
+  lcc_.assign(n, 0.0);
+  frontier_ = Bitmap(n);
+  next_ = Bitmap(n);
+  if (n == 0) {
+    finished_ = converged_ = true;
+    return;
+  }
+  if (!symmetric_) {
+    phase_ = Phase::Counting;
+    incident_.assign(n, 0);
+    frontier_.set_all();
+  } else {
+    ranges_ = plan_ranges(n, [this](VertexId v) { return incident(v); }, lists_.capacity(), "lcc:slots");
+    start_range();
+  }
+}
+
+void LccJob::start_range() {
+  phase_ = Phase::Neighbours;
+  lists_.start(ranges_[range_], [this](VertexId v) { return incident(v); });
+  frontier_.clear();
+  set_range(frontier_, ranges_[range_]);
+}
+
+void LccJob::process(const EdgeRun& run) {
+  with_run_edges(run, [&](const auto& edges) {
+    if (phase_ == Phase::Triangles) return count_triangles(edges);
+    const VertexRange& range = lists_.range();
+    edges.for_each_source([&](const SourceEdges& s) {
+      if (phase_ == Phase::Counting) {
+        edges.for_each_edge(s, [&](VertexId dst, Weight) {
+          if (dst == s.src) return;
+          atomic_add<uint64_t>(incident_[s.src], 1);
+          atomic_add<uint64_t>(incident_[dst], 1);
+        });
+        return;
+      }
+      const bool from_range = range.contains(s.src);
+      if (!from_range && symmetric_) return;
+      edges.for_each_edge(s, [&](VertexId dst, Weight) {
+        if (dst == s.src) return;
+        if (from_range) lists_.add(s.src, dst);
+        if (!symmetric_ && range.contains(dst)) lists_.add(dst, s.src);
+      });
+    });
+  });
+}
+
+// Each out-edge x->y counts one for every vertex of the range that has both x and y as
+// neighbours. Copies of an edge are neighbours in a source's sorted edges, so a copy right after
+// the same edge is passed over; copies cut apart by the end of a run are found by its ends
+// (seam_pairs_) and taken back once the pass is done.
+template <typename Edges>
+void LccJob::count_triangles(const Edges& edges) {
+  const VertexRange& range = lists_.range();
+  bool first = true;
+  SourceEdges last;
+  VertexId first_src = 0, first_dst = 0;
+  edges.for_each_source([&](const SourceEdges& s) {
+    if (first) {
+      first = false;
+      first_src = s.src;
+      edges.for_each_edge_until(s, [&](VertexId dst, Weight) { return first_dst = dst, true; });
+      note_seam(first_src, first_dst);
+    }
+    last = s;
+    const std::span<const uint32_t> of_source = members(s.src);
+    if (of_source.empty()) return;
+    VertexId previous = s.src;  // a self-loop never counts
+    edges.for_each_edge(s, [&](VertexId dst, Weight) {
+      if (dst == previous || dst == s.src) return;
+      previous = dst;
+      for_each_common(of_source, members(dst), [&](uint32_t v) { atomic_add<uint64_t>(triangles_[v - range.begin], 1); });
+    });
+  });
+  if (first) return;  // no edges
+  VertexId last_dst = 0;
+  edges.for_each_edge(last, [&](VertexId dst, Weight) { last_dst = dst; });
+  // A run that starts and ends with the same edge holds only its copies: one run, noted once.
+  if (last.src != first_src || last_dst != first_dst) note_seam(last.src, last_dst);
+}
+
+void LccJob::note_seam(VertexId src, VertexId dst) {
+  if (src == dst || members(src).empty() || members(dst).empty()) return;
+  std::lock_guard lock(seams_mutex_);
+  ++seam_pairs_[{src, dst}];
+}
+
+// An edge seen at the ends of r runs (r >= 2; a run with it at both ends holds only its copies, and
+// is seen once) has its copies in r consecutive runs, each of which counted it once.
+void LccJob::take_back_seams() {
+  const VertexRange& range = lists_.range();
+  for (const auto& [pair, runs] : seam_pairs_)
+    if (runs > 1)
+      for_each_common(members(pair.first), members(pair.second), [&](uint32_t v) { triangles_[v - range.begin] -= runs - 1; });
+  seam_pairs_.clear();
+}
+
+void LccJob::turn_lists_round() {
+  const VertexRange range = lists_.range();
+  const int64_t size = static_cast<int64_t>(range.size());
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1024)
+  for (int64_t k = 0; k < size; ++k) {
+    const VertexId v = range.begin + static_cast<VertexId>(k);
+    std::span<uint32_t> list = lists_.list(v);
+    std::sort(list.begin(), list.end());
+    const uint64_t distinct = static_cast<uint64_t>(std::unique(list.begin(), list.end()) - list.begin());
+    lists_.shrink(v, distinct);
+    neighbours_[v] = static_cast<uint32_t>(distinct);
+    triangles_[k] = 0;
+  }
+  // M(x): counted, laid out, filled in increasing v (so sorted); member_begin_[x] ends as the end
+  // of x's list and is shifted back to its beginning.
+  std::fill(member_begin_.begin(), member_begin_.end(), 0);
+  for (VertexId v = range.begin; v < range.end; ++v)
+    for (uint32_t x : lists_.list(v)) ++member_begin_[x];
+  uint64_t at = 0;
+  for (uint64_t& b : member_begin_) at += std::exchange(b, at);
+  for (VertexId v = range.begin; v < range.end; ++v)
+    for (uint32_t x : lists_.list(v)) members_[member_begin_[x]++] = v;
+  std::copy_backward(member_begin_.begin(), member_begin_.end() - 1, member_begin_.end());
+  member_begin_[0] = 0;
+  frontier_.assign_where(threads_, [this](uint64_t x) { return member_begin_[x + 1] > member_begin_[x]; });
+}
+
+void LccJob::take_coefficients() {
+  const VertexRange range = lists_.range();
+  for (VertexId v = range.begin; v < range.end; ++v) {
+    const double d = neighbours_[v];
+    lcc_[v] = d < 2 ? 0.0 : static_cast<double>(triangles_[v - range.begin]) / (d * (d - 1));
+  }
+}
+
+void LccJob::end_round() {
+  ++rounds_;
+  ++passes_;
+  switch (phase_) {
+    case Phase::Counting:
+      ranges_ = plan_ranges(lcc_.size(), [this](VertexId v) { return incident(v); }, lists_.capacity(), "lcc:slots");
+      return start_range();
+    case Phase::Neighbours:
+      phase_ = Phase::Triangles;
+      return turn_lists_round();
+    case Phase::Triangles:
+      take_back_seams();
+      take_coefficients();
+      if (++range_ < ranges_.size()) return start_range();
+      finished_ = converged_ = true;
+      frontier_.clear();
+      return;
+  }
+}
+
+std::vector<std::pair<std::string, uint64_t>> LccJob::counts() const {
+  return {{"vertex_ranges", ranges_.size()}, {"passes", passes_}};
+}
+
+void LccJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
+  write_vertex_values(lcc_, format, order, sink, [](fmt::memory_buffer& out, double c) { fmt::format_to(std::back_inserter(out), "{:.9g}", c); });
+}
+
+}  // namespace graphso

@@ -1,0 +1,85 @@
+// Local clustering coefficient (LDBC Graphalytics' LCC): for each vertex v with neighbour set N(v)
+// (the vertices linked to it by an edge either way, itself excluded), the number of edges u->w
+// with u and w in N(v), over |N(v)| (|N(v)| - 1); 0 when |N(v)| < 2. Edges are a set: parallel
+// copies count once (a prepared graph stores a source's edges sorted, so copies are neighbours),
+// self-loops not at all. On an undirected graph (stored both ways) each edge among N(v) is counted
+// in both directions, which gives Graphalytics' undirected value.
+//
+// Out of core, by ranges of vertices (jobs/vertex_ranges.h), two passes each:
+//   neighbours  the range is the frontier: each edge with an end in the range adds the other end
+//               to that vertex's list; lists are then sorted and made unique (N(v)), and turned
+//               round: for every vertex x, the vertices of the range x is a neighbour of (M(x)).
+//   triangles   the vertices with a non-empty M(x) are the frontier: each out-edge x->y counts one
+//               for every vertex in both M(x) and M(y) (sorted lists, intersected).
+// Memory is a buffer of `slots` values per vertex, twice (the lists and their turned-round form),
+// and a few arrays per vertex; the graph is read once for the neighbours (a directed graph's
+// first round also counts incident edges to plan the ranges) and, per range, the out-edges of its
+// vertices' neighbours.
+#pragma once
+
+#include <map>
+#include <mutex>
+
+#include "base/run_edges.h"
+#include "jobs/job.h"
+#include "jobs/vertex_ranges.h"
+
+namespace graphso {
+
+class LccJob final : public Job {
+ public:
+  LccJob(std::string name, uint32_t slots) : Job(std::move(name), "lcc"), slots_(slots) {}
+
+  // Neighbour lists take edges either way on a directed graph; triangles only out-edges.
+  EdgeUse edge_use() const override {
+    return symmetric_ || phase_ == Phase::Triangles ? EdgeUse::OutEdges : EdgeUse::BothWays;
+  }
+  uint64_t state_bytes(uint64_t n) const override {
+    return RangeLists::bytes_for(n, slots_ * n) + slots_ * n * sizeof(uint32_t) + (n + 1) * sizeof(uint64_t) +
+           n * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double)) + 2 * Bitmap::bytes_for(n);
+  }
+  void init(const GraphInfo& graph, int threads) override;
+  void process(const EdgeRun& run) override;
+  uint32_t update_bytes() const override { return 0; }
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
+  void gather_updates(std::span<const std::byte>) override {}
+  void end_round() override;
+  void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
+  BinaryValues binary_values() const override { return {"float64", nullptr}; }
+  std::string signature() const override { return "lcc"; }
+  std::vector<std::pair<std::string, uint64_t>> counts() const override;
+
+ private:
+  enum class Phase { Counting, Neighbours, Triangles };
+  uint64_t incident(VertexId v) const { return symmetric_ ? (*degrees_)[v] : incident_[v]; }
+  void start_range();
+  void turn_lists_round();  // N(v) of the range -> M(x) for every x; the triangles' frontier
+  void take_coefficients();
+  template <typename Edges>
+  void count_triangles(const Edges& edges);
+  // A run's first or last edge, when it may count: the seams between runs.
+  void note_seam(VertexId src, VertexId dst);
+  void take_back_seams();
+  std::span<const uint32_t> members(VertexId x) const {
+    return {members_.data() + member_begin_[x], members_.data() + member_begin_[x + 1]};
+  }
+
+  uint64_t slots_;
+  bool symmetric_ = false;
+  const std::vector<uint32_t>* degrees_ = nullptr;
+  Phase phase_ = Phase::Counting;
+  std::vector<uint64_t> incident_;
+  std::vector<VertexRange> ranges_;
+  size_t range_ = 0;
+  RangeLists lists_;                    // N(v) for v in the range
+  std::vector<uint32_t> members_;       // M(x), x = 0..n-1, each sorted
+  std::vector<uint64_t> member_begin_;  // n + 1
+  std::vector<uint64_t> triangles_;     // per vertex of the range: edges among its neighbours
+  std::vector<uint32_t> neighbours_;    // |N(v)|
+  std::vector<double> lcc_;
+  uint64_t passes_ = 0;
+  std::mutex seams_mutex_;
+  std::map<std::pair<VertexId, VertexId>, uint32_t> seam_pairs_;  // edge -> runs that had it at an end
+};
+
+}  // namespace graphso
