@@ -33,6 +33,7 @@ class Bitmap {
   }
   void set(uint64_t i) { words_[i >> 6] |= uint64_t{1} << (i & 63); }
   void set_atomic(uint64_t i) { set_bits_atomic(i >> 6, uint64_t{1} << (i & 63)); }
+  void reset(uint64_t i) { words_[i >> 6] &= ~(uint64_t{1} << (i & 63)); }
   // Sets `bits` in word w (bits 64w to 64w + 63) atomically; no write when all are set already.
   void set_bits_atomic(uint64_t w, uint64_t bits) {
     std::atomic_ref<uint64_t> word(words_[w]);

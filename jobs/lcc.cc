@@ -91,12 +91,19 @@ void LccJob::process(const EdgeRun& run) {
 }
 
 // Each out-edge x->y counts one for every vertex of the range that has both x and y as
-// neighbours. Copies of an edge are neighbours in a source's sorted edges, so a copy right after
-// the same edge is passed over; copies cut apart by the end of a run are found by its ends
-// (seam_pairs_) and taken back once the pass is done.
+// neighbours: M(x) and M(y) intersected. M(x) is marked in a bitmap of the range while x's edges
+// go by, so an edge whose M(y) is the shorter list costs a probe per member of it; a longer M(y)
+// is searched for M(x)'s members instead (for_each_common). On a symmetric graph an edge and its
+// reverse close the same wedges: only x < y is looked at, and counts two.
+//
+// Copies of an edge are neighbours in a source's sorted edges, so a copy right after the same
+// edge is passed over; copies cut apart by the end of a run are found by its ends (seam_pairs_)
+// and taken back once the pass is done.
 template <typename Edges>
 void LccJob::count_triangles(const Edges& edges) {
   const VertexRange& range = lists_.range();
+  const uint64_t per_edge = symmetric_ ? 2 : 1;
+  Bitmap marked(range.size());  // M(x) of the source going by; clear between sources
   bool first = true;
   SourceEdges last;
   VertexId first_src = 0, first_dst = 0;
@@ -110,12 +117,21 @@ void LccJob::count_triangles(const Edges& edges) {
     last = s;
     const std::span<const uint32_t> of_source = members(s.src);
     if (of_source.empty()) return;
+    for (uint32_t v : of_source) marked.set(v - range.begin);
     VertexId previous = s.src;  // a self-loop never counts
     edges.for_each_edge(s, [&](VertexId dst, Weight) {
       if (dst == previous || dst == s.src) return;
       previous = dst;
-      for_each_common(of_source, members(dst), [&](uint32_t v) { atomic_add<uint64_t>(triangles_[v - range.begin], 1); });
+      if (!counted(s.src, dst)) return;
+      const std::span<const uint32_t> of_destination = members(dst);
+      if (of_destination.size() <= of_source.size()) {
+        for (uint32_t v : of_destination)
+          if (marked.test(v - range.begin)) atomic_add<uint64_t>(triangles_[v - range.begin], per_edge);
+      } else {
+        for_each_common(of_source, of_destination, [&](uint32_t v) { atomic_add<uint64_t>(triangles_[v - range.begin], per_edge); });
+      }
     });
+    for (uint32_t v : of_source) marked.reset(v - range.begin);
   });
   if (first) return;  // no edges
   VertexId last_dst = 0;
@@ -125,7 +141,7 @@ void LccJob::count_triangles(const Edges& edges) {
 }
 
 void LccJob::note_seam(VertexId src, VertexId dst) {
-  if (src == dst || members(src).empty() || members(dst).empty()) return;
+  if (src == dst || !counted(src, dst) || members(src).empty() || members(dst).empty()) return;
   std::lock_guard lock(seams_mutex_);
   ++seam_pairs_[{src, dst}];
 }
@@ -134,9 +150,11 @@ void LccJob::note_seam(VertexId src, VertexId dst) {
 // is seen once) has its copies in r consecutive runs, each of which counted it once.
 void LccJob::take_back_seams() {
   const VertexRange& range = lists_.range();
+  const uint64_t per_edge = symmetric_ ? 2 : 1;
   for (const auto& [pair, runs] : seam_pairs_)
     if (runs > 1)
-      for_each_common(members(pair.first), members(pair.second), [&](uint32_t v) { triangles_[v - range.begin] -= runs - 1; });
+      for_each_common(members(pair.first), members(pair.second),
+                      [&](uint32_t v) { triangles_[v - range.begin] -= (runs - 1) * per_edge; });
   seam_pairs_.clear();
 }
 

@@ -60,6 +60,8 @@ class LccJob final : public Job {
   // A run's first or last edge, when it may count: the seams between runs.
   void note_seam(VertexId src, VertexId dst);
   void take_back_seams();
+  // Whether the edge x->y is looked at: on a symmetric graph its reverse stands for it when x > y.
+  bool counted(VertexId x, VertexId y) const { return !symmetric_ || x < y; }
   std::span<const uint32_t> members(VertexId x) const {
     return {members_.data() + member_begin_[x], members_.data() + member_begin_[x + 1]};
   }
