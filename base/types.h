@@ -1,6 +1,7 @@
 // The vocabulary shared by every layer: vertex ids, weights, edge records.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace graphso {
@@ -26,5 +27,13 @@ static_assert(sizeof(Edge) == 8);
 static_assert(sizeof(WeightedEdge) == 12);
 
 inline constexpr uint32_t edge_bytes(bool weighted) { return weighted ? 12u : 8u; }
+
+// Real weights (a graph whose headers say so: EdgeListInfo, GridMeta) are IEEE binary32 in the
+// weight's 32 bits. Every layer that moves weights (records, packed pages, the X-Stream layout,
+// the chunk cache) moves them as they are, as compact as integer ones; and for the non-negative
+// finite values allowed, the bits order as the values do, so a smallest-weight dedup keeps the
+// same edge. Only what adds them up or prints them (SSSP, export) reads them as numbers.
+inline float real_weight(Weight bits) { return std::bit_cast<float>(bits); }
+inline Weight real_weight_bits(float value) { return std::bit_cast<Weight>(value); }
 
 }  // namespace graphso

@@ -19,10 +19,16 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights) {
+// A weight column's numbers: integers, or reals stored as binary32.
+Weight weight_of(std::string_view token, const Located& at, bool real) {
+  return real ? parse_real_weight(token, at) : parse_weight(token, at);
+}
+
+EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights, bool real) {
   LineReader reader(path);
   EdgeSet set;
   set.weighted = weighted;
+  set.real_weights = weighted && real;
   Progress progress = reading_progress(path);
   std::string_view line;
   uint64_t max_id_plus_one = 0;
@@ -48,13 +54,13 @@ EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights) {
     bool has_third = tokens.next(c);
     if (weighted) {
       if (!has_third) fail("{}:{}: missing weight (third column) in a weighted edge list", path, at.line);
-      e.weight = parse_weight(c, at);
+      e.weight = weight_of(c, at, real);
     } else if (has_third) {
       // A weight column read as no weights is a different graph: only when asked to.
       if (!ignore_weights)
         fail("{}:{}: a third column '{}' (a weight?): convert with --weighted to keep it as the edge weight, or --ignore-weights to drop it",
              path, at.line, printable(c));
-      parse_weight(c, at);  // a dropped weight column must still be weights
+      check_value(c, at);  // a dropped weight column must still be numbers
     }
     if (tokens.next(extra))
       fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
@@ -66,7 +72,7 @@ EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights) {
   return set;
 }
 
-EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights) {
+EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights, bool real) {
   LineReader reader(path);
   std::string_view line;
   if (!reader.next(line)) fail("{}:1: empty file, expected a %%MatrixMarket header", path);
@@ -95,6 +101,7 @@ EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights
   bool have_size = false;
   EdgeSet set;
   set.weighted = want_weights;
+  set.real_weights = want_weights && real;
   uint64_t seen = 0;
   while (reader.next(line)) {
     if (is_comment_or_blank(line)) continue;
@@ -125,7 +132,7 @@ EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights
     Weight w = 1;
     if (has_values) {
       if (!t.next(c)) fail("{}:{}: missing value", path, at.line);
-      if (want_weights) w = parse_weight(c, at);
+      if (want_weights) w = weight_of(c, at, real);
       else check_value(c, at);
     }
     if (t.next(extra)) fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));
@@ -180,6 +187,7 @@ EdgeSet read_graphso(const std::string& path) {
   EdgeSet set;
   set.vertices = reader.info().vertices;
   set.weighted = reader.info().weighted;
+  set.real_weights = reader.info().real_weights;
   set.edges.reserve(reader.info().edges);
   std::vector<WeightedEdge> batch;
   Progress progress("reading " + path, reader.info().edges, "edges");
@@ -222,17 +230,20 @@ EdgeSet read_edge_input(const std::string& path, const EdgeInputOptions& options
   InputFormat format = options.format;
   std::string name = ends_with(path, ".gz") ? path.substr(0, path.size() - 3) : path;
   if (format == InputFormat::Auto) format = format_from_name(path);
-  bool weighted = options.weighted || ends_with(name, ".wel");
+  bool weighted = options.weighted || options.real_weights || ends_with(name, ".wel");
   if (weighted && options.ignore_weights) fail("{}: --weighted and --ignore-weights: choose one", path);
+  if (options.real_weights && format != InputFormat::Text && format != InputFormat::Mtx && format != InputFormat::Graphalytics)
+    fail("{}: --real-weights reads a text, .mtx or Graphalytics weight column; this format's weights are integers", path);
   switch (format) {
-    case InputFormat::Text: return read_text(path, weighted, options.ignore_weights);
-    case InputFormat::Mtx: return read_mtx(path, weighted, options.ignore_weights);
+    case InputFormat::Text: return read_text(path, weighted, options.ignore_weights, options.real_weights);
+    case InputFormat::Mtx: return read_mtx(path, weighted, options.ignore_weights, options.real_weights);
     case InputFormat::Raw: return read_raw(path, weighted);
     case InputFormat::Graphso: return read_graphso(path);
     case InputFormat::Dimacs: return read_dimacs(path);
     case InputFormat::Gapbs: return read_gapbs(path, options.weighted || ends_with(name, ".wsg"));
     case InputFormat::Metis: return read_metis(path);
-    case InputFormat::Graphalytics: return read_graphalytics(path, weighted, options.ignore_weights);
+    case InputFormat::Graphalytics:
+      return read_graphalytics(path, options.weighted || options.real_weights, options.ignore_weights, options.real_weights);
     case InputFormat::Auto: break;
   }
   fail("{}: cannot tell the input format", path);

@@ -23,6 +23,9 @@ struct EdgeInputOptions {
   // text, mtx, Graphalytics: read weights or values present and drop them (otherwise an error: a
   // graph read without its weights is a different graph).
   bool ignore_weights = false;
+  // text: the third column holds real numbers (stored as binary32, base/types.h); implies weighted.
+  // Graphalytics datasets say so themselves (edge-properties.types = real).
+  bool real_weights = false;
 };
 
 struct EdgeSet {
@@ -32,6 +35,7 @@ struct EdgeSet {
   // The dataset's own vertex ids, ascending, when they are not 0..n-1 (Graphalytics): vertex v of
   // `edges` is dataset_ids[v] (base/dataset_ids.h). Empty otherwise.
   std::vector<uint64_t> dataset_ids;
+  bool real_weights = false;  // weights are binary32 (base/types.h), not integers
 };
 
 // A text edge list's comment line "# vertices: N" declares N vertices even when the largest id

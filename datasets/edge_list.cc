@@ -22,7 +22,7 @@ constexpr uint32_t kBlockRecords = 65536;
 
 struct Header {
   FormatTag tag;
-  uint32_t flags;  // bit 0: weighted
+  uint32_t flags;  // bit 0: weighted; bit 1: the weights are reals (binary32)
   uint64_t vertices;
   uint64_t edges;
   uint32_t block_records;  // version 2: records per checksummed block
@@ -35,8 +35,8 @@ uint32_t header_crc(const Header& h) { return crc_before(h, offsetof(Header, crc
 
 }  // namespace
 
-EdgeListWriter::EdgeListWriter(const std::string& path, bool weighted)
-    : out_(path), weighted_(weighted) {
+EdgeListWriter::EdgeListWriter(const std::string& path, bool weighted, bool real_weights)
+    : out_(path), weighted_(weighted), real_weights_(weighted && real_weights) {
   Header placeholder{};
   out_.append(as_bytes_of(placeholder));
 }
@@ -81,7 +81,7 @@ void EdgeListWriter::finish(uint64_t vertices) {
   if (vertices > kMaxVertexId + 1) fail("{} vertices exceed the maximum of 2^32-1", vertices);
   Header h{};
   h.tag = kFormat.tag();
-  h.flags = weighted_ ? 1 : 0;
+  h.flags = (weighted_ ? 1u : 0u) | (real_weights_ ? 2u : 0u);
   h.vertices = vertices;
   h.edges = edges_;
   h.block_records = kBlockRecords;
@@ -102,7 +102,10 @@ EdgeListReader::EdgeListReader(const std::string& path) : file_(path, File::Mode
     fail("{}: the header declares {} vertices, more than graphso's maximum of 2^32-1 (corrupt?)", path, h.vertices);
   info_.vertices = h.vertices;
   info_.edges = h.edges;
+  if (h.flags & ~3u) fail("{}: unknown flags {:#x} in the edge list header (corrupt, or written by a newer graphso)", path, h.flags);
   info_.weighted = (h.flags & 1) != 0;
+  info_.real_weights = (h.flags & 2) != 0;
+  if (info_.real_weights && !info_.weighted) fail("{}: the header says real weights but no weights (corrupt)", path);
   const uint32_t record = edge_bytes(info_.weighted);
   if (h.edges > (size - sizeof(Header)) / record)  // and the sizes below cannot overflow
     fail("{}: the header declares {} edges, more than its {} bytes hold (truncated or corrupt)", path, h.edges, size);

@@ -1,5 +1,5 @@
 // graphso's binary edge list (".bin"): a 64-byte checksummed header, fixed-size records (u32 src,
-// u32 dst[, u32 weight]), then a CRC-32C per block of records, checked as each block is read
+// u32 dst[, u32 weight: an integer, or a real as binary32 when the header says so]), then a CRC-32C per block of records, checked as each block is read
 // (docs/formats.md). This is what `convert` and `generate` write and `prep` reads.
 #pragma once
 
@@ -17,6 +17,7 @@ struct EdgeListInfo {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;
+  bool real_weights = false;  // weights are binary32 (base/types.h)
 };
 
 inline constexpr uint64_t kEdgeListHeaderBytes = 64;
@@ -25,7 +26,7 @@ inline constexpr uint64_t kEdgeListHeaderBytes = 64;
 // into place. An unfinished writer leaves nothing behind.
 class EdgeListWriter {
  public:
-  EdgeListWriter(const std::string& path, bool weighted);
+  EdgeListWriter(const std::string& path, bool weighted, bool real_weights = false);
   void append(std::span<const WeightedEdge> edges);  // weights ignored when unweighted
   // vertices must exceed every id written; checked.
   void finish(uint64_t vertices);
@@ -35,6 +36,7 @@ class EdgeListWriter {
   void flush();
   AtomicOutputFile out_;
   bool weighted_;
+  bool real_weights_;
   uint64_t edges_ = 0;
   uint64_t max_id_plus_one_ = 0;
   std::vector<std::byte> pending_;

@@ -16,6 +16,6 @@ EdgeSet read_gapbs(const std::string& path, bool weighted);
 // METIS adjacency files (metis_input.cc).
 EdgeSet read_metis(const std::string& path);
 // LDBC Graphalytics .v + .e (+ .properties) (graphalytics_input.cc); path names any of them.
-EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights);
+EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights, bool real);
 
 }  // namespace graphso

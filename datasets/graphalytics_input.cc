@@ -88,7 +88,7 @@ std::vector<uint64_t> read_vertex_file(const std::string& path) {
 
 }  // namespace
 
-EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights) {
+EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_weights, bool real) {
   const std::string base = without_extension(path);
   const std::string name = base.substr(base.find_last_of('/') + 1);
   const GraphalyticsProperties properties = read_graphalytics_properties(base + ".properties", name);
@@ -109,11 +109,14 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
   const size_t columns = properties.found ? properties.edge_properties.size() : weighted ? 1 : 0;
   const size_t most_columns = properties.found ? columns : weighted || ignore_weights ? 1 : 0;
   const std::string weight_name = weight_at < 0 ? "" : properties.found ? properties.edge_properties[weight_at] : "weight";
-  const bool real_weight = weight_at >= 0 && !properties.edge_types.empty() && properties.edge_types[weight_at] == "real";
+  // Real when its type says so (or --real-weights), else integers.
+  const bool real_weight =
+      weight_at >= 0 && (real || (!properties.edge_types.empty() && properties.edge_types[weight_at] == "real"));
 
   EdgeSet set;
   set.vertices = ids.size();
   set.weighted = weight_at >= 0 && !ignore_weights;
+  set.real_weights = set.weighted && real_weight;
   const DenseIds numbering(ids);
   auto dense = [&](std::string_view token, const Located& at, const char* what) {
     const uint64_t id = parse_id(token, at, what);
@@ -148,7 +151,8 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
         check_value(value, at);
         continue;
       }
-      if (set.weighted) e.weight = parse_weight(value, at, weight_name, real_weight ? " (types = real)" : "");
+      if (set.real_weights) e.weight = parse_real_weight(value, at, weight_name);
+      else if (set.weighted) e.weight = parse_weight(value, at, weight_name);
       else check_value(value, at);
     }
     if (column < columns && !properties.found) fail("{}:{}: missing weight (third column) in a weighted dataset", edge_file, at.line);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "base/error.h"
 
@@ -108,9 +109,20 @@ Weight parse_weight(std::string_view token, const Located& at, std::string_view 
   if (ec != std::errc() || end != token.data() + token.size())
     fail("{}:{}: {} '{}'{} is not a number", at.path, at.line, what, printable(token), note);
   if (value < 0 || value != std::floor(value) || value > 4294967295.0)
-    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (graphso stores integer weights)",
+    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)",
          at.path, at.line, what, printable(token), note);
   return static_cast<Weight>(value);
+}
+
+Weight parse_real_weight(std::string_view token, const Located& at, std::string_view what, std::string_view note) {
+  double value = 0;
+  auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (ec != std::errc() || end != token.data() + token.size())
+    fail("{}:{}: {} '{}'{} is not a number", at.path, at.line, what, printable(token), note);
+  if (!(value >= 0) || value > std::numeric_limits<float>::max())
+    fail("{}:{}: {} '{}'{} is not a finite number in [0, 3.4e38] (real weights are stored as binary32)", at.path,
+         at.line, what, printable(token), note);
+  return real_weight_bits(static_cast<float>(value) + 0.0f);  // + 0: -0 becomes 0
 }
 
 void check_value(std::string_view token, const Located& at) {

@@ -157,6 +157,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   GraphInfo info{n, m.weighted, m.symmetric, &graph.out_degrees()};
   info.out_edges = out_edge_total(info);  // once, not once per job
   info.order = &graph.order();
+  info.real_weights = m.real_weights;
   for (Job* job : runnables) job->init(info, threads);
 
   // Graph data: the engine's update budget first (an update-streaming engine), then its two read

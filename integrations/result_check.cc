@@ -78,9 +78,10 @@ ResultCheck delta_ranks(const Job& job, const VertexOrder& order, const std::vec
 
 }  // namespace
 
-ReferenceGraph make_reference_graph(uint64_t vertices, std::vector<WeightedEdge> edges) {
+ReferenceGraph make_reference_graph(uint64_t vertices, std::vector<WeightedEdge> edges, bool real_weights) {
   ReferenceGraph g;
   g.vertices = vertices;
+  g.real_weights = real_weights;
   g.csr = reference::build_csr(vertices, edges);
   g.edges = std::move(edges);
   return g;
@@ -102,7 +103,7 @@ ReferenceGraph load_reference_graph(const GridGraph& graph) {
   std::vector<WeightedEdge> edges;
   edges.reserve(m.edges);
   graph.read_original_edges([&](std::span<const WeightedEdge> piece) { edges.insert(edges.end(), piece.begin(), piece.end()); });
-  return make_reference_graph(m.vertices, std::move(edges));
+  return make_reference_graph(m.vertices, std::move(edges), m.real_weights);
 }
 
 bool has_reference(const std::string& algo) {
@@ -116,6 +117,9 @@ ResultCheck check_result(const JobSpec& spec, const Job& job, const ReferenceGra
   const std::string& algo = spec.algo;
   if (algo == "bfs")
     return equal(results_of<uint32_t>(job, order), reference::bfs(g.csr, vertex_list(param(spec, "source"), order)[0]), "BFS levels");
+  if (algo == "sssp" && g.real_weights)
+    return equal(results_of<double>(job, order), reference::sssp_real(g.csr, vertex_list(param(spec, "source"), order)[0]),
+                 "SSSP distances (real weights)");
   if (algo == "sssp")
     return equal(results_of<uint64_t>(job, order), reference::sssp(g.csr, vertex_list(param(spec, "source"), order)[0]),
                  "SSSP distances");

@@ -21,11 +21,12 @@ namespace graphso {
 // A graph held whole in memory, in original ids, with its CSR.
 struct ReferenceGraph {
   uint64_t vertices = 0;
+  bool real_weights = false;  // weights are binary32 (base/types.h)
   std::vector<WeightedEdge> edges;
   reference::Csr csr;
 };
 
-ReferenceGraph make_reference_graph(uint64_t vertices, std::vector<WeightedEdge> edges);
+ReferenceGraph make_reference_graph(uint64_t vertices, std::vector<WeightedEdge> edges, bool real_weights = false);
 // Memory a ReferenceGraph of this size takes: the edges and their CSR (the algorithms add a few
 // arrays per vertex).
 uint64_t reference_memory_bytes(uint64_t vertices, uint64_t edges);

@@ -62,6 +62,8 @@ struct GraphInfo {
   // The graph's vertex order, for a job whose values are vertex ids compared as the user's ids
   // (CDLP's labels); null: the natural order.
   const VertexOrder* order = nullptr;
+  // The weights are reals, binary32 in the u32 (base/types.h): what adds them up reads them so.
+  bool real_weights = false;
 };
 
 // The graph's out-edges: GraphInfo::out_edges, or the sum of its out-degrees.

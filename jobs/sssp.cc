@@ -14,7 +14,8 @@ void SsspJob::init(const GraphInfo& graph, int threads) {
   frontier_ = Bitmap(graph.vertices);
   next_ = Bitmap(graph.vertices);
   frontier_.set(source_);
-  reach_ = reach_hops_ ? 0 : kInfinity;
+  real_ = graph.real_weights;
+  reach_ = reach_hops_ && !real_ ? 0 : kInfinity;
 }
 
 std::string SsspJob::signature() const {
@@ -26,12 +27,23 @@ void SsspJob::end_round() {
   if (!async_) next_.for_each([this](uint64_t v) { dist_[v] = next_dist_[v]; });
   promote_changed(frontier_, next_, finished_, converged_);
   // kMostReachHops keeps the span below 2^64.
-  if (async_) reach_ = reach_after(dist_, reach_hops_, static_cast<uint64_t>(reach_hops_ * long_hop()));
+  if (async_ && !real_) reach_ = reach_after(dist_, reach_hops_, static_cast<uint64_t>(reach_hops_ * long_hop()));
 }
 
 void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
-                     const VertexOrder& order, const Job::ResultSink& sink) {
+                     const VertexOrder& order, const Job::ResultSink& sink, bool real) {
   const std::string_view unreached = format == OutFormat::Graphalytics ? "Infinity" : "inf";
+  if (real) {
+    constexpr double kUnreached = std::numeric_limits<double>::infinity();
+    auto value_at = [&distance_of](VertexId v) {
+      const uint64_t d = distance_of(v);
+      return d == SsspJob::kInfinity ? kUnreached : std::bit_cast<double>(d);
+    };
+    return write_vertex_values<double>(n, format, order, sink, value_at, [unreached](fmt::memory_buffer& out, double dist) {
+      if (dist == kUnreached) out.append(unreached);
+      else fmt::format_to(std::back_inserter(out), "{:.9g}", dist);
+    });
+  }
   write_vertex_values<uint64_t>(n, format, order, sink, distance_of, [unreached](fmt::memory_buffer& out, uint64_t dist) {
     if (dist == SsspJob::kInfinity) out.append(unreached);
     else fmt::format_to(std::back_inserter(out), "{}", dist);
@@ -39,7 +51,7 @@ void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distan
 }
 
 void SsspJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {
-  write_distances(dist_.size(), [this](VertexId v) { return dist_[v]; }, format, order, sink);
+  write_distances(dist_.size(), [this](VertexId v) { return dist_[v]; }, format, order, sink, real_);
 }
 
 }  // namespace graphso

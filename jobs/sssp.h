@@ -1,6 +1,12 @@
 // Single-source shortest paths over non-negative integer weights (1 per edge on an unweighted
 // graph), Bellman-Ford style: a vertex whose distance dropped pushes again next round.
 //
+// Real weights (GraphInfo::real_weights, binary32): a distance is a double, held as its bits in
+// the same u64 (non-negative doubles order as their bits do, so atomic_min and every comparison
+// stay as they are; unreached stays UINT64_MAX, above every double's bits); an edge adds its weight
+// in double. Each distance is the sum along its path in path order, the value Dijkstra computes.
+// Passes are not bounded there (`reach` counts hops of integer weights).
+//
 // Synchronous rounds: edges scatter the distances the round began with (dist_) and gathers
 // lower next_dist_, which end_round() copies back for the vertices that changed, so what a round
 // reads never depends on which thread got to an edge first.
@@ -29,7 +35,11 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
     return (async_ ? 1 : 2) * n * sizeof(uint64_t) + 2 * Bitmap::bytes_for(n);
   }
   void init(const GraphInfo& graph, int threads) override;
-  uint64_t scatter(VertexId u, Weight w) const { return dist_[u] + w; }
+  uint64_t scatter(VertexId u, Weight w) const { return real_ ? add_real(dist_[u], w) : dist_[u] + w; }
+  // A distance's bits plus a real weight, in double.
+  static uint64_t add_real(uint64_t distance, Weight w) {
+    return std::bit_cast<uint64_t>(std::bit_cast<double>(distance) + static_cast<double>(real_weight(w)));
+  }
   bool gather(VertexId v, uint64_t dist) { return atomic_min(lowered_[v], dist); }
   bool gather_owned(VertexId v, uint64_t dist) { return owned_min(lowered_[v], dist); }
   void end_round() override;
@@ -37,7 +47,8 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   bool within_reach(VertexId v) const { return dist_[v] <= reach_; }  // passes lower dist_ itself
   static constexpr bool kWeighsEdges = true;
   void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
-  BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
+  BinaryValues binary_values() const override { return distance_values(real_); }
+  static BinaryValues distance_values(bool real) { return real ? BinaryValues{"float64", "inf"} : BinaryValues{"uint64", "18446744073709551615"}; }
   const std::vector<uint64_t>& distances() const { return dist_; }
   VertexId source() const { return source_; }
   uint32_t reach_hops() const { return reach_hops_; }
@@ -46,6 +57,7 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
  private:
   VertexId source_;
   uint32_t reach_hops_;
+  bool real_ = false;
   std::vector<uint64_t> dist_;       // synchronous: as the round began
   std::vector<uint64_t> next_dist_;  // synchronous: lowered by this round's gathers
   uint64_t* lowered_ = nullptr;      // what gathers lower: next_dist_, or dist_ (asynchronous)
@@ -56,7 +68,9 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
 
 // SSSP results: distance_of(v) for v in the graph's ids, kInfinity for unreached (written as inf,
 // or Infinity in Graphalytics output).
+// distance_of: a distance, kInfinity when unreached; real: the bits of a double (text: 9
+// significant digits; binary: the double, +inf when unreached).
 void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
-                     const VertexOrder& order, const Job::ResultSink& sink);
+                     const VertexOrder& order, const Job::ResultSink& sink, bool real);
 
 }  // namespace graphso

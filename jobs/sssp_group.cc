@@ -20,7 +20,9 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
   this->bind(graph);
   const uint64_t n = graph.vertices;
   if (n > kMostVertices) fail("{}: an SSSP group takes graphs of at most {} vertices", this->name(), kMostVertices);
-  dist_ = std::make_shared<std::vector<uint64_t>>(n * L, kFar);
+  real_ = graph.real_weights;
+  const uint64_t far = real_ ? kFarReal : kFar;
+  dist_ = std::make_shared<std::vector<uint64_t>>(n * L, far);
   this->frontier_ = Bitmap(n);
   this->next_ = Bitmap(n);
   running_ = 0;
@@ -30,11 +32,12 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
     this->frontier_.set(source);
     running_ |= uint64_t{1} << lane;
     // The member's results are its lane, read from the distances (which outlive the group).
-    sssp_[lane]->ran_by([dist = dist_, lane, n](OutFormat format, const VertexOrder& order, const Job::ResultSink& sink) {
-      write_distances(n, [&dist, lane](VertexId v) {
+    sssp_[lane]->ran_by([dist = dist_, lane, n, far, real = real_](OutFormat format, const VertexOrder& order,
+                                                                    const Job::ResultSink& sink) {
+      write_distances(n, [&dist, lane, far](VertexId v) {
         const uint64_t d = (*dist)[uint64_t{v} * L + lane];
-        return d >= kFar ? SsspJob::kInfinity : d;
-      }, format, order, sink);
+        return d >= far ? SsspJob::kInfinity : d;
+      }, format, order, sink, real);
     });
   }
   if (!this->async()) {
@@ -42,7 +45,8 @@ void SsspGroup<L>::init(const GraphInfo& graph, int threads) {
     return;
   }
   row_lanes_.dist = dist_->data();
-  passes_.emplace(row_lanes_, sssp_.front()->reach_hops());
+  row_lanes_.real = real_;
+  passes_.emplace(row_lanes_, real_ ? 0 : sssp_.front()->reach_hops());
   passes_->start(n, threads, this->degrees_);
   for (uint32_t lane = 0; lane < sssp_.size(); ++lane) passes_->pend(sssp_[lane]->source(), lane);
   passes_->began();

@@ -19,7 +19,8 @@
 // Either way each member's distances are those it computes alone. Unreached is kFar (2^62), not
 // 2^64 - 1: kFar plus a weight stays far and never wraps, so no lane needs a test. Every real
 // distance is below it on graphs of fewer than 2^30 vertices (weights are below 2^32); larger
-// graphs' SSSP jobs are not grouped.
+// graphs' SSSP jobs are not grouped. Real weights (jobs/sssp.h): distances are doubles' bits, and
+// unreached is +infinity's, which adding a weight keeps; passes are not bounded there.
 #pragma once
 
 #include <memory>
@@ -37,6 +38,7 @@ template <uint32_t L>
 class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public JobGroup {
  public:
   static constexpr uint64_t kFar = uint64_t{1} << 62;
+  static constexpr uint64_t kFarReal = 0x7FF0000000000000ull;  // +infinity's bits
   // The most vertices a graph may have for its SSSP jobs to be grouped (the header says why).
   static constexpr uint64_t kMostVertices = uint64_t{1} << 30;
   // What an edge carries: a distance per lane (and an X-Stream update record holds).
@@ -71,7 +73,11 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   Distances scatter(VertexId u, Weight w) const {
     Distances d;
     const uint64_t* at = dist_->data() + uint64_t{u} * L;
-    for (uint32_t l = 0; l < L; ++l) d.lane[l] = at[l] + w;
+    if (real_) {
+      for (uint32_t l = 0; l < L; ++l) d.lane[l] = SsspJob::add_real(at[l], w);
+    } else {
+      for (uint32_t l = 0; l < L; ++l) d.lane[l] = at[l] + w;
+    }
     return d;
   }
   bool gather(VertexId v, const Distances& d) {
@@ -93,7 +99,7 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   }
   void end_round() override;
   std::string signature() const override { return {}; }
-  Job::BinaryValues binary_values() const override { return {"uint64", "18446744073709551615"}; }
+  Job::BinaryValues binary_values() const override { return SsspJob::distance_values(real_); }
 
  protected:
   void write_values(OutFormat, const VertexOrder&, const Job::ResultSink&) const override;
@@ -104,8 +110,9 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
     using Value = uint64_t;
     static constexpr bool kWeighsEdges = true;
     uint64_t* dist = nullptr;
+    bool real = false;
     uint64_t value(uint32_t lane, VertexId v) const { return dist[uint64_t{v} * L + lane]; }
-    uint64_t carried(uint64_t at, Weight w) const { return at + w; }
+    uint64_t carried(uint64_t at, Weight w) const { return real ? SsspJob::add_real(at, w) : at + w; }
     bool lower(uint32_t lane, VertexId v, uint64_t d, bool owned) {
       uint64_t& slot = dist[uint64_t{v} * L + lane];
       return owned ? owned_min(slot, d) : atomic_min(slot, d);
@@ -123,6 +130,7 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   std::shared_ptr<std::vector<uint64_t>> dist_;
   std::vector<uint64_t> next_dist_;  // lowered by this round's gathers
   uint64_t running_ = 0;             // lanes that have not finished
+  bool real_ = false;                // real weights: distances are doubles' bits
 };
 
 }  // namespace graphso

@@ -27,15 +27,21 @@ class ExportSink {
   ExportSink(const std::string& input, const std::string& output, ExportFormat format, const EdgeListInfo& info,
              const DatasetIds* ids)
       : info_(info), format_(format), ids_(ids) {
+    if (info.real_weights && (format == ExportFormat::Dimacs || format == ExportFormat::Gapbs || format == ExportFormat::Metis))
+      fail("export: {} weights are integers and this graph's are real; export it as text, bin or graphalytics",
+           format == ExportFormat::Dimacs ? "DIMACS" : format == ExportFormat::Gapbs ? "GAPBS" : "METIS");
     switch (format) {
       case ExportFormat::Binary:
-        binary_.emplace(output, info.weighted);
+        binary_.emplace(output, info.weighted, info.real_weights);
         if (ids) ids_path_ = dataset_ids_path(output);
         return;
       case ExportFormat::EdgeList:
         text_.emplace(output);
         text_->append(fmt::format("# graphso export of {}: {} edges{}\n{}{}\n", input, info.edges,
-                                  info.weighted ? ", src dst weight" : ", src dst", kVertexCountComment, info.vertices));
+                                  info.real_weights ? ", src dst weight (real: convert --real-weights)"
+                                  : info.weighted  ? ", src dst weight"
+                                                   : ", src dst",
+                                  kVertexCountComment, info.vertices));
         return;
       case ExportFormat::Dimacs:
         text_.emplace(output);
@@ -62,7 +68,8 @@ class ExportSink {
             "# graphso export of {}\ngraph.{}.vertex-file = {}.v\ngraph.{}.edge-file = {}.e\ngraph.{}.meta.vertices = {}\n"
             "graph.{}.meta.edges = {}\ngraph.{}.directed = true\n{}",
             input, name, name, name, name, name, info.vertices, name, info.edges, name,
-            info.weighted ? fmt::format("graph.{}.edge-properties.names = weight\ngraph.{}.edge-properties.types = int\n", name, name)
+            info.weighted ? fmt::format("graph.{}.edge-properties.names = weight\ngraph.{}.edge-properties.types = {}\n", name,
+                                        name, info.real_weights ? "real" : "int")
                           : ""));
         fmt::memory_buffer lines;
         for (uint64_t v = 0; v < info.vertices; ++v) {
@@ -88,11 +95,13 @@ class ExportSink {
       switch (format_) {
         case ExportFormat::Dimacs: fmt::format_to(out, "a {} {} {}\n", uint64_t{e.src} + 1, uint64_t{e.dst} + 1, e.weight); break;
         case ExportFormat::Graphalytics:
-          if (info_.weighted) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), e.weight);
+          if (info_.real_weights) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), real_weight(e.weight));
+          else if (info_.weighted) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), e.weight);
           else fmt::format_to(out, "{} {}\n", id(e.src), id(e.dst));
           break;
         default:
-          if (info_.weighted) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, e.weight);
+          if (info_.real_weights) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, real_weight(e.weight));
+          else if (info_.weighted) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, e.weight);
           else fmt::format_to(out, "{} {}\n", e.src, e.dst);
       }
     }
@@ -218,7 +227,7 @@ class ExportSink {
 ExportSummary export_grid(const std::string& dir, const std::string& output, ExportFormat format) {
   const GridGraph graph = GridGraph::open(dir);
   const GridMeta& m = graph.meta();
-  const EdgeListInfo info{m.vertices, m.edges, m.weighted};
+  const EdgeListInfo info{m.vertices, m.edges, m.weighted, m.real_weights};
   ExportSink sink(dir, output, format, info, graph.order().dataset_ids());
   Progress progress("exporting " + dir, m.edges, "edges");
   graph.read_original_edges([&](std::span<const WeightedEdge> edges) {
@@ -226,7 +235,7 @@ ExportSummary export_grid(const std::string& dir, const std::string& output, Exp
     progress.update(sink.edges());
   });
   sink.commit();
-  return ExportSummary{info.vertices, info.edges, info.weighted, m.symmetric, graph.order().has_dataset_ids()};
+  return ExportSummary{info.vertices, info.edges, info.weighted, info.real_weights, m.symmetric, graph.order().has_dataset_ids()};
 }
 
 ExportSummary export_edge_list(const std::string& path, const std::string& output, ExportFormat format) {
@@ -241,7 +250,7 @@ ExportSummary export_edge_list(const std::string& path, const std::string& outpu
     progress.update(sink.edges());
   }
   sink.commit();
-  return ExportSummary{info.vertices, info.edges, info.weighted, false, ids.has_value()};
+  return ExportSummary{info.vertices, info.edges, info.weighted, info.real_weights, false, ids.has_value()};
 }
 
 }  // namespace

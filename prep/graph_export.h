@@ -31,6 +31,7 @@ struct ExportSummary {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;
+  bool real_weights = false;  // binary32 weights (base/types.h)
   bool symmetric = false;  // a prepared graph's flag (an edge list does not say)
   bool dataset_ids = false;  // the graph has ids of its own (base/dataset_ids.h)
 };

@@ -86,6 +86,7 @@ OrderCost prepare_grid(const std::string& edge_list_path, const std::string& dir
   meta.vertices = info.vertices;
   meta.edges = info.edges;
   meta.weighted = info.weighted;
+  meta.real_weights = info.real_weights;
   meta.encoding = options.encoding;
   uint32_t wanted = options.partitions ? options.partitions : default_partitions(info.vertices);
   meta.range_size = align_up((info.vertices + wanted - 1) / wanted, 64);

@@ -1,6 +1,8 @@
 #include "reference/reference.h"
 
 #include <algorithm>
+#include <bit>
+#include <limits>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -56,6 +58,27 @@ std::vector<uint64_t> sssp(const Csr& g, VertexId source) {
     if (d != dist[u]) continue;
     for (uint64_t i = g.offsets[u]; i < g.offsets[u + 1]; ++i) {
       uint64_t nd = d + g.weights[i];
+      if (nd < dist[g.targets[i]]) {
+        dist[g.targets[i]] = nd;
+        heap.push({nd, g.targets[i]});
+      }
+    }
+  }
+  return dist;
+}
+
+std::vector<double> sssp_real(const Csr& g, VertexId source) {
+  std::vector<double> dist(g.vertices, std::numeric_limits<double>::infinity());
+  using Item = std::pair<double, VertexId>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  dist[source] = 0;
+  heap.push({0, source});
+  while (!heap.empty()) {
+    auto [d, u] = heap.top();
+    heap.pop();
+    if (d != dist[u]) continue;
+    for (uint64_t i = g.offsets[u]; i < g.offsets[u + 1]; ++i) {
+      const double nd = d + static_cast<double>(std::bit_cast<float>(g.weights[i]));
       if (nd < dist[g.targets[i]]) {
         dist[g.targets[i]] = nd;
         heap.push({nd, g.targets[i]});

@@ -25,6 +25,8 @@ inline constexpr uint64_t kInfinity = ~uint64_t{0};
 
 std::vector<uint32_t> bfs(const Csr& g, VertexId source);
 std::vector<uint64_t> sssp(const Csr& g, VertexId source);
+// Dijkstra over real weights (each weight's 32 bits a binary32), in double: +inf unreached.
+std::vector<double> sssp_real(const Csr& g, VertexId source);
 // Smallest vertex id of each weakly connected component.
 std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& edges);
 // `iterations` synchronous steps from 1/N, damping d, no dangling redistribution; with

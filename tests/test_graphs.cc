@@ -72,7 +72,7 @@ EdgeSet rmat_edges(uint32_t scale, uint32_t edge_factor, bool weighted, uint64_t
 }
 
 void write_edges(const std::string& path, const EdgeSet& set) {
-  EdgeListWriter writer(path, set.weighted);
+  EdgeListWriter writer(path, set.weighted, set.real_weights);
   writer.append(set.edges);
   writer.finish(set.vertices);
 }
@@ -224,7 +224,7 @@ void check_against_reference(const JobSpec& spec, const Job& job, const EdgeSet&
   INFO("job " << spec.name << " (" << spec.origin << ")" << (order ? std::string(", vertex order ") + order->name() : ""));
   REQUIRE(job.converged());
   const VertexOrder natural = VertexOrder::natural(set.vertices);
-  const ResultCheck check = check_result(spec, job, make_reference_graph(set.vertices, set.edges), order ? *order : natural);
+  const ResultCheck check = check_result(spec, job, make_reference_graph(set.vertices, set.edges, set.real_weights), order ? *order : natural);
   INFO(check.detail);
   REQUIRE(check.ok);
 }

@@ -15,7 +15,7 @@ constexpr FileFormat kFormat{"GSOGRID", kGridFormatVersion, "a graphso graph met
 
 struct Header {
   FormatTag tag;
-  uint32_t flags;  // bit 0: weighted; bit 1: symmetric; bit 2: dataset ids
+  uint32_t flags;  // bit 0: weighted; bit 1: symmetric; bit 2: dataset ids; bit 3: real weights
   uint64_t vertices;
   uint64_t edges;
   uint32_t partitions;
@@ -67,7 +67,7 @@ void GridMeta::finalize() {
 std::string GridMeta::serialize() const {
   Header h{};
   h.tag = kFormat.tag();
-  h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u) | (dataset_ids ? 4u : 0u);
+  h.flags = (weighted ? 1u : 0u) | (symmetric ? 2u : 0u) | (dataset_ids ? 4u : 0u) | (real_weights ? 8u : 0u);
   h.dataset_ids_crc = dataset_ids_crc;
   h.vertices = vertices;
   h.edges = edges;
@@ -108,8 +108,9 @@ GridMeta GridMeta::load(const std::string& path) {
   meta.weighted = (h.flags & 1) != 0;
   meta.symmetric = (h.flags & 2) != 0;
   meta.dataset_ids = (h.flags & 4) != 0;
+  meta.real_weights = (h.flags & 8) != 0;
   meta.dataset_ids_crc = h.dataset_ids_crc;
-  if (h.flags > 7) fail("{}: corrupt: unknown flags {:#x}", path, h.flags);
+  if (h.flags > 15 || (meta.real_weights && !meta.weighted)) fail("{}: corrupt: unknown flags {:#x}", path, h.flags);
   meta.partitions = h.partitions;
   meta.range_size = h.range_size;
   meta.degrees_crc = h.degrees_crc;

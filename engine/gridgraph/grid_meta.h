@@ -27,6 +27,7 @@ struct GridMeta {
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;
+  bool real_weights = false;  // the weights are reals, binary32 in the u32 (base/types.h)
   uint32_t partitions = 0;   // P
   uint64_t range_size = 0;   // vertices per range
   EdgeEncoding encoding = EdgeEncoding::Raw;

@@ -129,3 +129,53 @@ TEST_CASE("export: bad input and damaged blocks are one-line errors that write n
   // Nothing written, no temporaries left; the earlier export is untouched.
   REQUIRE(files_in(dir.path()) == std::vector<std::string>{"e.bin", "g", "ok.txt"});
 }
+
+TEST_CASE("real weights: convert, prep, SSSP, export and convert back keep every weight; integer formats and stores refuse them") {
+  TempDir dir;
+  const std::string text = dir.file("r.wel");
+  write_text(text, "0 1 0.5\n1 2 1e-7\n2 0 123456.78\n0 2 3.25\n2 3 0\n");
+  // Read as integers, the first fraction is an error that says what to do.
+  require_one_line_error(graphso_cli({"convert", text, "-o", dir.file("int.bin")}),
+                         "r.wel:1: weight '0.5' is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)");
+  const std::string edges = dir.file("r.bin"), graph = dir.file("r");
+  CliResult converted = graphso_cli({"convert", text, "-o", edges, "--real-weights"});
+  INFO(converted.err);
+  REQUIRE(converted.status == 0);
+  REQUIRE_THAT(converted.out, Catch::Contains("5 edges, real weights"));
+  REQUIRE(graphso_cli({"prep", edges, "-o", graph, "--engine", "both"}).status == 0);
+  REQUIRE_THAT(graphso_cli({"inspect", graph}).out, Catch::Contains("weighted:         yes (real, binary32)"));
+  // Distances in double over the binary32 weights: 0.5 + 1e-7 beats 3.25, 3 is 0 further.
+  for (const char* engine : {"gridgraph", "xstream"}) {
+    const std::string out = dir.file(std::string("out-") + engine);
+    REQUIRE(graphso_cli({"run", graph, "--engine", engine, "--job", "sssp:source=0", "--verify", "--out", out}).status == 0);
+    REQUIRE(read_small_file(out + "/0-sssp.txt") == "0 0\n1 0.5\n2 0.5000001\n3 0.5000001\n");
+  }
+  // Text, Graphalytics and .bin exports carry the reals, and read back as the same graph.
+  const std::string exported = dir.file("e.el"), again = dir.file("again.bin");
+  REQUIRE(graphso_cli({"export", graph, "-o", exported}).status == 0);
+  REQUIRE_THAT(read_small_file(exported), Catch::Contains("2 0 123456.78\n") && Catch::Contains("1 2 1e-07\n"));
+  REQUIRE(graphso_cli({"convert", exported, "-o", again, "--real-weights"}).status == 0);
+  REQUIRE(graphso_cli({"export", again, "-o", dir.file("again.el")}).status == 0);
+  auto lines = [](const std::string& path) {  // the edges, without the comment lines
+    std::vector<std::string> out;
+    std::istringstream in(read_small_file(path));
+    for (std::string line; std::getline(in, line);)
+      if (!line.starts_with("#")) out.push_back(line);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  REQUIRE(lines(dir.file("again.el")) == lines(exported));
+  REQUIRE(graphso_cli({"export", graph, "-o", dir.file("ga.e"), "--format", "graphalytics"}).status == 0);
+  REQUIRE_THAT(read_small_file(dir.file("ga.properties")), Catch::Contains("edge-properties.types = real"));
+  CliResult from_graphalytics = graphso_cli({"convert", dir.file("ga.properties"), "-o", dir.file("ga.bin")});
+  REQUIRE_THAT(from_graphalytics.out, Catch::Contains("real weights"));
+  // Formats whose weights are integers, and stores, refuse them with one line, writing nothing.
+  require_one_line_error(graphso_cli({"export", graph, "-o", dir.file("x.gr"), "--format", "gr"}),
+                         "export: DIMACS weights are integers and this graph's are real");
+  require_one_line_error(graphso_cli({"export", graph, "-o", dir.file("x.wsg"), "--format", "sg"}), "export: GAPBS weights are integers");
+  REQUIRE_FALSE(path_exists(dir.file("x.gr")));
+  REQUIRE_FALSE(path_exists(dir.file("x.wsg")));
+  require_one_line_error(graphso_cli({"ingest", dir.file("store"), "--input", edges}),
+                         "has real weights; a store holds integer weights");
+  REQUIRE_FALSE(path_exists(dir.file("store")));
+}

@@ -335,7 +335,7 @@ TEST_CASE("formats: malformed files of each kind are one-line errors and leave n
   std::vector<Bad> all = cases;
   all.push_back({"b.e", "", "b.v: vertex 2 is listed more than once"});
   all.push_back({"c.e", "", "c.e:1: destination 3 is not in " + dir.file("c.v")});
-  all.push_back({"d.e", "", "d.e:1: weight '0.5' is not an integer in [0, 2^32-1] (graphso stores integer weights)"});
+  all.push_back({"d.e", "", "d.e:1: weight '0.5' is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)"});
   all.push_back({"e.e", "", "graph.e.directed = 'yes' (expected true or false)"});
   for (const Bad& bad : all) {
     INFO(bad.name);

@@ -151,26 +151,22 @@ std::string property(const std::string& text, const std::string& name, const std
 
 }  // namespace
 
-TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC, PageRank, CDLP and LCC outputs validate, in both engines and every sharing mode") {
+TEST_CASE("graphalytics: the official example and test datasets' outputs of all six algorithms validate, with their real weights, in both engines and every sharing mode") {
   const std::string data = datasets_dir() + "/graphalytics";
   TempDir dir;
   uint64_t validated = 0;
   for (const std::string name : {"example-directed", "example-undirected", "test-bfs-directed", "test-bfs-undirected",
                                  "test-pr-directed", "test-pr-undirected", "test-wcc-directed", "test-wcc-undirected",
-                                 "test-cdlp-directed", "test-cdlp-undirected", "test-lcc-directed", "test-lcc-undirected"}) {
+                                 "test-cdlp-directed", "test-cdlp-undirected", "test-lcc-directed", "test-lcc-undirected",
+                                 "test-sssp-directed", "test-sssp-undirected"}) {
     INFO(name);
     const std::string properties = read_small_file(data + "/" + name + ".properties");
-    // The converted graph as the properties say; the example datasets' real weights (0.5) are
-    // refused unless dropped, which these five algorithms may do.
+    // The converted graph as the properties say: the weighted ones' weights are real (0.5).
     const std::string edges = dir.file(name + ".bin"), graph = dir.file(name);
-    std::vector<std::string> convert = {"convert", data + "/" + name + ".properties", "-o", edges};
-    if (!property(properties, name, "edge-properties.names").empty()) {
-      require_one_line_error(graphso_cli(convert), "(types = real) is not an integer");
-      convert.push_back("--ignore-weights");
-    }
-    CliResult converted = graphso_cli(convert);
+    CliResult converted = graphso_cli({"convert", data + "/" + name + ".properties", "-o", edges});
     INFO(converted.err);
     REQUIRE(converted.status == 0);
+    if (!property(properties, name, "edge-properties.names").empty()) REQUIRE_THAT(converted.out, Catch::Contains("real weights"));
     REQUIRE(graphso_cli({"prep", edges, "-o", graph, "--engine", "both"}).status == 0);
     // The algorithms it lists that graphso runs, with its parameters.
     const std::string algorithms = property(properties, name, "algorithms");
@@ -186,6 +182,8 @@ TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC, PageR
     if (algorithms.find("cdlp") != std::string::npos)
       runs.push_back({"cdlp:slots=2:iterations=" + property(properties, name, "cdlp.max-iterations"), "CDLP"});
     if (algorithms.find("lcc") != std::string::npos) runs.push_back({"lcc:slots=2", "LCC"});
+    if (algorithms.find("sssp") != std::string::npos)
+      runs.push_back({"sssp:source=" + property(properties, name, "sssp.source-vertex"), "SSSP"});
     REQUIRE_FALSE(runs.empty());
     for (const char* engine : {"gridgraph", "xstream"})
       for (const char* sharing : {"independent", "partition", "chunk"}) {
@@ -207,7 +205,7 @@ TEST_CASE("graphalytics: the official example and test datasets' BFS, WCC, PageR
         }
       }
   }
-  REQUIRE(validated == 6 * (5 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1));
+  REQUIRE(validated == 6 * (6 + 6 + 12));
 }
 
 TEST_CASE("graphalytics: SSSP weighs the property sssp.weight-property names, not hops and not another column") {
@@ -257,10 +255,10 @@ TEST_CASE("graphalytics driver: each listed algorithm loaded, run, timed and val
     REQUIRE(at != std::string::npos);
     return r.out.substr(at, r.out.find('\n', at) - at);
   };
-  // Run and valid where graphso can; a reason where it cannot (real weights).
-  for (const char* algo : {"bfs", "cdlp", "lcc", "pr", "wcc"}) REQUIRE_THAT(row("example-directed", algo), Catch::EndsWith("valid"));
-  REQUIRE_THAT(row("example-directed", "sssp"), Catch::Contains("not run: its weights are not integers (example-directed.e:1: weight '0.5'"));
-  REQUIRE_THAT(row("example-directed", "batch"), Catch::Contains("5 algorithms in one batch") && Catch::EndsWith("5 of 5 valid"));
+  // All six run and valid, SSSP over the real weights.
+  for (const char* algo : {"bfs", "cdlp", "lcc", "pr", "sssp", "wcc"})
+    REQUIRE_THAT(row("example-directed", algo), Catch::EndsWith("valid"));
+  REQUIRE_THAT(row("example-directed", "batch"), Catch::Contains("6 algorithms in one batch") && Catch::EndsWith("6 of 6 valid"));
   REQUIRE_THAT(row("test-wcc-directed", "wcc"), Catch::EndsWith("valid"));
   REQUIRE_THAT(row("costs", "sssp"), Catch::EndsWith("valid"));  // weighed by cost: 5, 20, 40
   REQUIRE_THAT(row("costs", "bfs"), Catch::EndsWith("no expected output"));

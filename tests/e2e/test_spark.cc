@@ -1,12 +1,13 @@
 // The same job file on Apache Spark (tools/spark, local[2]): graphso export --format parquet, then
 // every algorithm Spark runs, compared file by file with `graphso run` on the same graph: BFS,
-// SSSP and WCC byte for byte, PageRank within float noise, delta-PageRank and PPR within the L1
-// bound both sides state. Bad input is refused before a Spark session starts.
+// SSSP (integer and real weights), WCC, CDLP and LCC byte for byte, PageRank within float noise,
+// delta-PageRank and PPR within the L1 bound both sides state. Bad input is refused before a Spark session starts.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "base/file.h"
@@ -157,7 +158,7 @@ void compare_batch(const std::string& graph_dir, TempDir& dir, const std::string
 
 }  // namespace
 
-TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (email-enron, weighted R-MAT 12)") {
+TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (email-enron, weighted R-MAT 12, real weights)") {
   TempDir dir;
   const std::string enron = dir.file("enron.bin"), enron_dir = dir.file("enron");
   REQUIRE(graphso_cli({"convert", datasets_dir() + "/email-enron-u.el.gz", "-o", enron, "--symmetrize"}).status == 0);
@@ -173,6 +174,21 @@ TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (emai
   REQUIRE(graphso_cli({"prep", rmat, "-o", rmat_graph}).status == 0);
   compare_batch(rmat_graph, rmat_dir, std::string(kSssp) + kGraphalyticsPagerank + kCdlp + kLcc,
                 {"0-sssp.txt", "2-cdlp.txt", "3-lcc.txt"}, {"1-pagerank.txt"});
+
+  // Real weights (binary32, a float64 column in Parquet): SSSP's distances in double on both.
+  TempDir real_dir;
+  const std::string text = real_dir.file("real.wel"), real = real_dir.file("real.bin"), real_graph = real_dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", real_dir.file("r.bin"), "--scale", "10", "--edge-factor", "8"}).status == 0);
+  REQUIRE(graphso_cli({"export", real_dir.file("r.bin"), "-o", real_dir.file("r.el")}).status == 0);
+  std::istringstream lines(read_small_file(real_dir.file("r.el")));
+  std::string weighted;
+  std::mt19937_64 draw(3);
+  for (std::string line; std::getline(lines, line);)
+    weighted += line.starts_with("#") ? line + "\n" : fmt::format("{} {:.6g}\n", line, std::uniform_real_distribution<double>(0, 100)(draw));
+  write_text(text, weighted);
+  REQUIRE(graphso_cli({"convert", text, "-o", real, "--real-weights"}).status == 0);
+  REQUIRE(graphso_cli({"prep", real, "-o", real_graph}).status == 0);
+  compare_batch(real_graph, real_dir, kSssp, {"0-sssp.txt"}, {});
 }
 
 TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {

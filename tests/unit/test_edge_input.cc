@@ -53,7 +53,10 @@ TEST_CASE("weighted text (.wel) keeps integer weights; a third column is dropped
   EdgeSet unweighted = read_edge_input(h, drop);
   REQUIRE_FALSE(unweighted.weighted);
   REQUIRE(unweighted.edges[1].weight == 1);
-  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "x.el", "0 1 x\n"), drop); }), Catch::Contains("x.el:1: weight 'x'"));
+  // A dropped column must still be numbers; real ones are fine to drop.
+  CHECK_THAT(error_of([&] { read_edge_input(write_text(dir, "x.el", "0 1 x\n"), drop); }),
+             Catch::Contains("x.el:1: value 'x' is not a finite number"));
+  CHECK(read_edge_input(write_text(dir, "r.el", "0 1 0.5\n"), drop).edges.size() == 1);
   EdgeInputOptions both = drop;
   both.weighted = true;
   CHECK_THAT(error_of([&] { read_edge_input(h, both); }), Catch::Contains("--weighted and --ignore-weights: choose one"));
@@ -228,8 +231,9 @@ TEST_CASE("Graphalytics: the weight property by name, declared counts, columns a
   REQUIRE(set.weighted);
   REQUIRE(set.vertices == 3);
   REQUIRE(set.edges.size() == 2);
-  CHECK(set.edges[0].weight == 5);
-  CHECK(set.edges[1].weight == 40);
+  REQUIRE(set.real_weights);  // cost is typed real
+  CHECK(set.edges[0].weight == real_weight_bits(5.0f));
+  CHECK(set.edges[1].weight == real_weight_bits(40.0f));
   // The only property is the weight when none is named; undirected: each listed edge both ways.
   const std::string one = dataset("one", "directed = false\nedge-properties.names = cost\nmeta.edges = 1\n", "10 30 7\n");
   EdgeSet both = read_edge_input(one, {});
@@ -251,8 +255,20 @@ TEST_CASE("Graphalytics: the weight property by name, declared counts, columns a
   CHECK_THAT(bad("ne", "meta.edges = 3\n", "10 20\n"), Catch::Contains("ne.properties: meta.edges = 3, but"));
   CHECK_THAT(bad("types", "edge-properties.names = a, b\nedge-properties.types = real\n", "10 20 1 2\n"),
              Catch::Contains("types.properties: edge-properties.types lists 1 types for 2"));
-  CHECK_THAT(bad("real", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 0.5\n"),
-             Catch::Contains("real.e:1: weight '0.5' (types = real) is not an integer"));
+  // A weight typed real is read as a real (binary32); one typed int must be an integer; a real
+  // weight must be a finite number >= 0.
+  const EdgeSet real = read_edge_input(dataset("real", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 0.5\n20 10 -0\n"), {});
+  REQUIRE(real.real_weights);
+  CHECK(real.edges[0].weight == real_weight_bits(0.5f));
+  CHECK(real.edges[1].weight == real_weight_bits(0.0f));  // -0 stored as 0: the bits order as the values
+  CHECK_THAT(bad("int", "edge-properties.names = weight\nedge-properties.types = int\n", "10 20 0.5\n"),
+             Catch::Contains("int.e:1: weight '0.5' is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)"));
+  CHECK_THAT(bad("negative", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 -0.5\n"),
+             Catch::Contains("negative.e:1: weight '-0.5' is not a finite number in [0, 3.4e38] (real weights are stored as binary32)"));
+  CHECK_THAT(bad("huge", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 1e39\n"),
+             Catch::Contains("huge.e:1: weight '1e39' is not a finite number"));
+  CHECK_THAT(bad("inf", "edge-properties.names = weight\nedge-properties.types = real\n", "10 20 inf\n"),
+             Catch::Contains("inf.e:1: weight 'inf' is not a finite number"));
   CHECK_THAT(bad("nan", "edge-properties.names = time, weight\nsssp.weight-property = weight\n", "10 20 x 2\n"),
              Catch::Contains("nan.e:1:"));
   // --weighted where the properties name no weight is refused; --ignore-weights drops the named one.

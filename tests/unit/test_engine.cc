@@ -3,6 +3,9 @@
 // spilled to disk); I/O faults stop the run. Each test runs once per engine (GENERATE).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+
 #include "base/error.h"
 #include "base/file.h"
 #include "engine/gridgraph/grid_graph.h"
@@ -96,6 +99,44 @@ TEST_CASE("generated graphs: all jobs equal the reference in every mode, out of 
         check_batch(graph, set, jobs, mode, huge, engine, AsyncPolicy::Off, CacheForm::Packed);
       }
     }
+  }
+}
+
+TEST_CASE("real weights: SSSP alone and in lanes equals Dijkstra in double, every engine and mode, packed and raw") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, true, 17, dir);
+  // Reals across many magnitudes (binary32 bits in the u32), zeros among them.
+  std::mt19937_64 draw(5);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (WeightedEdge& e : set.edges) {
+    const uint64_t kind = draw() % 8;
+    const float w = kind == 0 ? 0.0f : kind == 1 ? unit(draw) * 1e-6f : kind == 2 ? unit(draw) * 1e6f : unit(draw) * 10.0f;
+    e.weight = real_weight_bits(w);
+  }
+  set.real_weights = true;
+  // Three sources share a group's lanes; in passes one more runs alone (another reach).
+  const std::vector<std::string> jobs = {"sssp:source=0", "sssp:source=5", "sssp:source=77", "sssp:source=9:reach=0",
+                                         "bfs:source=0"};
+  for (EdgeEncoding encoding : {EdgeEncoding::Packed, EdgeEncoding::Raw}) {
+    GridPrepOptions options;
+    options.partitions = 4;
+    options.encoding = encoding;
+    const std::string graph = graphso::testing::prepare_graph(dir, set, options, std::string("real-") + encoding_name(encoding));
+    REQUIRE(GridGraph::open(graph).meta().real_weights);
+    for (Sharing mode : kModes)
+      for (AsyncPolicy async : {AsyncPolicy::On, AsyncPolicy::Off}) {
+        INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", async " << static_cast<int>(async));
+        // A group's update records carry eight distances: room for them beside the graph data.
+        auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, mode == Sharing::Chunk ? 0.4 : 0.1, true, async),
+                                                    {.engine = engine, .update_mem_bytes = 1 << 20, .async = async});
+        // The SSSP jobs ran in one group's lanes: the three of one reach (synchronous: all four).
+        REQUIRE(std::count_if(batch.report.runnables.begin(), batch.report.runnables.end(), [&](const RunnableOutcome& r) {
+                  return r.method == "sssp lanes" && r.jobs == (async == AsyncPolicy::On ? 3u : 4u);
+                }) == 1);
+        for (size_t j = 0; j < batch.jobs.size(); ++j)
+          graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], set);
+      }
   }
 }
 

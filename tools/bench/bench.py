@@ -740,9 +740,10 @@ def exp_inmemory(ctx):
 def exp_graphalytics(ctx):
     """LDBC Graphalytics' driver (`graphso graphalytics`) on R-MAT 22 with Graph500's parameters (4.2 M vertices,
     67 M edges: the size of Graphalytics' graph500-22; --quick: R-MAT 14), exported as a Graphalytics dataset with its
-    integer weights: BFS and SSSP from the hub, WCC and PageRank x10 (Graphalytics' rule), each alone and the four in
-    one batch, a graph budget of a quarter of the stored graph. Tl (convert + prep), Tp (the run's processing), Tm
-    (the command's wall time) and EVPS per algorithm; the batch's makespan against the sum of the four alone."""
+    integer weights: all six algorithms, BFS and SSSP from the hub, WCC, PageRank x10 (Graphalytics' rule), CDLP x10
+    and LCC, each alone and the six in one batch, a graph budget of a quarter of the stored graph. Tl (convert +
+    prep), Tp (the run's processing), Tm (the command's wall time) and EVPS per algorithm; the batch's makespan
+    against the sum of the six alone."""
     scale = 14 if ctx.args.quick else 22
     g = ctx.ordered(f"R-MAT {scale}", f"rmat{scale}-ef16", lambda: ctx.bench.rmat_edges(scale))
     name = f"graph500-{scale}"
@@ -755,9 +756,10 @@ def exp_graphalytics(ctx):
     hub = g.info["hub"]
     with open(base + ".properties", "w") as f:
         f.write(f"graph.{name}.directed = true\ngraph.{name}.edge-properties.names = weight\n"
-                f"graph.{name}.edge-properties.types = int\ngraph.{name}.algorithms = bfs, pr, sssp, wcc\n"
+                f"graph.{name}.edge-properties.types = int\ngraph.{name}.algorithms = bfs, cdlp, lcc, pr, sssp, wcc\n"
                 f"graph.{name}.bfs.source-vertex = {hub}\ngraph.{name}.sssp.source-vertex = {hub}\n"
-                f"graph.{name}.pr.num-iterations = 10\ngraph.{name}.pr.damping-factor = 0.85\n")
+                f"graph.{name}.pr.num-iterations = 10\ngraph.{name}.pr.damping-factor = 0.85\n"
+                f"graph.{name}.cdlp.max-iterations = 10\n")
     out = os.path.join(ctx.bench.work, "graphalytics-out")
     shutil.rmtree(out, ignore_errors=True)
     budget = stored_bytes(g) // 4

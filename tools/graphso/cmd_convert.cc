@@ -1,4 +1,4 @@
-// graphso convert INPUT -o OUT.bin [--weighted --symmetrize --drop-self-loops --dedup --slice A:B --repeat S --format F]
+// graphso convert INPUT -o OUT.bin [--weighted|--real-weights --symmetrize --drop-self-loops --dedup --slice A:B --repeat S --format F]
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,6 +26,7 @@ int cmd_convert(const Args& args) {
       ("output,o", po::value(&output)->required(), "output graphso edge list (.bin; a dataset's own ids go to OUT.bin.ids)")
       ("format", po::value(&format)->default_value("auto"), "auto (from the name)|text|mtx|raw|bin|gr|sg|metis|graphalytics")
       ("weighted", po::bool_switch(), "read a weight column (text), values (mtx) or 12-byte records (raw)")
+      ("real-weights", po::bool_switch(), "read the weight column (text, Graphalytics) or values (mtx) as real numbers, stored as binary32")
       ("ignore-weights", po::bool_switch(), "drop a weight column (text, Graphalytics) or values (mtx): read the graph unweighted")
       ("symmetrize", po::bool_switch(), "add v->u for every u->v")
       ("drop-self-loops", po::bool_switch(), "drop u->u edges")
@@ -54,6 +55,7 @@ int cmd_convert(const Args& args) {
     });
   in.weighted = vm["weighted"].as<bool>();
   in.ignore_weights = vm["ignore-weights"].as<bool>();
+  in.real_weights = vm["real-weights"].as<bool>();
   // The output is written whole, then renamed into place: over the input, it would replace it.
   if (same_file(input, output)) fail("convert: {} is the input; write the output to another file", output);
   EdgeSet set = read_edge_input(input, in);
@@ -91,12 +93,12 @@ int cmd_convert(const Args& args) {
   // removed first, so they never pair with edges they do not belong to.
   const std::string ids_path = dataset_ids_path(output);
   if (::unlink(ids_path.c_str()) != 0 && errno != ENOENT) fail("{}: cannot remove: {}", ids_path, errno_text(errno));
-  EdgeListWriter writer(output, set.weighted);
+  EdgeListWriter writer(output, set.weighted, set.real_weights);
   writer.append(set.edges);
   writer.finish(set.vertices);
   const bool with_ids = !set.dataset_ids.empty();
   if (with_ids) DatasetIds(std::move(set.dataset_ids)).save(ids_path);
-  fmt::print("{}: {} vertices, {} edges{}{}\n", output, set.vertices, writer.edges(), set.weighted ? ", weighted" : "",
+  fmt::print("{}: {} vertices, {} edges{}{}\n", output, set.vertices, writer.edges(), set.real_weights ? ", real weights" : set.weighted ? ", weighted" : "",
              with_ids ? ", the dataset's own ids in " + ids_path : "");
   return 0;
 }

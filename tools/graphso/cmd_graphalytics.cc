@@ -7,8 +7,7 @@
 // one batch, its makespan against the sum of theirs. A results table on standard output, the same
 // in DIR/graphalytics.json, every command's output in DIR/NAME/*.log.
 //
-// What graphso does not run is a row that says why (SSSP on weights that are not integers), never
-// a silently different algorithm.
+// An algorithm graphso does not know is a row that says so, never a silently different one.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -49,7 +48,7 @@ struct Measured {
   bool ok = true;
 };
 
-std::vector<Planned> plan(const GraphalyticsProperties& p, const std::string& dir, const std::string& weights_refused) {
+std::vector<Planned> plan(const GraphalyticsProperties& p, const std::string& dir) {
   std::vector<Planned> planned;
   for (const std::string& algorithm : p.algorithms) {
     Planned a;
@@ -69,8 +68,7 @@ std::vector<Planned> plan(const GraphalyticsProperties& p, const std::string& di
       a.rule = "pagerank";
     } else if (algorithm == "sssp") {
       a.rule = "sssp";
-      if (!weights_refused.empty()) a.not_run = "its weights are not integers (" + weights_refused + ")";
-      else a.job = "sssp:source=" + p.parameter("sssp.source-vertex");
+      a.job = "sssp:source=" + p.parameter("sssp.source-vertex");
     } else if (algorithm == "cdlp") {
       a.job = "cdlp:iterations=" + p.parameter("cdlp.max-iterations");
       a.rule = "cdlp";
@@ -153,7 +151,7 @@ int cmd_graphalytics(const Args& args) {
     if (!names.insert(name).second) fail("graphalytics: two datasets named {} (their results would share {}/{})", name, out, name);
     all.push_back(read_graphalytics_properties(path, name));
     if (all.back().algorithms.empty()) fail("graphalytics: {}: graph.{}.algorithms names no algorithm to run", path, name);
-    plan(all.back(), ".", "");
+    plan(all.back(), ".");
   }
   fs::create_directories(out);
 
@@ -169,25 +167,16 @@ int cmd_graphalytics(const Args& args) {
     const std::string work = out + "/" + name, edges = work + "/graph.bin", graph = work + "/graph";
     fs::create_directories(work);
 
-    // Tl: convert as the properties say, then prep. Weights that are not integers (graphso's are)
-    // leave SSSP out and the others run on the structure, read again without them.
-    CommandOutcome convert = run_self({"convert", path, "-o", edges}, work + "/convert.log");
+    // Tl: convert as the properties say (real weights when their type is real), then prep.
+    const CommandOutcome convert = run_self({"convert", path, "-o", edges}, work + "/convert.log");
     double tl = convert.seconds;
-    std::string weights_refused;
-    if (convert.status != 0 && last_line(work + "/convert.log").find("graphso stores integer weights") != std::string::npos) {
-      // The error from the dataset's file name on ("NAME.e:LINE: weight '0.5' ...").
-      weights_refused = last_line(work + "/convert.log");
-      if (const size_t at = weights_refused.find(name + ".e:"); at != std::string::npos) weights_refused = weights_refused.substr(at);
-      convert = run_self({"convert", path, "-o", edges, "--ignore-weights"}, work + "/convert.log");
-      tl += convert.seconds;
-    }
     if (convert.status != 0) fail("graphalytics: {}: convert: {}", name, last_line(work + "/convert.log"));
     const CommandOutcome prep = run_self({"prep", edges, "-o", graph, "--engine", engine == "xstream" ? "both" : "gridgraph"}, work + "/prep.log");
     if (prep.status != 0) fail("graphalytics: {}: prep: {}", name, last_line(work + "/prep.log"));
     tl += prep.seconds;
 
     std::vector<Measured> rows;
-    for (const Planned& a : plan(properties, dir, weights_refused)) {
+    for (const Planned& a : plan(properties, dir)) {
       Measured m;
       m.plan = a;
       if (a.job.empty()) {
@@ -254,7 +243,6 @@ int cmd_graphalytics(const Args& args) {
     }
 
     json.begin_object().field("dataset", name).field("properties", path).field("load_seconds", tl);
-    if (!weights_refused.empty()) json.field("weights_refused", weights_refused);
     json.begin_array("algorithms");
     for (const Measured& m : rows) {
       json.begin_object().field("algorithm", m.plan.algorithm).field("job", m.plan.job);

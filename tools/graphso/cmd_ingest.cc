@@ -119,6 +119,10 @@ int cmd_ingest(const Args& args) {
 
   EdgeListReader reader(input_path);
   const EdgeListInfo& info = reader.info();
+  // A store's weight words are integers, and nothing in its format says otherwise.
+  if (info.real_weights)
+    fail("ingest: {} has real weights; a store holds integer weights (prep the edge list, or convert it with --ignore-weights)",
+         input_path);
   std::unique_ptr<GraphStore> graph_store;
   if (!path_exists(store_path)) {
     if (deletes) fail("ingest: {}: no such store to delete from", store_path);

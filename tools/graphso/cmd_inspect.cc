@@ -42,7 +42,7 @@ int cmd_inspect(const Args& args) {
   std::printf("format version:   %u\n", kGridFormatVersion);
   std::printf("vertices:         %llu\n", static_cast<unsigned long long>(m.vertices));
   std::printf("edges:            %llu\n", static_cast<unsigned long long>(m.edges));
-  std::printf("weighted:         %s\n", m.weighted ? "yes (u32)" : "no");
+  std::printf("weighted:         %s\n", m.real_weights ? "yes (real, binary32)" : m.weighted ? "yes (u32)" : "no");
   std::printf("edge record:      %u bytes\n", m.edge_size());
   std::printf("edge encoding:    %s, %.3f bytes per edge stored (%.3f of the %u-byte records)\n",
               encoding_name(m.encoding), m.edges ? static_cast<double>(m.stored_bytes()) / static_cast<double>(m.edges) : 0.0,

@@ -65,6 +65,7 @@ ExportSummary export_parquet(const std::string& input, const std::string& output
   std::vector<std::string> argv = {python(), "-m", "graphso_spark.parquet_export", edges.path, output_dir,
                                    "--vertices", std::to_string(done.vertices), "--edges-count", std::to_string(done.edges)};
   if (done.weighted) argv.push_back("--weighted");
+  if (done.real_weights) argv.push_back("--real-weights");
   if (done.symmetric) argv.push_back("--symmetric");
   std::vector<char*> args;
   for (std::string& a : argv) args.push_back(a.data());

@@ -32,6 +32,7 @@ class Graph:
     symmetric: bool = False  # every edge's reverse is an edge (prep's finding, in the export's graphso.json)
     reliable_checkpoints: bool = False  # rounds written to the checkpoint directory, not kept in memory
     on_round: Optional[Callable[[int], None]] = None  # told each finished round (batch.py's status line)
+    real_weights: bool = False  # weight is a double (binary32 values): distances are doubles
 
     def round_done(self, rounds: int):
         if self.on_round:
@@ -76,8 +77,11 @@ def bfs(graph: Graph, source: int):
 
 
 def sssp(graph: Graph, source: int):
-    """Shortest path lengths over the weights (1 when unweighted); inf unreached (graphso's sssp)."""
-    dist = graph.spark.createDataFrame([(source, 0)], "id long, dist long")
+    """Shortest path lengths over the weights (1 when unweighted); inf unreached (graphso's sssp).
+    Real weights: distances are doubles, each the sum along its path in path order, as graphso adds
+    them."""
+    start = (source, 0.0) if graph.real_weights else (source, 0)
+    dist = graph.spark.createDataFrame([start], f"id long, dist {'double' if graph.real_weights else 'long'}")
     frontier = dist
     rounds = 0
     while True:
@@ -93,8 +97,12 @@ def sssp(graph: Graph, source: int):
         dist = _kept(graph, dist.join(better.select("id"), "id", "left_anti").unionByName(better))
         frontier = better
         graph.round_done(rounds)
-    values = graph.all_vertices().join(dist, "id", "left").select(
-        "id", F.coalesce(F.col("dist").cast("string"), F.lit("inf")).alias("value"))
+    if graph.real_weights:  # written with graphso's {:.9g}, inf unreached
+        values = graph.all_vertices().join(dist, "id", "left").select(
+            "id", F.coalesce(F.col("dist"), F.lit(float("inf"))).alias("value"))
+    else:
+        values = graph.all_vertices().join(dist, "id", "left").select(
+            "id", F.coalesce(F.col("dist").cast("string"), F.lit("inf")).alias("value"))
     return values, rounds, True
 
 

@@ -165,6 +165,7 @@ def run_batch(args, meta, jobs, staging, started):
     edges = spark.read.parquet(*export_meta.part_paths(args.export, meta))
     if not meta["weighted"]:
         edges = edges.withColumn("weight", F.lit(1).cast("long"))
+    real_weights = bool(meta.get("real_weights", False))  # float64 weights; distances then double
     edges = edges.select("src", "dst", "weight").repartition(2 * cores, "src").cache()
     held = edges.count()
     if held != meta["edges"]:
@@ -176,7 +177,7 @@ def run_batch(args, meta, jobs, staging, started):
     shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
     shares.count()
     graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, meta["symmetric"],
-                             bool(args.checkpoint_dir))
+                             bool(args.checkpoint_dir), real_weights=real_weights)
     load_seconds = time.time() - loading
 
     report = {"export": args.export, "master": spark.sparkContext.master, "cores": cores,

@@ -3,8 +3,9 @@
     python -m graphso_spark.parquet_export EDGES.bin OUT_DIR [--symmetric] [--part-edges N]
 
 Run by `graphso export --format parquet` on the edge list it has just written in original ids;
-pyarrow writes the Parquet. Columns src, dst (int64) and weight (int64, weighted graphs only), so
-Spark reads them as longs whatever the cluster; parts of --part-edges edges, so a cluster reads
+pyarrow writes the Parquet. Columns src, dst (int64) and weight (int64, weighted graphs only; float64
+holding the binary32 value when the weights are real), so Spark reads them as longs (doubles)
+whatever the cluster; parts of --part-edges edges, so a cluster reads
 them in parallel. The directory appears whole or not at all.
 """
 
@@ -30,11 +31,12 @@ def main(argv=None):
     p.add_argument("--vertices", type=int, required=True)
     p.add_argument("--edges-count", type=int, required=True)
     p.add_argument("--weighted", action="store_true")
+    p.add_argument("--real-weights", action="store_true")
     p.add_argument("--symmetric", action="store_true")
     p.add_argument("--part-edges", type=int, default=8 << 20)
     args = p.parse_args(argv)
 
-    record = [("src", "<u4"), ("dst", "<u4")] + ([("weight", "<u4")] if args.weighted else [])
+    record = [("src", "<u4"), ("dst", "<u4")] + ([("weight", "<f4" if args.real_weights else "<u4")] if args.weighted else [])
     dtype = np.dtype(record)
     # Format 2 (the one graphso writes): the records, then a CRC-32C per block of block_records
     # records (header bytes 32-35). graphso wrote this file a moment ago and checks its own
@@ -57,12 +59,12 @@ def main(argv=None):
     parts = []
     for first in range(0, max(args.edges_count, 1), args.part_edges):
         piece = records[first:first + args.part_edges]
-        columns = {name: pa.array(piece[name].astype(np.int64)) for name, _ in record}
+        columns = {name: pa.array(piece[name].astype(np.float64 if kind == "<f4" else np.int64)) for name, kind in record}
         name = f"part-{len(parts):05d}.parquet"
         pq.write_table(pa.table(columns), os.path.join(staging, name), compression="snappy")
         parts.append(name)
     meta = {"format": export_meta.FORMAT, "version": export_meta.VERSION, "vertices": args.vertices,
-            "edges": args.edges_count, "weighted": args.weighted, "symmetric": args.symmetric,
+            "edges": args.edges_count, "weighted": args.weighted, "real_weights": args.real_weights, "symmetric": args.symmetric,
             "ids": "original", "columns": [name for name, _ in record], "parts": parts}
     with open(os.path.join(staging, "graphso.json"), "w") as f:
         json.dump(meta, f, indent=2)
