@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "base/run_edges.h"
-#include "jobs/atomics.h"
 #include "jobs/results_text.h"
 
 namespace graphso {
@@ -11,54 +10,36 @@ namespace graphso {
 void CdlpJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
   symmetric_ = graph.symmetric;
-  degrees_ = graph.out_degrees;
   const uint64_t n = graph.vertices;
   label_.resize(n);
   for (uint64_t v = 0; v < n; ++v) label_[v] = graph.order ? graph.order->to_original(static_cast<VertexId>(v)) : static_cast<VertexId>(v);
   next_label_ = label_;
-  lists_.allocate(n, slots_ * n);
+  ranges_.init(graph, slots_ * n, "cdlp:slots");
   frontier_ = Bitmap(n);
   next_ = Bitmap(n);
   if (n == 0 || iterations_ == 0) {
     finished_ = converged_ = true;
     return;
   }
-  counting_ = !symmetric_;
-  if (counting_) {
-    incident_.assign(n, 0);
-    frontier_.set_all();
-  } else {
-    ranges_ = plan_ranges(n, [this](VertexId v) { return incident(v); }, lists_.capacity(), "cdlp:slots");
-    start_range();
-  }
-}
-
-void CdlpJob::start_range() {
-  lists_.start(ranges_[range_], [this](VertexId v) { return incident(v); });
-  frontier_.clear();
-  set_range(frontier_, ranges_[range_]);
+  if (ranges_.counting()) return frontier_.set_all();
+  ranges_.plan();
+  ranges_.start(frontier_);
 }
 
 void CdlpJob::process(const EdgeRun& run) {
   with_run_edges(run, [&](const auto& edges) {
+    if (ranges_.counting()) return ranges_.count(edges);
+    const VertexRange& range = ranges_.range();
+    RangeLists& lists = ranges_.lists();
     edges.for_each_source([&](const SourceEdges& s) {
-      if (counting_) {
-        edges.for_each_edge(s, [&](VertexId dst, Weight) {
-          if (dst == s.src) return;
-          atomic_add<uint64_t>(incident_[s.src], 1);
-          atomic_add<uint64_t>(incident_[dst], 1);
-        });
-        return;
-      }
-      const VertexRange& range = lists_.range();
       const bool from_range = range.contains(s.src);
       // A directed graph's edges into the range come from sources anywhere.
       if (!from_range && symmetric_) return;
       const uint32_t own = label_[s.src];
       edges.for_each_edge(s, [&](VertexId dst, Weight) {
         if (dst == s.src) return;
-        if (from_range) lists_.add(s.src, label_[dst]);
-        if (!symmetric_ && range.contains(dst)) lists_.add(dst, own);
+        if (from_range) lists.add(s.src, label_[dst]);
+        if (!symmetric_ && range.contains(dst)) lists.add(dst, own);
       });
     });
   });
@@ -67,17 +48,11 @@ void CdlpJob::process(const EdgeRun& run) {
 // Each vertex of the range takes the most frequent label of its list (the smallest on a tie):
 // sorted, equal labels are neighbours.
 void CdlpJob::take_labels() {
-  const VertexRange range = lists_.range();
-  const int64_t size = static_cast<int64_t>(range.size());
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1024)
-  for (int64_t k = 0; k < size; ++k) {
-    const VertexId v = range.begin + static_cast<VertexId>(k);
-    std::span<uint32_t> labels = lists_.list(v);
+  ranges_.for_each_sorted_list(threads_, [this](VertexId v, std::span<const uint32_t> labels) {
     if (labels.empty()) {
       next_label_[v] = label_[v];
-      continue;
+      return;
     }
-    std::sort(labels.begin(), labels.end());
     uint32_t best = labels[0];
     uint64_t best_count = 0;
     for (size_t i = 0; i < labels.size();) {
@@ -87,20 +62,18 @@ void CdlpJob::take_labels() {
       i = j;
     }
     next_label_[v] = best;
-  }
+  });
 }
 
 void CdlpJob::end_round() {
   ++rounds_;
   ++passes_;
-  if (counting_) {
-    counting_ = false;
-    ranges_ = plan_ranges(label_.size(), [this](VertexId v) { return incident(v); }, lists_.capacity(), "cdlp:slots");
-    return start_range();
+  if (ranges_.counting()) {
+    ranges_.plan();
+    return ranges_.start(frontier_);
   }
   take_labels();
-  if (++range_ == ranges_.size()) {  // an iteration done: every vertex has its new label
-    range_ = 0;
+  if (!ranges_.advance()) {  // an iteration done: every vertex has its new label
     label_.swap(next_label_);
     if (++iteration_ == iterations_) {
       finished_ = converged_ = true;
@@ -108,11 +81,11 @@ void CdlpJob::end_round() {
       return;
     }
   }
-  start_range();
+  ranges_.start(frontier_);
 }
 
 std::vector<std::pair<std::string, uint64_t>> CdlpJob::counts() const {
-  return {{"vertex_ranges", ranges_.size()}, {"passes", passes_}};
+  return {{"vertex_ranges", ranges_.ranges()}, {"passes", passes_}};
 }
 
 void CdlpJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {

@@ -22,21 +22,18 @@
 
 namespace graphso {
 
-class CdlpJob final : public Job {
+class CdlpJob final : public DirectJob {
  public:
   CdlpJob(std::string name, uint32_t iterations, uint32_t slots)
-      : Job(std::move(name), "cdlp"), iterations_(iterations), slots_(slots) {}
+      : DirectJob(std::move(name), "cdlp"), iterations_(iterations), slots_(slots) {}
 
   EdgeUse edge_use() const override { return symmetric_ ? EdgeUse::OutEdges : EdgeUse::BothWays; }
   uint64_t state_bytes(uint64_t n) const override {
-    return 2 * n * sizeof(uint32_t) + n * sizeof(uint64_t) + RangeLists::bytes_for(n, slots_ * n) + 2 * Bitmap::bytes_for(n);
+    return 2 * n * sizeof(uint32_t) + VertexRanges::bytes_for(n, slots_ * n) + 2 * Bitmap::bytes_for(n);
   }
   void init(const GraphInfo& graph, int threads) override;
+  // Labels are appended to the receiving vertex's list at once (DirectJob).
   void process(const EdgeRun& run) override;
-  // Labels are appended to the receiving vertex's list at once: no update records.
-  uint32_t update_bytes() const override { return 0; }
-  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
-  void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
   void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"uint32", nullptr}; }
@@ -45,23 +42,16 @@ class CdlpJob final : public Job {
   std::vector<std::pair<std::string, uint64_t>> counts() const override;
 
  private:
-  uint64_t incident(VertexId v) const { return symmetric_ ? (*degrees_)[v] : incident_[v]; }
-  void start_range();
   void take_labels();  // the range's new labels from the lists it received
 
   uint32_t iterations_;
   uint64_t slots_;
   bool symmetric_ = false;
-  const std::vector<uint32_t>* degrees_ = nullptr;
-  bool counting_ = false;  // a directed graph's first round: incident edges per vertex
-  std::vector<uint64_t> incident_;
   std::vector<uint32_t> label_;  // user order: original ids
   std::vector<uint32_t> next_label_;
-  std::vector<VertexRange> ranges_;
-  size_t range_ = 0;
+  VertexRanges ranges_;
   uint32_t iteration_ = 0;
   uint64_t passes_ = 0;
-  RangeLists lists_;
 };
 
 }  // namespace graphso

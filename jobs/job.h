@@ -241,4 +241,14 @@ class Job {
   ResultsWriter results_;
 };
 
+// A job whose edges act on its state at once and leave no update records to carry to a gather
+// phase (union-find WCC, CDLP, LCC): an update-streaming engine's scatter is its process().
+class DirectJob : public Job {
+ public:
+  using Job::Job;
+  uint32_t update_bytes() const final { return 0; }
+  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) final { process(run); }
+  void gather_updates(std::span<const std::byte>) final {}
+};
+
 }  // namespace graphso

@@ -35,9 +35,8 @@ void for_each_common(std::span<const uint32_t> a, std::span<const uint32_t> b, F
 void LccJob::init(const GraphInfo& graph, int threads) {
   threads_ = threads;
   symmetric_ = graph.symmetric;
-  degrees_ = graph.out_degrees;
   const uint64_t n = graph.vertices;
-  lists_.allocate(n, slots_ * n);
+  ranges_.init(graph, slots_ * n, "lcc:slots");
   members_.assign(slots_ * n, 0);
   member_begin_.assign(n + 1, 0);
   triangles_.assign(n, 0);
@@ -49,42 +48,32 @@ void LccJob::init(const GraphInfo& graph, int threads) {
     finished_ = converged_ = true;
     return;
   }
-  if (!symmetric_) {
+  if (ranges_.counting()) {
     phase_ = Phase::Counting;
-    incident_.assign(n, 0);
-    frontier_.set_all();
-  } else {
-    ranges_ = plan_ranges(n, [this](VertexId v) { return incident(v); }, lists_.capacity(), "lcc:slots");
-    start_range();
+    return frontier_.set_all();
   }
+  ranges_.plan();
+  start_range();
 }
 
 void LccJob::start_range() {
   phase_ = Phase::Neighbours;
-  lists_.start(ranges_[range_], [this](VertexId v) { return incident(v); });
-  frontier_.clear();
-  set_range(frontier_, ranges_[range_]);
+  ranges_.start(frontier_);
 }
 
 void LccJob::process(const EdgeRun& run) {
   with_run_edges(run, [&](const auto& edges) {
+    if (phase_ == Phase::Counting) return ranges_.count(edges);
     if (phase_ == Phase::Triangles) return count_triangles(edges);
-    const VertexRange& range = lists_.range();
+    const VertexRange& range = ranges_.range();
+    RangeLists& lists = ranges_.lists();
     edges.for_each_source([&](const SourceEdges& s) {
-      if (phase_ == Phase::Counting) {
-        edges.for_each_edge(s, [&](VertexId dst, Weight) {
-          if (dst == s.src) return;
-          atomic_add<uint64_t>(incident_[s.src], 1);
-          atomic_add<uint64_t>(incident_[dst], 1);
-        });
-        return;
-      }
       const bool from_range = range.contains(s.src);
       if (!from_range && symmetric_) return;
       edges.for_each_edge(s, [&](VertexId dst, Weight) {
         if (dst == s.src) return;
-        if (from_range) lists_.add(s.src, dst);
-        if (!symmetric_ && range.contains(dst)) lists_.add(dst, s.src);
+        if (from_range) lists.add(s.src, dst);
+        if (!symmetric_ && range.contains(dst)) lists.add(dst, s.src);
       });
     });
   });
@@ -101,7 +90,7 @@ void LccJob::process(const EdgeRun& run) {
 // and taken back once the pass is done.
 template <typename Edges>
 void LccJob::count_triangles(const Edges& edges) {
-  const VertexRange& range = lists_.range();
+  const VertexRange& range = ranges_.range();
   const uint64_t per_edge = symmetric_ ? 2 : 1;
   Bitmap marked(range.size());  // M(x) of the source going by; clear between sources
   bool first = true;
@@ -149,7 +138,7 @@ void LccJob::note_seam(VertexId src, VertexId dst) {
 // An edge seen at the ends of r runs (r >= 2; a run with it at both ends holds only its copies, and
 // is seen once) has its copies in r consecutive runs, each of which counted it once.
 void LccJob::take_back_seams() {
-  const VertexRange& range = lists_.range();
+  const VertexRange& range = ranges_.range();
   const uint64_t per_edge = symmetric_ ? 2 : 1;
   for (const auto& [pair, runs] : seam_pairs_)
     if (runs > 1)
@@ -159,34 +148,30 @@ void LccJob::take_back_seams() {
 }
 
 void LccJob::turn_lists_round() {
-  const VertexRange range = lists_.range();
-  const int64_t size = static_cast<int64_t>(range.size());
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1024)
-  for (int64_t k = 0; k < size; ++k) {
-    const VertexId v = range.begin + static_cast<VertexId>(k);
-    std::span<uint32_t> list = lists_.list(v);
-    std::sort(list.begin(), list.end());
+  const VertexRange range = ranges_.range();
+  RangeLists& lists = ranges_.lists();
+  ranges_.for_each_sorted_list(threads_, [&](VertexId v, std::span<uint32_t> list) {
     const uint64_t distinct = static_cast<uint64_t>(std::unique(list.begin(), list.end()) - list.begin());
-    lists_.shrink(v, distinct);
+    lists.shrink(v, distinct);
     neighbours_[v] = static_cast<uint32_t>(distinct);
-    triangles_[k] = 0;
-  }
+    triangles_[v - range.begin] = 0;
+  });
   // M(x): counted, laid out, filled in increasing v (so sorted); member_begin_[x] ends as the end
   // of x's list and is shifted back to its beginning.
   std::fill(member_begin_.begin(), member_begin_.end(), 0);
   for (VertexId v = range.begin; v < range.end; ++v)
-    for (uint32_t x : lists_.list(v)) ++member_begin_[x];
+    for (uint32_t x : lists.list(v)) ++member_begin_[x];
   uint64_t at = 0;
   for (uint64_t& b : member_begin_) at += std::exchange(b, at);
   for (VertexId v = range.begin; v < range.end; ++v)
-    for (uint32_t x : lists_.list(v)) members_[member_begin_[x]++] = v;
+    for (uint32_t x : lists.list(v)) members_[member_begin_[x]++] = v;
   std::copy_backward(member_begin_.begin(), member_begin_.end() - 1, member_begin_.end());
   member_begin_[0] = 0;
   frontier_.assign_where(threads_, [this](uint64_t x) { return member_begin_[x + 1] > member_begin_[x]; });
 }
 
 void LccJob::take_coefficients() {
-  const VertexRange range = lists_.range();
+  const VertexRange range = ranges_.range();
   for (VertexId v = range.begin; v < range.end; ++v) {
     const double d = neighbours_[v];
     lcc_[v] = d < 2 ? 0.0 : static_cast<double>(triangles_[v - range.begin]) / (d * (d - 1));
@@ -198,7 +183,7 @@ void LccJob::end_round() {
   ++passes_;
   switch (phase_) {
     case Phase::Counting:
-      ranges_ = plan_ranges(lcc_.size(), [this](VertexId v) { return incident(v); }, lists_.capacity(), "lcc:slots");
+      ranges_.plan();
       return start_range();
     case Phase::Neighbours:
       phase_ = Phase::Triangles;
@@ -206,7 +191,7 @@ void LccJob::end_round() {
     case Phase::Triangles:
       take_back_seams();
       take_coefficients();
-      if (++range_ < ranges_.size()) return start_range();
+      if (ranges_.advance()) return start_range();
       finished_ = converged_ = true;
       frontier_.clear();
       return;
@@ -214,7 +199,7 @@ void LccJob::end_round() {
 }
 
 std::vector<std::pair<std::string, uint64_t>> LccJob::counts() const {
-  return {{"vertex_ranges", ranges_.size()}, {"passes", passes_}};
+  return {{"vertex_ranges", ranges_.ranges()}, {"passes", passes_}};
 }
 
 void LccJob::write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const {

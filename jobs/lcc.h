@@ -26,23 +26,21 @@
 
 namespace graphso {
 
-class LccJob final : public Job {
+class LccJob final : public DirectJob {
  public:
-  LccJob(std::string name, uint32_t slots) : Job(std::move(name), "lcc"), slots_(slots) {}
+  LccJob(std::string name, uint32_t slots) : DirectJob(std::move(name), "lcc"), slots_(slots) {}
 
   // Neighbour lists take edges either way on a directed graph; triangles only out-edges.
   EdgeUse edge_use() const override {
     return symmetric_ || phase_ == Phase::Triangles ? EdgeUse::OutEdges : EdgeUse::BothWays;
   }
   uint64_t state_bytes(uint64_t n) const override {
-    return RangeLists::bytes_for(n, slots_ * n) + slots_ * n * sizeof(uint32_t) + (n + 1) * sizeof(uint64_t) +
-           n * (2 * sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double)) + 2 * Bitmap::bytes_for(n);
+    return VertexRanges::bytes_for(n, slots_ * n) + slots_ * n * sizeof(uint32_t) + (n + 1) * sizeof(uint64_t) +
+           n * (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double)) + 2 * Bitmap::bytes_for(n);
   }
   void init(const GraphInfo& graph, int threads) override;
+  // Edges add to the range's lists or counts at once (DirectJob).
   void process(const EdgeRun& run) override;
-  uint32_t update_bytes() const override { return 0; }
-  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
-  void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
   void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
@@ -51,7 +49,6 @@ class LccJob final : public Job {
 
  private:
   enum class Phase { Counting, Neighbours, Triangles };
-  uint64_t incident(VertexId v) const { return symmetric_ ? (*degrees_)[v] : incident_[v]; }
   void start_range();
   void turn_lists_round();  // N(v) of the range -> M(x) for every x; the triangles' frontier
   void take_coefficients();
@@ -68,12 +65,8 @@ class LccJob final : public Job {
 
   uint64_t slots_;
   bool symmetric_ = false;
-  const std::vector<uint32_t>* degrees_ = nullptr;
   Phase phase_ = Phase::Counting;
-  std::vector<uint64_t> incident_;
-  std::vector<VertexRange> ranges_;
-  size_t range_ = 0;
-  RangeLists lists_;                    // N(v) for v in the range
+  VertexRanges ranges_;                 // its lists: N(v) for v in the range
   std::vector<uint32_t> members_;       // M(x), x = 0..n-1, each sorted
   std::vector<uint64_t> member_begin_;  // n + 1
   std::vector<uint64_t> triangles_;     // per vertex of the range: edges among its neighbours

@@ -49,4 +49,33 @@ void RangeLists::start(VertexRange range, const std::function<uint64_t(VertexId)
   if (at > values_.size()) fail("a range of vertices needs {} values, more than the {} held (internal error)", at, values_.size());
 }
 
+void VertexRanges::init(const GraphInfo& graph, uint64_t capacity, std::string raise) {
+  vertices_ = graph.vertices;
+  raise_ = std::move(raise);
+  lists_.allocate(graph.vertices, capacity);
+  plan_.clear();
+  at_ = 0;
+  degrees_ = graph.symmetric ? graph.out_degrees : nullptr;
+  counting_ = degrees_ == nullptr;
+  if (counting_) incident_.assign(graph.vertices, 0);
+}
+
+void VertexRanges::plan() {
+  counting_ = false;
+  plan_ = plan_ranges(vertices_, [this](VertexId v) { return incident(v); }, lists_.capacity(), raise_);
+  at_ = 0;
+}
+
+void VertexRanges::start(Bitmap& frontier) {
+  lists_.start(plan_[at_], [this](VertexId v) { return incident(v); });
+  frontier.clear();
+  set_range(frontier, plan_[at_]);
+}
+
+bool VertexRanges::advance() {
+  if (++at_ < plan_.size()) return true;
+  at_ = 0;
+  return false;
+}
+
 }  // namespace graphso

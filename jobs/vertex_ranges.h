@@ -5,10 +5,14 @@
 // edges of its vertices (the frontier is the range, so chunk and partition modes read only the
 // chunks that hold them).
 //
-// RangeLists holds the range's lists: each vertex of the range gets room for its incident-edge
-// count, and threads append to any vertex's list at once (one atomic cursor per vertex).
+// VertexRanges is the walk: each vertex's incident edges (on a symmetric graph its out-degree, the
+// reverse edges being its in-edges; otherwise counted in a first round, each edge once at each
+// end, self-loops not), the plan, and the range the job is on, whose lists RangeLists holds: each
+// vertex of the range gets room for its incident-edge count, and threads append to any vertex's
+// list at once (one atomic cursor per vertex).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -17,7 +21,10 @@
 #include <vector>
 
 #include "base/bitmap.h"
+#include "base/run_edges.h"
 #include "base/types.h"
+#include "jobs/atomics.h"
+#include "jobs/job.h"
 
 namespace graphso {
 
@@ -69,6 +76,65 @@ class RangeLists {
   VertexRange range_;
   std::vector<uint32_t> values_;
   std::vector<uint64_t> begin_, end_;  // per vertex of the range
+};
+
+class VertexRanges {
+ public:
+  // Memory for `capacity` values held at once, and the incident-edge counts of a directed graph.
+  static uint64_t bytes_for(uint64_t vertices, uint64_t capacity) {
+    return RangeLists::bytes_for(vertices, capacity) + vertices * sizeof(uint64_t);
+  }
+  // raise: the job's parameter that makes the buffer larger (named by the error for a vertex above it).
+  void init(const GraphInfo& graph, uint64_t capacity, std::string raise);
+  // Whether this round counts incident edges (a directed graph's first); count() takes its runs.
+  bool counting() const { return counting_; }
+  template <typename Edges>
+  void count(const Edges& edges) {
+    edges.for_each_source([&](const SourceEdges& s) {
+      edges.for_each_edge(s, [&](VertexId dst, Weight) {
+        if (dst == s.src) return;
+        atomic_add<uint64_t>(incident_[s.src], 1);
+        atomic_add<uint64_t>(incident_[dst], 1);
+      });
+    });
+  }
+  // The plan, once the counts are known (after the counting round, or at init on a symmetric graph).
+  void plan();
+  // Lays out the current range's lists, empty; the frontier becomes the range.
+  void start(Bitmap& frontier);
+  // On to the next range; false when that wraps round to the first (each range has had its turn).
+  bool advance();
+  // Once the range's pass is done: f(v, its list) for every vertex of the range, the list sorted,
+  // on `threads` threads.
+  template <typename F>
+  void for_each_sorted_list(int threads, F&& f) {
+    const VertexRange range = lists_.range();
+    const int64_t size = static_cast<int64_t>(range.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024)
+    for (int64_t k = 0; k < size; ++k) {
+      const VertexId v = range.begin + static_cast<VertexId>(k);
+      std::span<uint32_t> list = lists_.list(v);
+      std::sort(list.begin(), list.end());
+      f(v, list);
+    }
+  }
+
+  RangeLists& lists() { return lists_; }
+  const RangeLists& lists() const { return lists_; }
+  const VertexRange& range() const { return lists_.range(); }
+  uint64_t ranges() const { return plan_.size(); }
+
+ private:
+  uint64_t incident(VertexId v) const { return degrees_ ? (*degrees_)[v] : incident_[v]; }
+
+  uint64_t vertices_ = 0;
+  std::string raise_;
+  const std::vector<uint32_t>* degrees_ = nullptr;  // a symmetric graph's out-degrees
+  bool counting_ = false;
+  std::vector<uint64_t> incident_;  // counted (a directed graph)
+  std::vector<VertexRange> plan_;
+  size_t at_ = 0;
+  RangeLists lists_;
 };
 
 }  // namespace graphso

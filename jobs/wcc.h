@@ -56,18 +56,15 @@ class WccLabelJob final : public EdgeJob<WccLabelJob, EdgeUse::BothWays> {
 inline constexpr uint32_t kSampledEdges = 2;
 inline constexpr uint32_t kSampledVertices = 1024;
 
-class WccUnionFindJob final : public Job {
+class WccUnionFindJob final : public DirectJob {
  public:
-  explicit WccUnionFindJob(std::string name) : Job(std::move(name), "wcc") {}
+  explicit WccUnionFindJob(std::string name) : DirectJob(std::move(name), "wcc") {}
 
   EdgeUse edge_use() const override { return EdgeUse::OutEdges; }
   uint64_t state_bytes(uint64_t n) const override { return n * sizeof(uint32_t) + 2 * Bitmap::bytes_for(n); }
   void init(const GraphInfo& graph, int threads) override;
+  // Edges unite their endpoints at once (DirectJob).
   void process(const EdgeRun& run) override;
-  // Edges unite their endpoints at once, so there is nothing to carry to a gather phase.
-  uint32_t update_bytes() const override { return 0; }
-  void scatter_updates(const EdgeRun& run, std::vector<std::byte>&) override { process(run); }
-  void gather_updates(std::span<const std::byte>) override {}
   void end_round() override;
   // On a symmetric graph: by sampling (Afforest).
   void graph_resident() override;

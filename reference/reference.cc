@@ -46,9 +46,14 @@ std::vector<uint32_t> bfs(const Csr& g, VertexId source) {
   return level;
 }
 
-std::vector<uint64_t> sssp(const Csr& g, VertexId source) {
-  std::vector<uint64_t> dist(g.vertices, kInfinity);
-  using Item = std::pair<uint64_t, VertexId>;
+namespace {
+
+// Dijkstra with a binary heap; Distance and `along` (a distance plus an edge's weight) are the
+// integer or the real form's.
+template <typename Distance, typename Along>
+std::vector<Distance> dijkstra(const Csr& g, VertexId source, Distance unreached, Along along) {
+  std::vector<Distance> dist(g.vertices, unreached);
+  using Item = std::pair<Distance, VertexId>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
   dist[source] = 0;
   heap.push({0, source});
@@ -57,7 +62,7 @@ std::vector<uint64_t> sssp(const Csr& g, VertexId source) {
     heap.pop();
     if (d != dist[u]) continue;
     for (uint64_t i = g.offsets[u]; i < g.offsets[u + 1]; ++i) {
-      uint64_t nd = d + g.weights[i];
+      const Distance nd = along(d, g.weights[i]);
       if (nd < dist[g.targets[i]]) {
         dist[g.targets[i]] = nd;
         heap.push({nd, g.targets[i]});
@@ -67,25 +72,15 @@ std::vector<uint64_t> sssp(const Csr& g, VertexId source) {
   return dist;
 }
 
+}  // namespace
+
+std::vector<uint64_t> sssp(const Csr& g, VertexId source) {
+  return dijkstra<uint64_t>(g, source, kInfinity, [](uint64_t d, Weight w) { return d + w; });
+}
+
 std::vector<double> sssp_real(const Csr& g, VertexId source) {
-  std::vector<double> dist(g.vertices, std::numeric_limits<double>::infinity());
-  using Item = std::pair<double, VertexId>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
-  dist[source] = 0;
-  heap.push({0, source});
-  while (!heap.empty()) {
-    auto [d, u] = heap.top();
-    heap.pop();
-    if (d != dist[u]) continue;
-    for (uint64_t i = g.offsets[u]; i < g.offsets[u + 1]; ++i) {
-      const double nd = d + static_cast<double>(std::bit_cast<float>(g.weights[i]));
-      if (nd < dist[g.targets[i]]) {
-        dist[g.targets[i]] = nd;
-        heap.push({nd, g.targets[i]});
-      }
-    }
-  }
-  return dist;
+  return dijkstra<double>(g, source, std::numeric_limits<double>::infinity(),
+                          [](double d, Weight w) { return d + static_cast<double>(std::bit_cast<float>(w)); });
 }
 
 std::vector<uint32_t> wcc(uint64_t vertices, const std::vector<WeightedEdge>& edges) {
