@@ -242,20 +242,36 @@ std::vector<uint32_t> cdlp(uint64_t vertices, const std::vector<WeightedEdge>& e
 }
 
 std::vector<double> lcc(uint64_t vertices, const std::vector<WeightedEdge>& edges) {
-  std::vector<std::set<VertexId>> around(vertices), out(vertices);
+  // Sorted, distinct lists: each vertex's neighbours either way, and its out-neighbours.
+  std::vector<std::pair<VertexId, VertexId>> around_pairs, out_pairs;
   for (const WeightedEdge& e : edges) {
     if (e.src == e.dst) continue;
-    around[e.src].insert(e.dst);
-    around[e.dst].insert(e.src);
-    out[e.src].insert(e.dst);
+    around_pairs.push_back({e.src, e.dst});
+    around_pairs.push_back({e.dst, e.src});
+    out_pairs.push_back({e.src, e.dst});
   }
+  auto lists = [vertices](std::vector<std::pair<VertexId, VertexId>>& pairs) {
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    std::vector<uint64_t> begin(vertices + 1, 0);
+    for (const auto& [v, u] : pairs) ++begin[v + 1];
+    for (uint64_t v = 0; v < vertices; ++v) begin[v + 1] += begin[v];
+    return begin;
+  };
+  const std::vector<uint64_t> around = lists(around_pairs), out = lists(out_pairs);
+  // Each vertex marks its neighbours, then counts the out-edges of each neighbour that end at a
+  // marked one.
+  std::vector<uint64_t> marked_by(vertices, ~uint64_t{0});
   std::vector<double> result(vertices, 0.0);
   for (uint64_t v = 0; v < vertices; ++v) {
-    const double d = static_cast<double>(around[v].size());
+    const double d = static_cast<double>(around[v + 1] - around[v]);
     if (d < 2) continue;
+    for (uint64_t i = around[v]; i < around[v + 1]; ++i) marked_by[around_pairs[i].second] = v;
     uint64_t among = 0;
-    for (VertexId u : around[v])
-      for (VertexId w : out[u]) among += around[v].count(w);
+    for (uint64_t i = around[v]; i < around[v + 1]; ++i) {
+      const VertexId u = around_pairs[i].second;
+      for (uint64_t k = out[u]; k < out[u + 1]; ++k) among += marked_by[out_pairs[k].second] == v;
+    }
     result[v] = static_cast<double>(among) / (d * (d - 1));
   }
   return result;
