@@ -170,6 +170,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
   meta.vertices = vertices;
   meta.edges = g->info_.edges;
   meta.weighted = weighted;
+  meta.real_weights = view.real_weights();
   meta.encoding = EdgeEncoding::Packed;
   meta.partitions = default_partitions(vertices);
   meta.range_size = align_up((vertices + meta.partitions - 1) / meta.partitions, 64);
@@ -200,7 +201,7 @@ ReferenceGraph StoreGraph::reference() const {
   std::vector<WeightedEdge> edges;
   view_->out_edges(0, static_cast<VertexId>(view_->vertices()),
                    [&](std::span<const WeightedEdge> piece) { edges.insert(edges.end(), piece.begin(), piece.end()); });
-  return make_reference_graph(view_->vertices(), std::move(edges));
+  return make_reference_graph(view_->vertices(), std::move(edges), view_->real_weights());
 }
 
 }  // namespace graphso

@@ -58,7 +58,7 @@ SnapshotInfo write_snapshot_edges(const std::string& store_path, const std::stri
   const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   std::optional<EdgeListWriter> writer;
   SnapshotConsumer consumer{
-      [&] { writer.emplace(edge_list_path, view->weighted()); },  // a dropped writer leaves no file
+      [&] { writer.emplace(edge_list_path, view->weighted(), view->real_weights()); },  // a dropped writer leaves no file
       [&](std::span<const WeightedEdge> edges) { writer->append(edges); }, {}};
   SnapshotInfo info = scan_snapshot(*view, consumer);
   writer->finish(info.vertices);

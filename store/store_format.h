@@ -49,6 +49,7 @@ struct StoreGeometry {
   uint64_t block_units = 0;  // size of the block region in 64-byte units; unit 0 unused
   bool weighted = false;      // edges carry a u32 weight: a log weight per slot, two-word entries
   StoreMode mode = StoreMode::XPGraph;  // the superblock's: what the table copies and blocks hold
+  bool real_weights = false;  // the weights are reals, binary32 in the u32 (base/types.h)
 };
 
 // Words (u32) per adjacency entry, in vertex buffers and blocks: the neighbour (bit 31:
@@ -62,10 +63,11 @@ struct Superblock {
   uint64_t log_slots;
   uint64_t block_units;
   uint64_t store_id;  // random at creation: ties snapshots to their store
-  uint32_t flags;     // kStoreWeighted (0 in stores made before weights were kept)
+  uint32_t flags;     // kStoreWeighted, kStoreRealWeights (0 in stores made before weights were kept)
   uint32_t crc;  // of the bytes before it
 };
 inline constexpr uint32_t kStoreWeighted = 1;
+inline constexpr uint32_t kStoreRealWeights = 2;  // only with kStoreWeighted
 
 // What `ingest` is working through. Two slots: a new record goes into the slot after the current
 // one's and, once persisted, is copied into the other, so both normally hold it and one damaged

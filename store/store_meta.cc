@@ -36,7 +36,7 @@ void write_superblock(const PmemFile& file, Persister& persister, const StoreHea
   s.log_slots = header.geometry.log_slots;
   s.block_units = header.geometry.block_units;
   s.store_id = header.store_id;
-  s.flags = header.geometry.weighted ? kStoreWeighted : 0;
+  s.flags = (header.geometry.weighted ? kStoreWeighted : 0) | (header.geometry.real_weights ? kStoreRealWeights : 0);
   s.crc = record_crc(s);
   std::memcpy(file.at<Superblock>(0), &s, sizeof s);
   persister.persist(0, sizeof s);
@@ -50,8 +50,10 @@ StoreHeader read_superblock(const PmemFile& file) {
   check_crc(file.path(), s.crc, record_crc(s), "store superblock");
   if (s.mode > static_cast<uint32_t>(StoreMode::Ftgraph)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
-  if (s.flags & ~kStoreWeighted) fail("{}: corrupt store: unknown flags {:#x}", file.path(), s.flags);
+  if ((s.flags & ~(kStoreWeighted | kStoreRealWeights)) || s.flags == kStoreRealWeights)
+    fail("{}: corrupt store: unknown flags {:#x}", file.path(), s.flags);
   h.geometry = StoreGeometry{s.vertices, s.log_slots, s.block_units, (s.flags & kStoreWeighted) != 0};
+  h.geometry.real_weights = (s.flags & kStoreRealWeights) != 0;
   h.mode = static_cast<StoreMode>(s.mode);
   h.geometry.mode = h.mode;
   h.store_id = s.store_id;

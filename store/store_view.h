@@ -145,6 +145,7 @@ class StoreView {
   uint32_t attempts() const { return attempts_; }  // copies made: more than one when a checkpoint moved
   uint64_t vertices() const { return header_.geometry.vertices; }
   bool weighted() const { return header_.geometry.weighted; }
+  bool real_weights() const { return header_.geometry.real_weights; }
 
   // The out-edges of the sources [begin, end) (weights 1 in an unweighted store), grouped by
   // source in increasing order, handed to sink in pieces.

@@ -130,7 +130,7 @@ TEST_CASE("export: bad input and damaged blocks are one-line errors that write n
   REQUIRE(files_in(dir.path()) == std::vector<std::string>{"e.bin", "g", "ok.txt"});
 }
 
-TEST_CASE("real weights: convert, prep, SSSP, export and convert back keep every weight; integer formats and stores refuse them") {
+TEST_CASE("real weights: convert, prep, SSSP, export and convert back keep every weight; stores keep them; integer formats refuse them") {
   TempDir dir;
   const std::string text = dir.file("r.wel");
   write_text(text, "0 1 0.5\n1 2 1e-7\n2 0 123456.78\n0 2 3.25\n2 3 0\n");
@@ -169,13 +169,32 @@ TEST_CASE("real weights: convert, prep, SSSP, export and convert back keep every
   REQUIRE_THAT(read_small_file(dir.file("ga.properties")), Catch::Contains("edge-properties.types = real"));
   CliResult from_graphalytics = graphso_cli({"convert", dir.file("ga.properties"), "-o", dir.file("ga.bin")});
   REQUIRE_THAT(from_graphalytics.out, Catch::Contains("real weights"));
-  // Formats whose weights are integers, and stores, refuse them with one line, writing nothing.
+  // A store keeps them (its superblock says so): SSSP on it in place, and its snapshot, give the
+  // same distances; weights of the other kind, or none, are refused before anything is ingested.
+  for (const char* mode : {"xpgraph", "dgap", "gear", "ftgraph"}) {
+    INFO(mode);
+    const std::string store = dir.file(std::string("store-") + mode), out = dir.file(std::string("store-out-") + mode);
+    REQUIRE_THAT(graphso_cli({"ingest", store, "--input", edges, "--store-mode", mode}).out, Catch::Contains("real weights"));
+    REQUIRE(graphso_cli({"run", store, "--job", "sssp:source=0", "--verify", "--out", out}).status == 0);
+    REQUIRE(read_small_file(out + "/0-sssp.txt") == "0 0\n1 0.5\n2 0.5000001\n3 0.5000001\n");
+  }
+  const std::string store = dir.file("store-xpgraph");
+  REQUIRE(graphso_cli({"snapshot", store, "-o", dir.file("snap")}).status == 0);
+  REQUIRE_THAT(graphso_cli({"inspect", dir.file("snap")}).out, Catch::Contains("weighted:         yes (real, binary32)"));
+  write_text(dir.file("int.wel"), "0 1 5\n2 3 1\n");
+  REQUIRE(graphso_cli({"convert", dir.file("int.wel"), "-o", dir.file("int.bin")}).status == 0);
+  require_one_line_error(graphso_cli({"ingest", store, "--input", dir.file("int.bin")}), "has integer weights and " + store + " keeps real ones");
+  write_text(dir.file("none.el"), "0 1\n");
+  REQUIRE(graphso_cli({"convert", dir.file("none.el"), "-o", dir.file("none.bin")}).status == 0);
+  require_one_line_error(graphso_cli({"ingest", store, "--input", dir.file("none.bin")}), "is unweighted and " + store + " keeps real weights");
+  REQUIRE(graphso_cli({"ingest", dir.file("int-store"), "--input", dir.file("int.bin")}).status == 0);
+  require_one_line_error(graphso_cli({"ingest", dir.file("int-store"), "--input", edges}), "has real weights and");
+  // The store still holds exactly what it held.
+  REQUIRE_THAT(graphso_cli({"store-stat", store}).out, Catch::Contains("weighted: yes (real, binary32)\n") && Catch::Contains("edges: 5\n"));
+  // Formats whose weights are integers refuse them with one line, writing nothing.
   require_one_line_error(graphso_cli({"export", graph, "-o", dir.file("x.gr"), "--format", "gr"}),
                          "export: DIMACS weights are integers and this graph's are real");
   require_one_line_error(graphso_cli({"export", graph, "-o", dir.file("x.wsg"), "--format", "sg"}), "export: GAPBS weights are integers");
   REQUIRE_FALSE(path_exists(dir.file("x.gr")));
   REQUIRE_FALSE(path_exists(dir.file("x.wsg")));
-  require_one_line_error(graphso_cli({"ingest", dir.file("store"), "--input", edges}),
-                         "has real weights; a store holds integer weights");
-  REQUIRE_FALSE(path_exists(dir.file("store")));
 }

@@ -119,10 +119,6 @@ int cmd_ingest(const Args& args) {
 
   EdgeListReader reader(input_path);
   const EdgeListInfo& info = reader.info();
-  // A store's weight words are integers, and nothing in its format says otherwise.
-  if (info.real_weights)
-    fail("ingest: {} has real weights; a store holds integer weights (prep the edge list, or convert it with --ignore-weights)",
-         input_path);
   std::unique_ptr<GraphStore> graph_store;
   if (!path_exists(store_path)) {
     if (deletes) fail("ingest: {}: no such store to delete from", store_path);
@@ -132,11 +128,12 @@ int cmd_ingest(const Args& args) {
     check_input_ids(reader, capacity, input_path);
     // A store keeps weights when its first input has them.
     StoreGeometry geometry = default_geometry(capacity, std::max(expect_edges, info.edges), slots, info.weighted, new_mode);
+    geometry.real_weights = info.real_weights;  // binary32 in the weight words, said in the superblock
     if (block_units) geometry.block_units = paged(new_mode) ? align_down(*block_units, kUnitsPerPage) : *block_units;
     graph_store = GraphStore::create_if_missing(store_path, geometry, new_mode, store_options);
     if (graph_store)
       std::printf("%s: created (%s, %s, %llu vertices, %llu log slots, %s for blocks)\n", store_path.c_str(),
-                  store_mode_name(new_mode), geometry.weighted ? "weighted" : "unweighted",
+                  store_mode_name(new_mode), geometry.real_weights ? "real weights" : geometry.weighted ? "weighted" : "unweighted",
                   static_cast<unsigned long long>(geometry.vertices),
                   static_cast<unsigned long long>(geometry.log_slots),
                   human_bytes(static_cast<double>(geometry.block_units * kBlockUnitBytes)).c_str());
@@ -170,6 +167,15 @@ int cmd_ingest(const Args& args) {
   }
   GraphStore& gs = *graph_store;
   const bool weighted_store = gs.header().geometry.weighted;
+  // Real and integer weights are different numbers in the same words: never mixed in one store,
+  // and a store of real weights has no weight 1 to give an unweighted edge.
+  const bool real_store = gs.header().geometry.real_weights;
+  if (!deletes && info.weighted && weighted_store && info.real_weights != real_store)
+    fail("ingest: {} has {} weights and {} keeps {} ones", input_path, info.real_weights ? "real" : "integer", store_path,
+         real_store ? "real" : "integer");
+  if (!deletes && !info.weighted && real_store)
+    fail("ingest: {} is unweighted and {} keeps real weights: give its edges weights (convert --real-weights)", input_path,
+         store_path);
   if (info.weighted && !weighted_store && !deletes)
     std::printf("%s: weighted input into %s, which was created from unweighted input and keeps no weights: "
                 "the weights are dropped\n", input_path.c_str(), store_path.c_str());
@@ -245,6 +251,7 @@ int cmd_ingest(const Args& args) {
         .field("store", store_path)
         .field("mode", store_mode_name(s.header.mode))
         .field("weighted", s.header.geometry.weighted)
+        .field("real_weights", s.header.geometry.real_weights)
         .field("threads", store_options.threads)
         .field("batch", batch)
         .field("edges", ingested)

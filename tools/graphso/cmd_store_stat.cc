@@ -19,7 +19,7 @@ int cmd_store_stat(const Args& args) {
   const store::StoreStat s = store::read_store_stat(store_path);
   auto line = [](const char* key, unsigned long long value) { std::printf("%s: %llu\n", key, value); };
   std::printf("mode: %s\n", store::store_mode_name(s.header.mode));
-  std::printf("weighted: %s\n", s.header.geometry.weighted ? "yes" : "no");
+  std::printf("weighted: %s\n", s.header.geometry.real_weights ? "yes (real, binary32)" : s.header.geometry.weighted ? "yes" : "no");
   line("vertices", s.header.geometry.vertices);
   line("edges", s.snapshot.edges);
   line("snapshot_position", s.snapshot.position);
