@@ -12,7 +12,7 @@ std::vector<VertexRange> plan_ranges(uint64_t n, const std::function<uint64_t(Ve
   for (uint64_t v = 0; v < n; ++v) {
     const uint64_t c = count(static_cast<VertexId>(v));
     if (c > capacity)
-      fail("vertex {} has {} incident edges, more than the {} values the job holds at once; raise {}", v, c, capacity, raise);
+      fail("a vertex has {} incident edges, more than the {} values the job holds at once; raise {}", c, capacity, raise);
     if (held + c > capacity) {
       current.end = static_cast<VertexId>(v);
       ranges.push_back(current);

@@ -35,8 +35,8 @@ struct VertexRange {
 };
 
 // Contiguous ranges covering [0, n) whose count(v) sum to at most `capacity` each. A vertex whose
-// count alone is above it cannot be held: a one-line error naming it and `raise`, the parameter
-// that makes the buffer larger.
+// count alone is above it cannot be held: a one-line error giving its count and `raise`, the
+// parameter that makes the buffer larger (ids here are the engine's, not the user's).
 std::vector<VertexRange> plan_ranges(uint64_t n, const std::function<uint64_t(VertexId)>& count, uint64_t capacity,
                                      const std::string& raise);
 

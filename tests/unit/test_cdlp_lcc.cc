@@ -76,7 +76,7 @@ TEST_CASE("vertex ranges: contiguous, within the buffer, and a vertex above it i
     if (r + 1 < ranges.size()) REQUIRE(held + counts[ranges[r + 1].begin] > 6);
   }
   REQUIRE_THAT(graphso::testing::error_of([&] { plan_ranges(counts.size(), count, 5, "x:slots"); }),
-               Catch::Contains("vertex 5 has 6 incident edges, more than the 5 values the job holds at once; raise x:slots"));
+               Catch::Contains("a vertex has 6 incident edges, more than the 5 values the job holds at once; raise x:slots"));
   Bitmap bits(200);
   set_range(bits, {3, 131});
   REQUIRE(bits.count() == 128);
