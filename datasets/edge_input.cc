@@ -19,11 +19,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A weight column's numbers: integers, or reals stored as binary32.
-Weight weight_of(std::string_view token, const Located& at, bool real) {
-  return real ? parse_real_weight(token, at) : parse_weight(token, at);
-}
-
 EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights, bool real) {
   LineReader reader(path);
   EdgeSet set;
@@ -54,7 +49,7 @@ EdgeSet read_text(const std::string& path, bool weighted, bool ignore_weights, b
     bool has_third = tokens.next(c);
     if (weighted) {
       if (!has_third) fail("{}:{}: missing weight (third column) in a weighted edge list", path, at.line);
-      e.weight = weight_of(c, at, real);
+      e.weight = parse_weight_of_kind(real, c, at);
     } else if (has_third) {
       // A weight column read as no weights is a different graph: only when asked to.
       if (!ignore_weights)
@@ -132,7 +127,7 @@ EdgeSet read_mtx(const std::string& path, bool want_weights, bool ignore_weights
     Weight w = 1;
     if (has_values) {
       if (!t.next(c)) fail("{}:{}: missing value", path, at.line);
-      if (want_weights) w = weight_of(c, at, real);
+      if (want_weights) w = parse_weight_of_kind(real, c, at);
       else check_value(c, at);
     }
     if (t.next(extra)) fail("{}:{}: unexpected extra column '{}'", path, at.line, printable(extra));

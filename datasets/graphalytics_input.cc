@@ -151,8 +151,7 @@ EdgeSet read_graphalytics(const std::string& path, bool weighted, bool ignore_we
         check_value(value, at);
         continue;
       }
-      if (set.real_weights) e.weight = parse_real_weight(value, at, weight_name);
-      else if (set.weighted) e.weight = parse_weight(value, at, weight_name);
+      if (set.weighted) e.weight = parse_weight_of_kind(set.real_weights, value, at, weight_name);
       else check_value(value, at);
     }
     if (column < columns && !properties.found) fail("{}:{}: missing weight (third column) in a weighted dataset", edge_file, at.line);

@@ -103,25 +103,25 @@ VertexId checked_id(uint64_t id, const Located& at) {
   return static_cast<VertexId>(id);
 }
 
-Weight parse_weight(std::string_view token, const Located& at, std::string_view what, std::string_view note) {
+Weight parse_weight(std::string_view token, const Located& at, std::string_view what) {
   double value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: {} '{}'{} is not a number", at.path, at.line, what, printable(token), note);
+    fail("{}:{}: {} '{}' is not a number", at.path, at.line, what, printable(token));
   if (value < 0 || value != std::floor(value) || value > 4294967295.0)
-    fail("{}:{}: {} '{}'{} is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)",
-         at.path, at.line, what, printable(token), note);
+    fail("{}:{}: {} '{}' is not an integer in [0, 2^32-1] (a graph of real weights: convert --real-weights)", at.path,
+         at.line, what, printable(token));
   return static_cast<Weight>(value);
 }
 
-Weight parse_real_weight(std::string_view token, const Located& at, std::string_view what, std::string_view note) {
+Weight parse_real_weight(std::string_view token, const Located& at, std::string_view what) {
   double value = 0;
   auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size())
-    fail("{}:{}: {} '{}'{} is not a number", at.path, at.line, what, printable(token), note);
+    fail("{}:{}: {} '{}' is not a number", at.path, at.line, what, printable(token));
   if (!(value >= 0) || value > std::numeric_limits<float>::max())
-    fail("{}:{}: {} '{}'{} is not a finite number in [0, 3.4e38] (real weights are stored as binary32)", at.path,
-         at.line, what, printable(token), note);
+    fail("{}:{}: {} '{}' is not a finite number in [0, 3.4e38] (real weights are stored as binary32)", at.path,
+         at.line, what, printable(token));
   return real_weight_bits(static_cast<float>(value) + 0.0f);  // + 0: -0 becomes 0
 }
 

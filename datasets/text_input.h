@@ -66,11 +66,15 @@ uint64_t parse_id(std::string_view token, const Located& at, const char* what);
 // An id that fits a vertex id (at most kMaxVertexId).
 VertexId checked_id(uint64_t id, const Located& at);
 // An integer weight in [0, 2^32-1] (5.0 is read as 5). Errors name the column `what` (a
-// Graphalytics dataset's weight property), with `note` after the token.
-Weight parse_weight(std::string_view token, const Located& at, std::string_view what = "weight", std::string_view note = "");
+// Graphalytics dataset's weight property).
+Weight parse_weight(std::string_view token, const Located& at, std::string_view what = "weight");
 // A real weight: a finite number >= 0 within binary32's range, stored as binary32 (base/types.h;
 // -0 is stored as 0). Errors as parse_weight's.
-Weight parse_real_weight(std::string_view token, const Located& at, std::string_view what = "weight", std::string_view note = "");
+Weight parse_real_weight(std::string_view token, const Located& at, std::string_view what = "weight");
+// A weight column's value: parse_real_weight when the graph's weights are real, else parse_weight.
+inline Weight parse_weight_of_kind(bool real, std::string_view token, const Located& at, std::string_view what = "weight") {
+  return real ? parse_real_weight(token, at, what) : parse_weight(token, at, what);
+}
 // A value column that is not used as a weight must still be a finite number.
 void check_value(std::string_view token, const Located& at);
 // '#' and '%' start comments.

@@ -91,7 +91,7 @@ void LccJob::process(const EdgeRun& run) {
 template <typename Edges>
 void LccJob::count_triangles(const Edges& edges) {
   const VertexRange& range = ranges_.range();
-  const uint64_t per_edge = symmetric_ ? 2 : 1;
+  const uint64_t per_edge = this->per_edge();
   Bitmap marked(range.size());  // M(x) of the source going by; clear between sources
   bool first = true;
   SourceEdges last;
@@ -139,7 +139,7 @@ void LccJob::note_seam(VertexId src, VertexId dst) {
 // is seen once) has its copies in r consecutive runs, each of which counted it once.
 void LccJob::take_back_seams() {
   const VertexRange& range = ranges_.range();
-  const uint64_t per_edge = symmetric_ ? 2 : 1;
+  const uint64_t per_edge = this->per_edge();
   for (const auto& [pair, runs] : seam_pairs_)
     if (runs > 1)
       for_each_common(members(pair.first), members(pair.second),

@@ -59,6 +59,8 @@ class LccJob final : public DirectJob {
   void take_back_seams();
   // Whether the edge x->y is looked at: on a symmetric graph its reverse stands for it when x > y.
   bool counted(VertexId x, VertexId y) const { return !symmetric_ || x < y; }
+  // What a counted edge adds for each vertex it closes a wedge of: two where it stands for its reverse too.
+  uint64_t per_edge() const { return symmetric_ ? 2 : 1; }
   std::span<const uint32_t> members(VertexId x) const {
     return {members_.data() + member_begin_[x], members_.data() + member_begin_[x + 1]};
   }

@@ -67,9 +67,8 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
 };
 
 // SSSP results: distance_of(v) for v in the graph's ids, kInfinity for unreached (written as inf,
-// or Infinity in Graphalytics output).
-// distance_of: a distance, kInfinity when unreached; real: the bits of a double (text: 9
-// significant digits; binary: the double, +inf when unreached).
+// or Infinity in Graphalytics output). real: a distance is a double's bits (text: 9 significant
+// digits; binary: the double, +inf when unreached).
 void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
                      const VertexOrder& order, const Job::ResultSink& sink, bool real);
 

@@ -94,21 +94,23 @@ class ExportSink {
     for (const WeightedEdge& e : edges) {
       switch (format_) {
         case ExportFormat::Dimacs: fmt::format_to(out, "a {} {} {}\n", uint64_t{e.src} + 1, uint64_t{e.dst} + 1, e.weight); break;
-        case ExportFormat::Graphalytics:
-          if (info_.real_weights) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), real_weight(e.weight));
-          else if (info_.weighted) fmt::format_to(out, "{} {} {}\n", id(e.src), id(e.dst), e.weight);
-          else fmt::format_to(out, "{} {}\n", id(e.src), id(e.dst));
-          break;
-        default:
-          if (info_.real_weights) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, real_weight(e.weight));
-          else if (info_.weighted) fmt::format_to(out, "{} {} {}\n", e.src, e.dst, e.weight);
-          else fmt::format_to(out, "{} {}\n", e.src, e.dst);
+        case ExportFormat::Graphalytics: line(out, id(e.src), id(e.dst), e.weight); break;
+        default: line(out, e.src, e.dst, e.weight);
       }
     }
     flush(*text_, line_buffer_);
   }
 
   uint64_t edges() const { return edges_; }
+
+  // "src dst[ weight]": the weight as an integer, or a real as the shortest decimal that reads
+  // back to the same binary32.
+  template <typename Out, typename Id>
+  void line(Out out, Id src, Id dst, Weight weight) const {
+    if (info_.real_weights) fmt::format_to(out, "{} {} {}\n", src, dst, real_weight(weight));
+    else if (info_.weighted) fmt::format_to(out, "{} {} {}\n", src, dst, weight);
+    else fmt::format_to(out, "{} {}\n", src, dst);
+  }
 
   void commit() {
     if (edges_ != info_.edges) fail("export: read {} edges where {} were declared", edges_, info_.edges);

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <limits>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <queue>
-#include <map>
 #include <set>
 
 namespace graphso::reference {
