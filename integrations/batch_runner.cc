@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "base/adjacency.h"
 #include "base/bitmap_rank.h"
 #include "base/error.h"
 #include "base/json_writer.h"
@@ -229,6 +230,19 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     sharing = make_stock_mode(config.sharing, layout, readers, std::max(buffer, kMinGraphBudget / 2), threads,
                               config.reentry);
   }
+  // Light rounds: the adjacency takes what the cache, the table and the two buffers leave of the
+  // budget; it is built once the cache holds every chunk.
+  bool adjacency_wanted = false;
+  if (!middleware || !report.graph_resident) {
+    report.light_rounds = "not resident";
+  } else if (!config.light_rounds) {
+    report.light_rounds = "off";
+  } else {
+    const uint64_t taken = report.cache_bytes + report.tchunk_bytes + 2 * buffer;
+    const uint64_t room = data_budget > taken ? data_budget - taken : 0;
+    adjacency_wanted = Adjacency::bytes_for(n, info.out_edges, m.weighted) <= room;
+    report.light_rounds = adjacency_wanted ? "waiting" : "no room";
+  }
   report.buffer_bytes = buffer;
   report.encoding = encoding_name(layout.encoding);
   report.bytes_per_edge = layout.edges ? static_cast<double>(layout.stored_bytes()) / static_cast<double>(layout.edges) : 0;
@@ -284,7 +298,39 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   Progress progress("run", 0, "");
   const auto start = Clock::now();
   const double cpu_at_start = cpu_seconds();
+  std::optional<Adjacency> adjacency;
+  std::vector<uint32_t> light_rounds(R, 0);
   for (uint32_t round = 0;; ++round) {
+    // Built for the jobs that will take it, before they arrive (their time, like a textbook
+    // kernel's, starts with the graph in memory; the report gives the build's own).
+    auto takes_adjacency = [&] {
+      for (uint32_t r = 0; r < R; ++r)
+        if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] <= round && runnables[r]->takes_adjacency())
+          return true;
+      return false;
+    };
+    if (adjacency_wanted && !adjacency && takes_adjacency() &&
+        (middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed"))) {
+      const auto t = Clock::now();
+      if (!middleware->caches_every_chunk()) {
+        // The graph is read whole first, as a round whose frontier is every vertex, its runs handed
+        // to no job: the engine checks them as it checks any load, and the cache keeps them
+        // (packed pages, which the engine would pass over unchecked, wait for the jobs to read them).
+        const uint64_t bytes_before = io_bytes();
+        Bitmap every(n);
+        every.set_all();
+        const JobFrontier all{&every, false};
+        ActiveChunks whole = middleware->GetActiveChunks({&all, 1});
+        for (ChunkDemand& demand : whole.chunks) demand.jobs.clear();
+        while (std::optional<LoadedPartition> lp = middleware->Schedule(whole)) engine.process(lp->runs);
+        report.adjacency_bytes_read = io_bytes() - bytes_before;
+      }
+      adjacency.emplace(middleware->adjacency(graph.out_degrees()));
+      report.adjacency_seconds = seconds_since(t);
+      report.adjacency_bytes = adjacency->bytes();
+      report.adjacency_round = round;
+      report.light_rounds = "built";
+    }
     std::vector<uint32_t> running;
     bool waiting = false;
     for (uint32_t r = 0; r < R; ++r) {
@@ -308,23 +354,45 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     }
 
     const auto round_start = Clock::now();
+    RoundRecord record;
+    // Light rounds first: the jobs that do this round over the graph in memory leave the engine's
+    // round to the others (all of them: the engine's round is skipped).
+    std::vector<uint32_t> on_engine;
+    for (uint32_t r : running) {
+      bool light = false;
+      if (adjacency) {
+        try {
+          light = runnables[r]->adjacency_round(*adjacency);
+        } catch (const std::exception& e) {
+          failed[r] = true;
+          errors[r] = e.what();
+          time_finished(r);
+          continue;
+        }
+      }
+      if (light) {
+        ++light_rounds[r];
+        ++record.light_runnables;
+      } else {
+        on_engine.push_back(r);
+      }
+    }
     const EngineCounters before = engine.counters();
     const UpdateCounters updates_before = engine.updates();
     const uint64_t bytes_before = io_bytes();
     const GraphSOStats mw_before = middleware ? middleware->stats() : GraphSOStats{};
     const uint64_t sweeps_before = sharing->reentries().sweeps, swept_edges_before = sharing->reentries().edges;
-    RoundRecord record;
     // Shared loads are counted against the union of the running jobs' frontiers (independent
     // mode counts each job's loads against its own). The union of one frontier is that frontier,
     // not a copy: chunk mode then recognises it as the job's and counts it once.
     ActiveSets accounting{&union_sources, nullptr};
-    if (running.size() == 1) {
-      const Job& only = *runnables[running[0]];
+    if (on_engine.size() == 1) {
+      const Job& only = *runnables[on_engine[0]];
       accounting = {&only.frontier(), only.edge_use() == EdgeUse::BothWays ? &only.frontier() : nullptr};
     } else if (config.sharing != Sharing::Independent) {
       union_sources.clear();
       union_both.clear();
-      for (uint32_t r : running) {
+      for (uint32_t r : on_engine) {
         union_sources.or_with(runnables[r]->frontier());
         if (runnables[r]->edge_use() == EdgeUse::BothWays) {
           union_both.or_with(runnables[r]->frontier());
@@ -332,9 +400,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
         }
       }
     }
-    RoundStats round_stats = sharing->round(engine, job_ptrs, running, accounting);
-    record.active_chunks = round_stats.active_chunks;
-    record.late_chunks = round_stats.late_chunks;
+    if (!on_engine.empty()) {
+      RoundStats round_stats = sharing->round(engine, job_ptrs, on_engine, accounting);
+      record.active_chunks = round_stats.active_chunks;
+      record.late_chunks = round_stats.late_chunks;
+    }
 
     for (const auto& [r, message] : engine.failures())
       if (!failed[r]) {
@@ -387,6 +457,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   progress.finish();
 
+  if (report.light_rounds == "waiting") report.light_rounds = middleware->caches_every_chunk() ? "not taken" : "cache not whole";
   report.wall_seconds = seconds_since(start);
   report.cpu_seconds = cpu_seconds() - cpu_at_start;
   report.counters = engine.counters();
@@ -427,6 +498,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     outcome.rounds = runner.rounds();
     outcome.edge_seconds = r < edge_seconds.size() ? edge_seconds[r] : 0.0;
     outcome.round_end_seconds = round_end_seconds[r];
+    outcome.light_rounds = light_rounds[r];
     outcome.failed = failed[r];
     report.runnables.push_back(outcome);
   }
@@ -541,6 +613,11 @@ std::string report_json(const BatchReport& r) {
   w.field("cache_bytes", r.cache_bytes);
   w.field("cache_form", r.cache_form);
   w.field("graph_resident", r.graph_resident);
+  w.field("light_rounds", r.light_rounds);
+  w.field("adjacency_bytes", r.adjacency_bytes);
+  w.field("adjacency_seconds", r.adjacency_seconds);
+  w.field("adjacency_bytes_read", r.adjacency_bytes_read);
+  w.field("adjacency_round", r.adjacency_round);
   w.field("cache_used_bytes", r.cache_used_bytes);
   w.field("cached_chunks", r.cached_chunks);
   w.field("buffer_bytes", r.buffer_bytes);
@@ -598,6 +675,7 @@ std::string report_json(const BatchReport& r) {
     w.field("iterations", g.rounds);
     w.field("edge_seconds", g.edge_seconds);
     w.field("round_end_seconds", g.round_end_seconds);
+    w.field("light_rounds", g.light_rounds);
     for (const auto& [key, value] : g.counts) w.field(key, value);
     w.field("failed", g.failed);
     w.end_object();
@@ -641,6 +719,7 @@ std::string report_json(const BatchReport& r) {
     w.field("reentries", rr.reentries);
     w.field("reentry_edges", rr.reentry_edges);
     w.field("late_chunks", rr.late_chunks);
+    w.field("light_runnables", rr.light_runnables);
     w.field("seconds", rr.seconds);
     w.end_object();
   }

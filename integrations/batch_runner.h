@@ -65,6 +65,10 @@ struct BatchConfig {
   // Identical jobs computed once, and jobs one group computes together run as one
   // (jobs/job_groups.h); off, every job runs on its own, to measure what it saves.
   bool grouping = true;
+  // Chunk mode, the graph resident: once every chunk is cached, the graph's out-edges per vertex
+  // are built beside the cache when the budget has room, and jobs that can do their rounds over
+  // them (light rounds, Job::adjacency_round); off, every round goes through the chunks.
+  bool light_rounds = true;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -103,6 +107,7 @@ struct RunnableOutcome {
   double edge_seconds = 0;  // in its edge function on the engine's threads, summed over threads
   std::vector<std::pair<std::string, uint64_t>> counts;  // a group's own (JobGroup::counts)
   double round_end_seconds = 0;
+  uint32_t light_rounds = 0;  // rounds it did over the graph in memory (Job::adjacency_round)
   bool failed = false;
 };
 
@@ -121,6 +126,7 @@ struct RoundRecord {
   uint64_t reentries = 0;             // sweeps of loads still in memory (middleware/reentry.h)
   uint64_t reentry_edges = 0;         // edges those sweeps handed again
   uint64_t late_chunks = 0;           // chunk mode: chunks that joined the pass after it began
+  uint32_t light_runnables = 0;       // runnables that did the round over the graph in memory
   double seconds = 0;
 };
 
@@ -182,6 +188,15 @@ struct BatchReport {
   uint64_t cache_used_bytes = 0;    // chunk mode, at the end: the bytes cached, and in how many chunks
   uint64_t cached_chunks = 0;
   bool graph_resident = false;      // chunk mode: the cache has room for every chunk (GraphSO::holds_whole_graph)
+  // Light rounds: "built" (adjacency_* below), "off" (--light-rounds off), "no room" (the budget
+  // holds the cache but not the adjacency beside it), "not resident" (or not chunk mode), "not
+  // taken" (no job that takes it ran once the cache held every chunk), "cache not whole" (the
+  // cache never held every chunk: no job read the whole graph).
+  std::string light_rounds;
+  uint64_t adjacency_bytes = 0;     // the graph's out-edges per vertex, in memory beside the cache
+  double adjacency_seconds = 0;     // building them from the cache (and reading the graph whole first)
+  uint64_t adjacency_bytes_read = 0;  // read to fill the cache first: no job had read the whole graph
+  uint32_t adjacency_round = 0;     // the round before which they were built
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;

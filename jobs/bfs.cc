@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "base/adjacency.h"
+#include "jobs/bucket_pass.h"
 #include "jobs/results_text.h"
 
 namespace graphso {
@@ -99,6 +101,60 @@ void BfsJob::pull(const EdgeRun& run) {
     });
   });
   flush();
+}
+
+bool BfsJob::adjacency_round(const Adjacency& graph) {
+  if (bottom_up_) {
+    pull(graph);
+  } else if (!async_) {
+    push(graph);
+  } else {
+    // Levels a level apart are buckets one wide: the pass is a queue BFS from the vertices still
+    // to push, and ends with none left (the round's end then finds the traversal done).
+    std::vector<VertexId> pending;
+    frontier_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
+    next_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
+    next_.clear();
+    bucket_pass(graph, level_, std::move(pending), [](uint32_t level) { return uint64_t{level}; },
+                [](uint32_t level, Weight) { return level + 1; }, threads_);
+  }
+  return true;
+}
+
+void BfsJob::push(const Adjacency& graph) {
+  const int64_t words = static_cast<int64_t>(Bitmap::bytes_for(level_.size()) / sizeof(uint64_t));
+  const uint64_t* frontier = frontier_.words();
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+  for (int64_t w = 0; w < words; ++w)
+    for (uint64_t word = frontier[w]; word; word &= word - 1) {
+      const VertexId v = static_cast<VertexId>(static_cast<uint64_t>(w) * 64 + static_cast<uint64_t>(std::countr_zero(word)));
+      const uint32_t level = level_[v] + 1;
+      for (const VertexId u : graph.targets(v))
+        if (gather(u, level)) next_.set_atomic(u);
+    }
+}
+
+// Each thread takes whole words of searchers, so the words of next_ it sets are its own.
+void BfsJob::pull(const Adjacency& graph) {
+  const uint32_t level = rounds_ + 1;
+  const int64_t words = static_cast<int64_t>(Bitmap::bytes_for(level_.size()) / sizeof(uint64_t));
+  const uint64_t* searchers = frontier_.words();
+  uint64_t* found = next_.words();
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t found_in_word = 0;
+    for (uint64_t word = searchers[w]; word; word &= word - 1) {
+      const int bit = std::countr_zero(word);
+      const VertexId s = static_cast<VertexId>(static_cast<uint64_t>(w) * 64 + static_cast<uint64_t>(bit));
+      for (const VertexId u : graph.targets(s))
+        if (parents_.test(u)) {
+          level_[s] = level;
+          found_in_word |= uint64_t{1} << bit;
+          break;
+        }
+    }
+    found[w] |= found_in_word;
+  }
 }
 
 void BfsJob::take_searchers() {

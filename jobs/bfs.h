@@ -53,6 +53,10 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   void init(const GraphInfo& graph, int threads) override;
   bool may_pass() const override { return async_ || passes_after_ != kNever; }
   void graph_resident() override;
+  // Light rounds: a top-down or bottom-up round over the graph in memory, or an asynchronous pass
+  // to the traversal's end (jobs/bucket_pass.h).
+  bool adjacency_round(const Adjacency& graph) override;
+  bool takes_adjacency() const override { return true; }
   void process(const EdgeRun& run) override;
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
@@ -78,6 +82,10 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   void pull(const EdgeRun& run);
   // The step after a synchronous round whose arrivals are in next_; sets the frontier for it.
   void choose_step();
+  // A bottom-up step over the graph in memory: each searcher looks through its edges once.
+  void pull(const Adjacency& graph);
+  // A top-down round over the graph in memory.
+  void push(const Adjacency& graph);
   // Sets frontier_ to the searchers: unreached vertices with edges.
   void take_searchers();
   // Before the first round: rounds from now on choose their direction.

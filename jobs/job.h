@@ -35,6 +35,8 @@
 
 namespace graphso {
 
+class Adjacency;
+
 // How a run chooses asynchronous passes (run --async): never, always (for the jobs whose algorithm
 // allows them), or asynchronously while the job's own evidence says its passes pay (Auto: a job
 // may fall back to synchronous rounds at a round's end; Job::sync_from_round).
@@ -110,6 +112,15 @@ class Job {
   // holding the whole graph): a round then costs its computation, not its reads, and a job may
   // choose another way to run (a BFS: direction-optimising rounds, jobs/bfs.h).
   virtual void graph_resident() {}
+  // Light rounds: once the run keeps the graph's out-edges per vertex in memory (base/adjacency.h),
+  // it offers each running job, at every round's start, to do the round's edge work over them
+  // itself. A job that does returns true and is handed no runs this round (end_round() follows as
+  // usual); the default keeps it on the engine's runs. An asynchronous pass done so may run to
+  // its fixed point (jobs/bucket_pass.h).
+  virtual bool adjacency_round(const Adjacency& /*graph*/) { return false; }
+  // Whether adjacency_round() would take rounds now: the run builds the adjacency only for a job
+  // that would.
+  virtual bool takes_adjacency() const { return false; }
 
   // Whether this job's class can run asynchronously (docs/jobs.md, "Asynchronous passes"); the
   // registry's declaration for its algorithm says when a user may ask for it.

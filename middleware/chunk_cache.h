@@ -41,6 +41,13 @@ class ChunkCache {
   bool contains(uint32_t chunk) const { return entries_.count(chunk) > 0; }
   // The chunk's bytes, counting a hit; nullptr (and a miss) when it is not cached.
   const std::byte* lookup(uint32_t chunk);
+  // The chunk's bytes without counting a hit (building another form of the graph from the
+  // cache); nullptr when it is not cached.
+  const std::byte* peek(uint32_t chunk) const {
+    auto it = entries_.find(chunk);
+    return it == entries_.end() ? nullptr : it->second.data.get();
+  }
+  uint64_t entries() const { return entries_.size(); }
   // Active chunks that had to be read from the device (the scheduler skips lookups for them).
   void count_misses(uint64_t chunks) { stats_.misses += chunks; }
   // Offers a chunk of `bytes` bytes just read from the device: the entry's memory, which the

@@ -445,4 +445,42 @@ uint64_t GraphSO::Follow(ActiveChunks& active, std::span<const JobChanges> chang
   return joined.new_chunks;
 }
 
+Adjacency GraphSO::adjacency(std::span<const uint32_t> out_degrees) const {
+  if (!caches_every_chunk()) fail("internal: the adjacency is built from a cache holding every chunk");
+  Adjacency adjacency(out_degrees, layout_.weighted);
+  const std::vector<uint32_t> chunks = cache_.cached_chunks();
+  const int64_t count = static_cast<int64_t>(chunks.size());
+  const bool packed = layout_.packed() && !decoded_;
+  std::vector<DecodedGroups> scratch(packed ? static_cast<size_t>(threads_) : 0);
+  std::string error;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+  for (int64_t k = 0; k < count; ++k) {
+    const uint32_t chunk = chunks[static_cast<size_t>(k)];
+    const ChunkInfo& c = table_.chunk(chunk);
+    const std::byte* entry = cache_.peek(chunk);
+    EdgeRun run{entry, c.edges, layout_.weighted, c.partition, c.file, c.first_edge, {}, {}, {}};
+    std::string wrong;
+    if (decoded_) {
+      run.data = nullptr;
+      run.groups = decoded_chunk_groups(entry, layout_.weighted);
+    } else if (packed) {
+      // Checked when it was read; decoded here once, into this thread's scratch.
+      DecodedGroups& groups = scratch[static_cast<size_t>(omp_get_thread_num())];
+      PackedPageProblem problem;
+      if (decode_packed_groups({entry, c.bytes}, layout_.weighted, groups, &problem) < 0)
+        wrong = fmt::format("page {} is malformed: {}", problem.page, problem.what);
+      run.data = nullptr;
+      run.groups = groups.view();
+    }
+    if (wrong.empty()) wrong = adjacency.add(run);
+    if (!wrong.empty()) {
+#pragma omp critical(graphso_adjacency_errors)
+      if (error.empty()) error = fmt::format("chunk {}: {}", chunk, wrong);
+    }
+  }
+  if (!error.empty()) fail("the graph in memory: {} (corrupt graph directory)", error);
+  adjacency.finish();
+  return adjacency;
+}
+
 }  // namespace graphso

@@ -26,6 +26,7 @@
 #include <span>
 #include <vector>
 
+#include "base/adjacency.h"
 #include "base/file.h"
 #include "middleware/active_chunks.h"
 #include "middleware/chunk_cache.h"
@@ -115,6 +116,11 @@ class GraphSO {
   // Whether the cache has room for every chunk: once read, the graph stays in memory.
   bool holds_whole_graph() const { return cache_.capacity() >= whole_graph_cache_bytes(); }
   bool cached(uint32_t chunk) const { return cache_.contains(chunk); }
+  // Whether every chunk is in the cache now.
+  bool caches_every_chunk() const { return cache_.entries() == table_.chunks().size(); }
+  // The graph's out-edges per vertex (base/adjacency.h), built from the cache, which must hold
+  // every chunk (caches_every_chunk); packed chunks are decoded on the way, not in the cache.
+  Adjacency adjacency(std::span<const uint32_t> out_degrees) const;
   PassOrder pass_order() const { return pass_order_; }
   uint64_t extent_bytes() const { return extent_bytes_; }
   Granularity granularity() const { return granularity_; }

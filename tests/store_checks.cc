@@ -11,7 +11,7 @@
 
 namespace graphso::testing {
 
-Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets) {
+AdjacencyModel adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets) {
   // Per vertex and neighbour, the live occurrences' weights, oldest first.
   std::vector<std::map<VertexId, std::deque<Weight>>> out(vertices), in(vertices);
   for (const EdgeOp& op : ops) {
@@ -24,7 +24,7 @@ Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets
       in[op.dst][op.src].pop_front();
     }
   }
-  Adjacency a;
+  AdjacencyModel a;
   a.out.resize(vertices);
   a.in.resize(vertices);
   a.out_edges.resize(vertices);
@@ -58,7 +58,7 @@ std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges) {
   return ops;
 }
 
-void require_store_equals(const store::GraphStore& store, const Adjacency& expected) {
+void require_store_equals(const store::GraphStore& store, const AdjacencyModel& expected) {
   const uint64_t vertices = store.header().geometry.vertices;
   REQUIRE(vertices == expected.out.size());
   uint64_t mismatches = 0;
@@ -95,7 +95,7 @@ uint64_t require_store_holds_prefix(const std::string& store_path, std::span<con
   REQUIRE(k >= at_least);
   REQUIRE(k <= input.size());
   std::vector<EdgeOp> ops = adds_of(input.first(k));
-  Adjacency expected = adjacency_of(ops, s->header().geometry.vertices, sets);
+  AdjacencyModel expected = adjacency_of(ops, s->header().geometry.vertices, sets);
   require_store_equals(*s, expected);
   s.reset();
   // A second reader sees the same graph and walks every chain in both directions.

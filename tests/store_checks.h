@@ -23,18 +23,18 @@ struct EdgeOp {
 // the earliest live occurrence, whatever its weight, or nothing), and the same with weights.
 // `sets` (ftgraph's semantics): an edge is present once; adding a present edge changes nothing
 // (its weight stays), deleting it removes it.
-struct Adjacency {
+struct AdjacencyModel {
   std::vector<std::vector<VertexId>> out, in;
   std::vector<std::vector<std::pair<VertexId, Weight>>> out_edges, in_edges;
   uint64_t edges = 0;
 };
-Adjacency adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets = false);
+AdjacencyModel adjacency_of(std::span<const EdgeOp> ops, uint64_t vertices, bool sets = false);
 std::vector<EdgeOp> adds_of(std::span<const Edge> edges);
 std::vector<EdgeOp> adds_of(std::span<const WeightedEdge> edges);
 
 // REQUIREs out_neighbours/in_neighbours and out_edges/in_edges of every vertex to equal the
 // model (degree, multiset, weights).
-void require_store_equals(const store::GraphStore& store, const Adjacency& expected);
+void require_store_equals(const store::GraphStore& store, const AdjacencyModel& expected);
 
 // Opens the store file (recovering as after a crash; an ftgraph store's interrupted batch is
 // replayed from the input, as a resumed ingest does), and REQUIREs it to hold exactly the first

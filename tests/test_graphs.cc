@@ -123,6 +123,8 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.cache_ratio = options.cache_ratio;
   config.cache_form = options.cache_form;
   config.grouping = options.grouping;
+  config.light_rounds = options.light_rounds;
+  config.arrive_after = options.arrive_after;
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.update_overflow = options.update_overflow;

@@ -82,6 +82,8 @@ struct RunOptions {
   double cache_ratio = 0.25;                 // `run --cache-ratio`
   CacheForm cache_form = CacheForm::Auto;    // `run --cache-form`
   bool grouping = true;                      // `run --grouping`
+  bool light_rounds = true;                  // `run --light-rounds`
+  std::vector<uint32_t> arrive_after = {};   // per job (a job file's arrive_after); empty: all at once
 };
 
 // The engines every engine-independent test runs against (Catch2: GENERATE(from_range(...))).

@@ -268,7 +268,7 @@ TEST_CASE("store cli: a weighted input keeps its weights: a snapshot's SSSP equa
   // R-MAT repeats edges; the earliest occurrence goes, so the survivors are what the model says.
   std::vector<EdgeOp> ops = adds_of(std::span<const WeightedEdge>(in->set.edges));
   for (const WeightedEdge& e : deletions.edges) ops.push_back({e.src, e.dst, true});
-  Adjacency model = adjacency_of(ops, in->set.vertices);
+  AdjacencyModel model = adjacency_of(ops, in->set.vertices);
   for (uint64_t v = 0; v < model.out_edges.size(); ++v)
     for (const auto& [n, w] : model.out_edges[v]) live.edges.push_back({static_cast<VertexId>(v), n, w});
   write_edges(in->dir.file("live.bin"), live);

@@ -28,7 +28,7 @@
 
 using namespace graphso;
 using namespace graphso::store;
-using graphso::testing::Adjacency;
+using graphso::testing::AdjacencyModel;
 using graphso::testing::adjacency_of;
 using graphso::testing::EdgeOp;
 using graphso::testing::require_store_equals;
@@ -113,7 +113,7 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     if (mode != StoreMode::Naive && !sets) REQUIRE(s->status().checkpoints >= plain.size() / 1000 - 1);
     if (sets) {
       // R-MAT repeats edges: each repeat was counted and not stored; hubs grew their roots and branched.
-      const Adjacency all = model({});
+      const AdjacencyModel all = model({});
       INFO("duplicates " << s->status().duplicates << ", branch-outs " << s->status().branch_outs << ", scale-ups "
                          << s->status().scale_ups);
       REQUIRE(s->status().duplicates == plain.size() - all.edges);
@@ -144,7 +144,7 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     if (mode == StoreMode::Naive) s->close();
     // Destroyed without a checkpoint (XPGraph): like a crash that keeps the page cache.
   }
-  Adjacency expected = model(deletes);
+  AdjacencyModel expected = model(deletes);
   auto s = GraphStore::open(path, options);
   if (mode != StoreMode::Naive && !sets) REQUIRE(s->status().replayed > 0);
   require_store_equals(*s, expected);
@@ -459,7 +459,7 @@ TEST_CASE("store view: a view keeps its version while the writer rewrites sectio
     for (const WeightedEdge& e : edges) got.push_back({e.src, e.dst});
   });
   std::vector<EdgeOp> expected_ops = graphso::testing::adds_of(std::span<const Edge>(plain).first(half));
-  const Adjacency expected = adjacency_of(expected_ops, set.vertices);
+  const AdjacencyModel expected = adjacency_of(expected_ops, set.vertices);
   REQUIRE(got.size() == expected.edges);
   std::vector<std::vector<VertexId>> out(set.vertices);
   for (const Edge& e : got) out[e.src].push_back(e.dst);
@@ -516,7 +516,7 @@ TEST_CASE("store view: an ftgraph view opened while another thread applies batch
       for (const WeightedEdge& e : edges) out[e.src].emplace_back(e.dst, e.weight);
     });
     for (auto& list : out) std::sort(list.begin(), list.end());
-    const Adjacency expected =
+    const AdjacencyModel expected =
         adjacency_of(std::span<const EdgeOp>(ops).first(view->version()), set.vertices, true);
     if (out != expected.out_edges && mismatches++ == 0)
       first_mismatch = fmt::format("version {}: {} edges set back", view->version(), view->edges_set_back());
@@ -552,7 +552,7 @@ TEST_CASE("store: an ftgraph batch that fills the store is not applied, and the 
   // reader and a reopened writer alike.
   REQUIRE(s->status().applying == s->status().head);
   REQUIRE(s->status().head == at);
-  const Adjacency before = adjacency_of(graphso::testing::adds_of(all.first(at)), set.vertices, true);
+  const AdjacencyModel before = adjacency_of(graphso::testing::adds_of(all.first(at)), set.vertices, true);
   require_store_equals(*s, before);
   REQUIRE(check_store(path).read.edges == before.edges);
   // Deleting still works in the full store (it allocates nothing).

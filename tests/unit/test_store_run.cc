@@ -14,7 +14,7 @@
 
 using namespace graphso;
 using namespace graphso::store;
-using graphso::testing::Adjacency;
+using graphso::testing::AdjacencyModel;
 using graphso::testing::adjacency_of;
 using graphso::testing::EdgeOp;
 using graphso::testing::TempDir;
@@ -27,7 +27,7 @@ const std::vector<std::string> kJobs = {"bfs:source=0", "sssp:source=0", "pagera
                                         "cdlp:iterations=3:slots=2", "lcc:slots=2"};
 
 // The graph the model holds, as an edge set (weights as the store keeps them).
-EdgeSet edges_of(const Adjacency& model, uint64_t vertices) {
+EdgeSet edges_of(const AdjacencyModel& model, uint64_t vertices) {
   EdgeSet set;
   set.vertices = vertices;
   set.weighted = true;

@@ -76,6 +76,11 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                 static_cast<unsigned long long>(r.chunks), human_bytes(static_cast<double>(r.cache_used_bytes)).c_str(), r.cache_form.c_str(),
                 human_bytes(static_cast<double>(r.tchunk_bytes)).c_str(),
                 human_bytes(static_cast<double>(r.chunk_stats.index_bytes_read)).c_str());
+  if (r.mode == "chunk" && r.light_rounds == "built")
+    std::fprintf(out, "light rounds: the graph's out-edges per vertex (%s) built from the cache in %.3f s before round %u\n",
+                 human_bytes(static_cast<double>(r.adjacency_bytes)).c_str(), r.adjacency_seconds, r.adjacency_round);
+  else if (r.mode == "chunk" && r.graph_resident)
+    std::fprintf(out, "light rounds: %s\n", r.light_rounds == "no room" ? "no room beside the cache in the graph-data budget" : r.light_rounds.c_str());
   if (r.mode == "chunk" && r.granularity != "chunk")
     std::fprintf(out, "granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
                 "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
@@ -110,7 +115,7 @@ void print_summary(const BatchReport& r, std::FILE* out) {
 
 int cmd_run(const Args& args) {
   po::options_description options("run options");
-  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size, grouping, cache_form;
+  std::string dir, store_path, engine, update_mem, update_overflow, verify_reads, sharing, mem, graph_mem, job_file, chunk_size, out_dir, out_format, report_path, io, granularity, async, late_join, pass_order, pass_over_pages, extent_size, grouping, cache_form, light_rounds;
   std::vector<std::string> job_args;
   BatchConfig config;
   ReaderOptions reader_options;
@@ -180,6 +185,10 @@ int cmd_run(const Args& args) {
        "are the last trial's, the report and summary list every trial's time and bytes")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: the one prep chose for the graph from the device; `graphso inspect` shows it)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
+      ("light-rounds", po::value(&light_rounds)->default_value("on"),
+       "chunk mode, on|off: once the cache holds the whole graph and the budget has room beside it, the graph's "
+       "out-edges per vertex are built in memory and BFS and SSSP do their rounds over them (an asynchronous pass "
+       "runs to the traversal's end); off: every round goes through the chunks, to measure what they save")
       ("cache-form", po::value(&cache_form)->default_value("auto"),
        "chunk mode, a packed graph: what the chunk cache keeps of a chunk, its pages as read (packed) or their "
        "decoded source groups (decoded: about twice the bytes, no decode per round); auto: decoded when every chunk "
@@ -259,6 +268,8 @@ int cmd_run(const Args& args) {
     if (pass_over_pages != "on" && pass_over_pages != "off")
       fail("run: --pass-over-pages '{}' (expected on or off)", pass_over_pages);
     config.pass_over_pages = pass_over_pages == "on";
+    if (light_rounds != "on" && light_rounds != "off") fail("run: --light-rounds '{}' (expected on or off)", light_rounds);
+    config.light_rounds = light_rounds == "on";
     if (grouping != "on" && grouping != "off") fail("run: --grouping '{}' (expected on or off)", grouping);
     config.grouping = grouping == "on";
     config.pass_order = parse_pass_order(pass_order);
