@@ -9,6 +9,7 @@
 
 #include "base/adjacency.h"
 #include "base/bitmap_rank.h"
+#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/json_writer.h"
 #include "base/progress.h"
@@ -18,6 +19,16 @@
 #include "middleware/sharing_mode.h"
 
 namespace graphso {
+
+namespace {
+constexpr EnumName<LightRounds> kLightRoundsNames[] = {
+    {LightRounds::Off, "off"}, {LightRounds::Auto, "auto"}, {LightRounds::On, "on"}};
+}  // namespace
+
+LightRounds parse_light_rounds(const std::string& name) {
+  return parse_enum<LightRounds>(kLightRoundsNames, name, "light-rounds policy");
+}
+const char* light_rounds_name(LightRounds policy) { return enum_name<LightRounds>(kLightRoundsNames, policy); }
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -231,11 +242,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
                               config.reentry);
   }
   // Light rounds: the adjacency takes what the cache, the table and the two buffers leave of the
-  // budget; it is built once the cache holds every chunk.
+  // budget.
   bool adjacency_wanted = false;
   if (!middleware || !report.graph_resident) {
     report.light_rounds = "not resident";
-  } else if (!config.light_rounds) {
+  } else if (config.light_rounds == LightRounds::Off) {
     report.light_rounds = "off";
   } else {
     const uint64_t taken = report.cache_bytes + report.tchunk_bytes + 2 * buffer;
@@ -300,6 +311,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   const double cpu_at_start = cpu_seconds();
   std::optional<Adjacency> adjacency;
   std::vector<uint32_t> light_rounds(R, 0);
+  double light_rent_seconds = 0;  // rounds run with a job that would take light rounds, none built
   for (uint32_t round = 0;; ++round) {
     // Built for the jobs that will take it, before they arrive (their time, like a textbook
     // kernel's, starts with the graph in memory; the report gives the build's own).
@@ -309,8 +321,16 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
           return true;
       return false;
     };
+    // Auto: bought once the rent paid for going without (rounds run with a job that would take
+    // it) reaches its price, so a short traversal never pays for it and a long one at most twice.
+    auto worth_building = [&] {
+      if (config.light_rounds == LightRounds::On) return true;
+      const double fill = static_cast<double>(Adjacency::bytes_for(n, info.out_edges, m.weighted));
+      const double read = middleware->caches_every_chunk() ? 0.0 : static_cast<double>(layout.stored_bytes());
+      return light_rent_seconds >= (fill + read) / kLightRoundsBuildRate;
+    };
     if (adjacency_wanted && !adjacency && takes_adjacency() &&
-        (middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed"))) {
+        (middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed")) && worth_building()) {
       const auto t = Clock::now();
       if (!middleware->caches_every_chunk()) {
         // The graph is read whole first, as a round whose frontier is every vertex, its runs handed
@@ -443,6 +463,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
       record.bytes_from_cache = now.cache.bytes_hit - mw_before.cache.bytes_hit;
     }
     record.seconds = seconds_since(round_start);
+    if (adjacency_wanted && !adjacency && takes_adjacency()) light_rent_seconds += record.seconds;
     report.rounds.push_back(record);
     if (config.show_progress) {
       std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, record.active_jobs,
@@ -457,7 +478,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   progress.finish();
 
-  if (report.light_rounds == "waiting") report.light_rounds = middleware->caches_every_chunk() ? "not taken" : "cache not whole";
+  if (report.light_rounds == "waiting") {
+    if (light_rent_seconds > 0) report.light_rounds = middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed") ? "not worth it" : "cache not whole";
+    else report.light_rounds = "not taken";
+  }
+  report.light_rent_seconds = light_rent_seconds;
   report.wall_seconds = seconds_since(start);
   report.cpu_seconds = cpu_seconds() - cpu_at_start;
   report.counters = engine.counters();
@@ -617,6 +642,7 @@ std::string report_json(const BatchReport& r) {
   w.field("adjacency_bytes", r.adjacency_bytes);
   w.field("adjacency_seconds", r.adjacency_seconds);
   w.field("adjacency_bytes_read", r.adjacency_bytes_read);
+  w.field("light_rent_seconds", r.light_rent_seconds);
   w.field("adjacency_round", r.adjacency_round);
   w.field("cache_used_bytes", r.cache_used_bytes);
   w.field("cached_chunks", r.cached_chunks);

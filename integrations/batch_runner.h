@@ -32,6 +32,15 @@
 
 namespace graphso {
 
+// When a run builds light rounds' adjacency (BatchConfig::light_rounds).
+enum class LightRounds { Off, Auto, On };
+LightRounds parse_light_rounds(const std::string& name);
+const char* light_rounds_name(LightRounds policy);
+// Auto's estimate of building the adjacency: its bytes filled, and the graph's stored bytes read
+// when the cache does not hold them yet, at about this rate each (measured: road-FLA's 18.4 MiB in
+// 0.018-0.020 s, R-MAT 20's 264 MiB in 0.11-0.32 s; the disk reads 1.1-1.6 GB/s).
+inline constexpr double kLightRoundsBuildRate = 1e9;
+
 struct BatchConfig {
   EngineKind engine = EngineKind::GridGraph;
   Sharing sharing = Sharing::Independent;
@@ -65,10 +74,12 @@ struct BatchConfig {
   // Identical jobs computed once, and jobs one group computes together run as one
   // (jobs/job_groups.h); off, every job runs on its own, to measure what it saves.
   bool grouping = true;
-  // Chunk mode, the graph resident: once every chunk is cached, the graph's out-edges per vertex
-  // are built beside the cache when the budget has room, and jobs that can do their rounds over
-  // them (light rounds, Job::adjacency_round); off, every round goes through the chunks.
-  bool light_rounds = true;
+  // Chunk mode, the graph resident: the graph's out-edges per vertex are built beside the cache
+  // when the budget has room, and jobs that can do their rounds over them (light rounds,
+  // Job::adjacency_round). On: as soon as such a job runs; Auto: once the rounds run with such a
+  // job have taken as long as building them is expected to (kLightRoundsBuildRate); Off: every
+  // round goes through the chunks.
+  LightRounds light_rounds = LightRounds::Auto;
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
@@ -190,9 +201,10 @@ struct BatchReport {
   bool graph_resident = false;      // chunk mode: the cache has room for every chunk (GraphSO::holds_whole_graph)
   // Light rounds: "built" (adjacency_* below), "off" (--light-rounds off), "no room" (the budget
   // holds the cache but not the adjacency beside it), "not resident" (or not chunk mode), "not
-  // taken" (no job that takes it ran once the cache held every chunk), "cache not whole" (the
-  // cache never held every chunk: no job read the whole graph).
+  // taken" (no job that takes it ran), "not worth it" (auto: the rounds such jobs ran took less
+  // than building it would), "cache not whole" (a packed cache that never held every chunk).
   std::string light_rounds;
+  double light_rent_seconds = 0;    // auto: rounds run with a job that would take it, before it was built
   uint64_t adjacency_bytes = 0;     // the graph's out-edges per vertex, in memory beside the cache
   double adjacency_seconds = 0;     // building them from the cache (and reading the graph whole first)
   uint64_t adjacency_bytes_read = 0;  // read to fill the cache first: no job had read the whole graph

@@ -87,7 +87,10 @@ uint64_t bucket_pass(const Adjacency& graph, std::vector<T>& values, std::vector
               const auto weights = graph.weights(v);
               for (size_t e = 0; e < targets.size(); ++e) {
                 const T carried = extend(value, weights.empty() ? Weight{1} : weights[e]);
-                if (atomic_min(values[targets[e]], carried)) mine.emplace_back(bucket(carried), targets[e]);
+                // Most edges lower nothing: a plain load turns them away before the exchange loop.
+                if (carried < std::atomic_ref<T>(values[targets[e]]).load(std::memory_order_relaxed) &&
+                    atomic_min(values[targets[e]], carried))
+                  mine.emplace_back(bucket(carried), targets[e]);
               }
             }
           }

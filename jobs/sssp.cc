@@ -34,9 +34,12 @@ void SsspJob::end_round() {
 
 namespace {
 
-// The mean of up to 64 Ki weights spread over the graph: the buckets' width (Meyer and Sanders
-// take about the mean over the degree; GAP leaves it to the user). At least 1 on integer weights.
-double mean_weight(const Adjacency& graph, bool real) {
+// The buckets' width: the mean weight over the mean out-degree (Meyer and Sanders: about the
+// largest weight over the degree, for weights spread evenly), the mean taken over up to 64 Ki
+// weights spread over the graph; at least 1 on integer weights. Measured on R-MAT 20 symmetrised
+// (weights 1-255, mean 128, degree 32), an SSSP once the graph is resident: width 128 (the mean)
+// 1.20 s, 32 0.40 s, 4 (this) 0.29 s, 2 0.25 s, 1 0.25 s, against 0.40 s through the chunks.
+double bucket_width(const Adjacency& graph, bool real) {
   constexpr uint64_t kSample = 64 << 10;
   uint64_t taken = 0;
   double sum = 0;
@@ -47,7 +50,9 @@ double mean_weight(const Adjacency& graph, bool real) {
       ++taken;
     }
   const double mean = taken ? sum / static_cast<double>(taken) : 1.0;
-  return real ? (mean > 0 ? mean : 1.0) : std::max(1.0, std::floor(mean));
+  const double degree = graph.vertices() ? static_cast<double>(graph.edges()) / static_cast<double>(graph.vertices()) : 1.0;
+  const double width = mean / std::max(1.0, degree);
+  return real ? (width > 0 ? width : 1.0) : std::max(1.0, std::floor(width));
 }
 
 }  // namespace
@@ -58,7 +63,7 @@ bool SsspJob::adjacency_round(const Adjacency& graph) {
   frontier_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
   next_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
   next_.clear();
-  const double width = mean_weight(graph, real_);
+  const double width = bucket_width(graph, real_);
   if (real_) {
     bucket_pass(graph, dist_, std::move(pending),
                 [width](uint64_t d) { return static_cast<uint64_t>(std::bit_cast<double>(d) / width); },

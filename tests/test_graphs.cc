@@ -167,6 +167,17 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
   return state + std::max<uint64_t>(64 * 1024, static_cast<uint64_t>(graph_fraction * static_cast<double>(graph_bytes)));
 }
 
+std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set) {
+  std::vector<uint32_t> degree(set.vertices, 0);
+  for (const WeightedEdge& e : set.edges) ++degree[e.src];
+  VertexId hub = 0, leaf = 0;
+  for (VertexId v = 0; v < set.vertices; ++v) {
+    if (degree[v] > degree[hub]) hub = v;
+    if (degree[v] == 1 && degree[leaf] != 1) leaf = v;
+  }
+  return {hub, leaf};
+}
+
 EdgeSet street_lattice(uint32_t width, uint32_t height) {
   EdgeSet set;
   set.vertices = width * height;

@@ -82,7 +82,7 @@ struct RunOptions {
   double cache_ratio = 0.25;                 // `run --cache-ratio`
   CacheForm cache_form = CacheForm::Auto;    // `run --cache-form`
   bool grouping = true;                      // `run --grouping`
-  bool light_rounds = true;                  // `run --light-rounds`
+  LightRounds light_rounds = LightRounds::On;  // `run --light-rounds` (on: built before the first round)
   std::vector<uint32_t> arrive_after = {};   // per job (a job file's arrive_after); empty: all at once
 };
 
@@ -109,6 +109,9 @@ uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>
 
 // A lattice of two-way streets, width x height, ids row by row, weights 1-5.
 EdgeSet street_lattice(uint32_t width, uint32_t height);
+
+// The highest-degree vertex (a hub: a traversal from it grows fast) and a vertex of degree one.
+std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set);
 
 // The edges of a TChunk chunk, read straight from the graph file (weight 1 when unweighted).
 std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& chunk);

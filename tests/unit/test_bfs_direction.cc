@@ -47,18 +47,6 @@ uint32_t deepest_level(const ReferenceGraph& reference, VertexId source) {
   return deepest;
 }
 
-// The highest-degree vertex (a hub: its BFS grows fast) and a vertex of degree one with edges.
-std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set) {
-  std::vector<uint32_t> degree(set.vertices, 0);
-  for (const WeightedEdge& e : set.edges) ++degree[e.src];
-  VertexId hub = 0, leaf = 0;
-  for (VertexId v = 0; v < set.vertices; ++v) {
-    if (degree[v] > degree[hub]) hub = v;
-    if (degree[v] == 1 && degree[leaf] != 1) leaf = v;
-  }
-  return {hub, leaf};
-}
-
 }  // namespace
 
 TEST_CASE("a BFS alone goes bottom-up on a symmetric graph, with the reference's levels, in every engine and mode") {
@@ -74,7 +62,7 @@ TEST_CASE("a BFS alone goes bottom-up on a symmetric graph, with the reference's
       }
       const std::string graph = graphso::testing::prepare_graph(dir, set, 4, fmt::format("g{}{}", weighted, symmetric));
       const ReferenceGraph reference = make_reference_graph(set.vertices, set.edges);
-      const auto [hub, leaf] = hub_and_leaf(set);
+      const auto [hub, leaf] = graphso::testing::hub_and_leaf(set);
       const std::vector<std::string> jobs = {fmt::format("bfs:source={}", hub), fmt::format("bfs:source={}", leaf)};
       for (Sharing mode : kModes) {
         INFO("engine " << engine_name(engine) << ", mode " << sharing_name(mode) << ", weighted " << weighted

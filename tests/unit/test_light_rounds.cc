@@ -28,16 +28,16 @@ const RunnableOutcome& outcome_of(const BatchReport& report, const std::string& 
   return report.runnables.front();
 }
 
-// The highest-degree vertex and one of degree one.
-std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set) {
-  std::vector<uint32_t> degree(set.vertices, 0);
-  for (const WeightedEdge& e : set.edges) ++degree[e.src];
-  VertexId hub = 0, leaf = 0;
-  for (VertexId v = 0; v < set.vertices; ++v) {
-    if (degree[v] > degree[hub]) hub = v;
-    if (degree[v] == 1 && degree[leaf] != 1) leaf = v;
+// Every job's results are the reference's, and a traversal's the same byte for byte with light
+// rounds off (PageRank's sums are not exact in any two runs).
+void require_same_results(const graphso::testing::Batch& on, const graphso::testing::Batch& off, const EdgeSet& set) {
+  for (size_t j = 0; j < on.jobs.size(); ++j) {
+    INFO(on.specs[j].name);
+    graphso::testing::check_against_reference(on.specs[j], *on.jobs[j], set);
+    if (on.specs[j].algo != "pagerank")
+      REQUIRE(on.jobs[j]->format_results(OutFormat::Binary, on.order) ==
+              off.jobs[j]->format_results(OutFormat::Binary, off.order));
   }
-  return {hub, leaf};
 }
 
 }  // namespace
@@ -59,7 +59,7 @@ TEST_CASE("light rounds: BFS and SSSP over the graph in memory equal the referen
         options.encoding = encoding;
         const std::string graph = graphso::testing::prepare_graph(
             dir, set, options, fmt::format("g{}{}{}", weighted, symmetric, encoding_name(encoding)));
-        const auto [hub, leaf] = hub_and_leaf(set);
+        const auto [hub, leaf] = graphso::testing::hub_and_leaf(set);
         const std::vector<std::string> jobs = {fmt::format("bfs:source={}", hub), fmt::format("bfs:source={}", leaf),
                                                fmt::format("sssp:source={}", hub), "pagerank:iterations=3"};
         const uint64_t mem = graphso::testing::budget_for(graph, jobs, 16.0, false);
@@ -68,7 +68,7 @@ TEST_CASE("light rounds: BFS and SSSP over the graph in memory equal the referen
                          << encoding_name(encoding) << ", async " << static_cast<int>(async));
           const graphso::testing::RunOptions light{.engine = engine, .async = async, .grouping = false};
           graphso::testing::RunOptions heavy = light;
-          heavy.light_rounds = false;
+          heavy.light_rounds = LightRounds::Off;
           auto on = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, light);
           auto off = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, heavy);
           REQUIRE(on.report.graph_resident);
@@ -78,15 +78,8 @@ TEST_CASE("light rounds: BFS and SSSP over the graph in memory equal the referen
           REQUIRE(on.report.adjacency_round == 0);
           REQUIRE(on.report.adjacency_bytes_read > 0);
           REQUIRE(on.report.adjacency_bytes == Adjacency::bytes_for(set.vertices, set.edges.size(), weighted));
-          for (size_t j = 0; j < jobs.size(); ++j) {
-            INFO(jobs[j]);
-            graphso::testing::check_against_reference(on.specs[j], *on.jobs[j], set);
-            // Levels and distances are exact (PageRank's sums are not, in any two runs).
-            if (on.specs[j].algo != "pagerank")
-              REQUIRE(on.jobs[j]->format_results(OutFormat::Binary, on.order) ==
-                      off.jobs[j]->format_results(OutFormat::Binary, off.order));
-            REQUIRE(outcome_of(off.report, on.specs[j].name).light_rounds == 0);
-          }
+          require_same_results(on, off, set);
+          for (const JobSpec& spec : on.specs) REQUIRE(outcome_of(off.report, spec.name).light_rounds == 0);
           const std::string bfs = on.specs[0].name, sssp = on.specs[2].name, pagerank = on.specs[3].name;
           // Every round of a BFS; an SSSP's asynchronous passes only (synchronous rounds go through
           // the chunks); never PageRank's.
@@ -108,19 +101,13 @@ TEST_CASE("light rounds: a BFS joining after the graph was read takes it from th
   graphso::testing::RunOptions options{.chunk_bytes = 4096, .engine = engine, .grouping = false};
   options.arrive_after = {0, 1, 1};
   auto on = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, options);
-  options.light_rounds = false;
+  options.light_rounds = LightRounds::Off;
   auto off = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, options);
   REQUIRE(on.report.light_rounds == "built");
   REQUIRE(on.report.adjacency_round == 1);
   REQUIRE(on.report.adjacency_bytes_read == 0);
   REQUIRE(on.report.io.bytes_read == off.report.io.bytes_read);
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    INFO(jobs[j]);
-    graphso::testing::check_against_reference(on.specs[j], *on.jobs[j], set);
-    if (on.specs[j].algo != "pagerank")
-      REQUIRE(on.jobs[j]->format_results(OutFormat::Binary, on.order) ==
-              off.jobs[j]->format_results(OutFormat::Binary, off.order));
-  }
+  require_same_results(on, off, set);
   // Through the chunks a lattice takes a pass per few levels; in memory the BFS's pass runs to
   // its end (after a round or two while it grows) and the SSSP's first pass does.
   const RunnableOutcome& bfs = outcome_of(on.report, on.specs[1].name);
@@ -132,6 +119,24 @@ TEST_CASE("light rounds: a BFS joining after the graph was read takes it from th
                                                  {.chunk_bytes = 4096, .engine = engine});
   REQUIRE(pagerank.report.light_rounds == "not taken");
   REQUIRE(pagerank.report.adjacency_bytes == 0);
+}
+
+TEST_CASE("light rounds, auto: built once the rounds without them have cost what building them would") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
+  TempDir dir;
+  // A long lattice: hundreds of thin passes through the chunks, well past the price of a small
+  // graph's adjacency.
+  const EdgeSet long_one = graphso::testing::street_lattice(4, 3000);
+  const std::string lattice = graphso::testing::prepare_graph(dir, long_one, 4, "lattice");
+  const std::vector<std::string> bfs = {"bfs:source=1"};
+  graphso::testing::RunOptions options{.chunk_bytes = 4096, .engine = engine};
+  options.light_rounds = LightRounds::Auto;
+  auto built = graphso::testing::run_batch_on(lattice, bfs, Sharing::Chunk, graphso::testing::budget_for(lattice, bfs, 16.0), options);
+  REQUIRE(built.report.light_rounds == "built");
+  REQUIRE(built.report.adjacency_round > 0);  // after some rounds through the chunks
+  REQUIRE(built.report.light_rent_seconds >= static_cast<double>(built.report.adjacency_bytes) / kLightRoundsBuildRate);
+  REQUIRE(outcome_of(built.report, built.specs[0].name).light_rounds > 0);
+  graphso::testing::check_against_reference(built.specs[0], *built.jobs[0], long_one);
 }
 
 TEST_CASE("light rounds are off out of core and in the stock modes") {

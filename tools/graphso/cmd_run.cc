@@ -185,10 +185,12 @@ int cmd_run(const Args& args) {
        "are the last trial's, the report and summary list every trial's time and bytes")
       ("chunk-size", po::value(&chunk_size), "chunk mode: chunk size, or `formula` for the paper's Formula (1) from the LLC size (default: the one prep chose for the graph from the device; `graphso inspect` shows it)")
       ("cache-ratio", number(&config.cache_ratio)->default_value(0.25), "chunk mode: share of the graph budget for the chunk cache")
-      ("light-rounds", po::value(&light_rounds)->default_value("on"),
-       "chunk mode, on|off: once the cache holds the whole graph and the budget has room beside it, the graph's "
+      ("light-rounds", po::value(&light_rounds)->default_value("auto"),
+       "chunk mode, auto|on|off: when the budget holds the whole graph and has room beside the cache, the graph's "
        "out-edges per vertex are built in memory and BFS and SSSP do their rounds over them (an asynchronous pass "
-       "runs to the traversal's end); off: every round goes through the chunks, to measure what they save")
+       "runs to the traversal's end); auto: once the rounds run without them have taken as long as building them "
+       "would; on: as soon as such a job runs (the graph read whole first if no job has); off: every round goes "
+       "through the chunks")
       ("cache-form", po::value(&cache_form)->default_value("auto"),
        "chunk mode, a packed graph: what the chunk cache keeps of a chunk, its pages as read (packed) or their "
        "decoded source groups (decoded: about twice the bytes, no decode per round); auto: decoded when every chunk "
@@ -268,8 +270,7 @@ int cmd_run(const Args& args) {
     if (pass_over_pages != "on" && pass_over_pages != "off")
       fail("run: --pass-over-pages '{}' (expected on or off)", pass_over_pages);
     config.pass_over_pages = pass_over_pages == "on";
-    if (light_rounds != "on" && light_rounds != "off") fail("run: --light-rounds '{}' (expected on or off)", light_rounds);
-    config.light_rounds = light_rounds == "on";
+    config.light_rounds = parse_light_rounds(light_rounds);
     if (grouping != "on" && grouping != "off") fail("run: --grouping '{}' (expected on or off)", grouping);
     config.grouping = grouping == "on";
     config.pass_order = parse_pass_order(pass_order);
