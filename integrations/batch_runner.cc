@@ -345,11 +345,18 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
         while (std::optional<LoadedPartition> lp = middleware->Schedule(whole)) engine.process(lp->runs);
         report.adjacency_bytes_read = io_bytes() - bytes_before;
       }
-      adjacency.emplace(middleware->adjacency(graph.out_degrees()));
-      report.adjacency_seconds = seconds_since(t);
-      report.adjacency_bytes = adjacency->bytes();
-      report.adjacency_round = round;
-      report.light_rounds = "built";
+      // Chunks read by pages (--granularity page) are not cached: then the cache never holds the
+      // graph, and nothing is built (nor read whole again).
+      if (middleware->caches_every_chunk()) {
+        adjacency.emplace(middleware->adjacency(graph.out_degrees()));
+        report.adjacency_seconds = seconds_since(t);
+        report.adjacency_bytes = adjacency->bytes();
+        report.adjacency_round = round;
+        report.light_rounds = "built";
+      } else {
+        adjacency_wanted = false;
+        report.light_rounds = "cache not whole";
+      }
     }
     std::vector<uint32_t> running;
     bool waiting = false;
