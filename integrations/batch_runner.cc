@@ -7,9 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "base/adjacency.h"
 #include "base/bitmap_rank.h"
-#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/json_writer.h"
 #include "base/progress.h"
@@ -19,16 +17,6 @@
 #include "middleware/sharing_mode.h"
 
 namespace graphso {
-
-namespace {
-constexpr EnumName<LightRounds> kLightRoundsNames[] = {
-    {LightRounds::Off, "off"}, {LightRounds::Auto, "auto"}, {LightRounds::On, "on"}};
-}  // namespace
-
-LightRounds parse_light_rounds(const std::string& name) {
-  return parse_enum<LightRounds>(kLightRoundsNames, name, "light-rounds policy");
-}
-const char* light_rounds_name(LightRounds policy) { return enum_name<LightRounds>(kLightRoundsNames, policy); }
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -243,17 +231,10 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   // Light rounds: the adjacency takes what the cache, the table and the two buffers leave of the
   // budget.
-  bool adjacency_wanted = false;
-  if (!middleware || !report.graph_resident) {
-    report.light_rounds = "not resident";
-  } else if (config.light_rounds == LightRounds::Off) {
-    report.light_rounds = "off";
-  } else {
-    const uint64_t taken = report.cache_bytes + report.tchunk_bytes + 2 * buffer;
-    const uint64_t room = data_budget > taken ? data_budget - taken : 0;
-    adjacency_wanted = Adjacency::bytes_for(n, info.out_edges, m.weighted) <= room;
-    report.light_rounds = adjacency_wanted ? "waiting" : "no room";
-  }
+  const uint64_t taken = report.cache_bytes + report.tchunk_bytes + 2 * buffer;
+  ResidentAdjacency resident(config.light_rounds, middleware.get(), report.graph_resident,
+                             data_budget > taken ? data_budget - taken : 0, n, info.out_edges, m.weighted,
+                             layout.stored_bytes());
   report.buffer_bytes = buffer;
   report.encoding = encoding_name(layout.encoding);
   report.bytes_per_edge = layout.edges ? static_cast<double>(layout.stored_bytes()) / static_cast<double>(layout.edges) : 0;
@@ -309,55 +290,18 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   Progress progress("run", 0, "");
   const auto start = Clock::now();
   const double cpu_at_start = cpu_seconds();
-  std::optional<Adjacency> adjacency;
   std::vector<uint32_t> light_rounds(R, 0);
-  double light_rent_seconds = 0;  // rounds run with a job that would take light rounds, none built
+  // Whether a job that would do light rounds runs in this round.
+  auto takers = [&](uint32_t round) {
+    for (uint32_t r = 0; r < R; ++r)
+      if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] <= round && runnables[r]->takes_adjacency())
+        return true;
+    return false;
+  };
   for (uint32_t round = 0;; ++round) {
-    // Built for the jobs that will take it, before they arrive (their time, like a textbook
-    // kernel's, starts with the graph in memory; the report gives the build's own).
-    auto takes_adjacency = [&] {
-      for (uint32_t r = 0; r < R; ++r)
-        if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] <= round && runnables[r]->takes_adjacency())
-          return true;
-      return false;
-    };
-    // Auto: bought once the rent paid for going without (rounds run with a job that would take
-    // it) reaches its price, so a short traversal never pays for it and a long one at most twice.
-    auto worth_building = [&] {
-      if (config.light_rounds == LightRounds::On) return true;
-      const double fill = static_cast<double>(Adjacency::bytes_for(n, info.out_edges, m.weighted));
-      const double read = middleware->caches_every_chunk() ? 0.0 : static_cast<double>(layout.stored_bytes());
-      return light_rent_seconds >= (fill + read) / kLightRoundsBuildRate;
-    };
-    if (adjacency_wanted && !adjacency && takes_adjacency() &&
-        (middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed")) && worth_building()) {
-      const auto t = Clock::now();
-      if (!middleware->caches_every_chunk()) {
-        // The graph is read whole first, as a round whose frontier is every vertex, its runs handed
-        // to no job: the engine checks them as it checks any load, and the cache keeps them
-        // (packed pages, which the engine would pass over unchecked, wait for the jobs to read them).
-        const uint64_t bytes_before = io_bytes();
-        Bitmap every(n);
-        every.set_all();
-        const JobFrontier all{&every, false};
-        ActiveChunks whole = middleware->GetActiveChunks({&all, 1});
-        for (ChunkDemand& demand : whole.chunks) demand.jobs.clear();
-        while (std::optional<LoadedPartition> lp = middleware->Schedule(whole)) engine.process(lp->runs);
-        report.adjacency_bytes_read = io_bytes() - bytes_before;
-      }
-      // Chunks read by pages (--granularity page) are not cached: then the cache never holds the
-      // graph, and nothing is built (nor read whole again).
-      if (middleware->caches_every_chunk()) {
-        adjacency.emplace(middleware->adjacency(graph.out_degrees()));
-        report.adjacency_seconds = seconds_since(t);
-        report.adjacency_bytes = adjacency->bytes();
-        report.adjacency_round = round;
-        report.light_rounds = "built";
-      } else {
-        adjacency_wanted = false;
-        report.light_rounds = "cache not whole";
-      }
-    }
+    // Built before the round's arrivals are timed: their time, like a textbook kernel's, starts
+    // with the graph in memory (the report gives the build's own).
+    const Adjacency* adjacency = resident.before_round(round, takers(round), engine, io_bytes, graph.out_degrees());
     std::vector<uint32_t> running;
     bool waiting = false;
     for (uint32_t r = 0; r < R; ++r) {
@@ -470,7 +414,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
       record.bytes_from_cache = now.cache.bytes_hit - mw_before.cache.bytes_hit;
     }
     record.seconds = seconds_since(round_start);
-    if (adjacency_wanted && !adjacency && takes_adjacency()) light_rent_seconds += record.seconds;
+    resident.after_round(record.seconds, takers(round));
     report.rounds.push_back(record);
     if (config.show_progress) {
       std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, record.active_jobs,
@@ -485,11 +429,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   }
   progress.finish();
 
-  if (report.light_rounds == "waiting") {
-    if (light_rent_seconds > 0) report.light_rounds = middleware->caches_every_chunk() || middleware->cache_form() != std::string_view("packed") ? "not worth it" : "cache not whole";
-    else report.light_rounds = "not taken";
-  }
-  report.light_rent_seconds = light_rent_seconds;
+  report.light_rounds = resident.report();
   report.wall_seconds = seconds_since(start);
   report.cpu_seconds = cpu_seconds() - cpu_at_start;
   report.counters = engine.counters();
@@ -645,12 +585,12 @@ std::string report_json(const BatchReport& r) {
   w.field("cache_bytes", r.cache_bytes);
   w.field("cache_form", r.cache_form);
   w.field("graph_resident", r.graph_resident);
-  w.field("light_rounds", r.light_rounds);
-  w.field("adjacency_bytes", r.adjacency_bytes);
-  w.field("adjacency_seconds", r.adjacency_seconds);
-  w.field("adjacency_bytes_read", r.adjacency_bytes_read);
-  w.field("light_rent_seconds", r.light_rent_seconds);
-  w.field("adjacency_round", r.adjacency_round);
+  w.field("light_rounds", r.light_rounds.state);
+  w.field("adjacency_bytes", r.light_rounds.bytes);
+  w.field("adjacency_seconds", r.light_rounds.seconds);
+  w.field("adjacency_bytes_read", r.light_rounds.bytes_read);
+  w.field("light_rent_seconds", r.light_rounds.rent_seconds);
+  w.field("adjacency_round", r.light_rounds.round);
   w.field("cache_used_bytes", r.cache_used_bytes);
   w.field("cached_chunks", r.cached_chunks);
   w.field("buffer_bytes", r.buffer_bytes);

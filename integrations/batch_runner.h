@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "integrations/light_rounds.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "io/chunk_reader.h"
 #include "io/device_profile.h"
@@ -31,15 +32,6 @@
 #include "middleware/sharing_mode.h"
 
 namespace graphso {
-
-// When a run builds light rounds' adjacency (BatchConfig::light_rounds).
-enum class LightRounds { Off, Auto, On };
-LightRounds parse_light_rounds(const std::string& name);
-const char* light_rounds_name(LightRounds policy);
-// Auto's estimate of building the adjacency: its bytes filled, and the graph's stored bytes read
-// when the cache does not hold them yet, at about this rate each (measured: road-FLA's 18.4 MiB in
-// 0.018-0.020 s, R-MAT 20's 264 MiB in 0.11-0.32 s; the disk reads 1.1-1.6 GB/s).
-inline constexpr double kLightRoundsBuildRate = 1e9;
 
 struct BatchConfig {
   EngineKind engine = EngineKind::GridGraph;
@@ -199,16 +191,7 @@ struct BatchReport {
   uint64_t cache_used_bytes = 0;    // chunk mode, at the end: the bytes cached, and in how many chunks
   uint64_t cached_chunks = 0;
   bool graph_resident = false;      // chunk mode: the cache has room for every chunk (GraphSO::holds_whole_graph)
-  // Light rounds: "built" (adjacency_* below), "off" (--light-rounds off), "no room" (the budget
-  // holds the cache but not the adjacency beside it), "not resident" (or not chunk mode), "not
-  // taken" (no job that takes it ran), "not worth it" (auto: the rounds such jobs ran took less
-  // than building it would), "cache not whole" (a packed cache that never held every chunk).
-  std::string light_rounds;
-  double light_rent_seconds = 0;    // auto: rounds run with a job that would take it, before it was built
-  uint64_t adjacency_bytes = 0;     // the graph's out-edges per vertex, in memory beside the cache
-  double adjacency_seconds = 0;     // building them from the cache (and reading the graph whole first)
-  uint64_t adjacency_bytes_read = 0;  // read to fill the cache first: no job had read the whole graph
-  uint32_t adjacency_round = 0;     // the round before which they were built
+  LightRoundsReport light_rounds;   // chunk mode: the graph's out-edges per vertex beside the cache
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
   std::string granularity;

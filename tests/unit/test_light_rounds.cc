@@ -72,12 +72,12 @@ TEST_CASE("light rounds: BFS and SSSP over the graph in memory equal the referen
           auto on = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, light);
           auto off = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, heavy);
           REQUIRE(on.report.graph_resident);
-          REQUIRE(on.report.light_rounds == "built");
-          REQUIRE(off.report.light_rounds == "off");
+          REQUIRE(on.report.light_rounds.state == "built");
+          REQUIRE(off.report.light_rounds.state == "off");
           // No job had read the whole graph before round 0: it was read once, first.
-          REQUIRE(on.report.adjacency_round == 0);
-          REQUIRE(on.report.adjacency_bytes_read > 0);
-          REQUIRE(on.report.adjacency_bytes == Adjacency::bytes_for(set.vertices, set.edges.size(), weighted));
+          REQUIRE(on.report.light_rounds.round == 0);
+          REQUIRE(on.report.light_rounds.bytes_read > 0);
+          REQUIRE(on.report.light_rounds.bytes == Adjacency::bytes_for(set.vertices, set.edges.size(), weighted));
           require_same_results(on, off, set);
           for (const JobSpec& spec : on.specs) REQUIRE(outcome_of(off.report, spec.name).light_rounds == 0);
           const std::string bfs = on.specs[0].name, sssp = on.specs[2].name, pagerank = on.specs[3].name;
@@ -103,9 +103,9 @@ TEST_CASE("light rounds: a BFS joining after the graph was read takes it from th
   auto on = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, options);
   options.light_rounds = LightRounds::Off;
   auto off = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, options);
-  REQUIRE(on.report.light_rounds == "built");
-  REQUIRE(on.report.adjacency_round == 1);
-  REQUIRE(on.report.adjacency_bytes_read == 0);
+  REQUIRE(on.report.light_rounds.state == "built");
+  REQUIRE(on.report.light_rounds.round == 1);
+  REQUIRE(on.report.light_rounds.bytes_read == 0);
   REQUIRE(on.report.io.bytes_read == off.report.io.bytes_read);
   require_same_results(on, off, set);
   // Through the chunks a lattice takes a pass per few levels; in memory the BFS's pass runs to
@@ -117,8 +117,8 @@ TEST_CASE("light rounds: a BFS joining after the graph was read takes it from th
   // A batch whose jobs take no light rounds builds nothing.
   auto pagerank = graphso::testing::run_batch_on(graph, {"pagerank:iterations=2"}, Sharing::Chunk, mem,
                                                  {.chunk_bytes = 4096, .engine = engine});
-  REQUIRE(pagerank.report.light_rounds == "not taken");
-  REQUIRE(pagerank.report.adjacency_bytes == 0);
+  REQUIRE(pagerank.report.light_rounds.state == "not taken");
+  REQUIRE(pagerank.report.light_rounds.bytes == 0);
 }
 
 TEST_CASE("light rounds, auto: built once the rounds without them have cost what building them would") {
@@ -132,9 +132,9 @@ TEST_CASE("light rounds, auto: built once the rounds without them have cost what
   graphso::testing::RunOptions options{.chunk_bytes = 4096, .engine = engine};
   options.light_rounds = LightRounds::Auto;
   auto built = graphso::testing::run_batch_on(lattice, bfs, Sharing::Chunk, graphso::testing::budget_for(lattice, bfs, 16.0), options);
-  REQUIRE(built.report.light_rounds == "built");
-  REQUIRE(built.report.adjacency_round > 0);  // after some rounds through the chunks
-  REQUIRE(built.report.light_rent_seconds >= static_cast<double>(built.report.adjacency_bytes) / kLightRoundsBuildRate);
+  REQUIRE(built.report.light_rounds.state == "built");
+  REQUIRE(built.report.light_rounds.round > 0);  // after some rounds through the chunks
+  REQUIRE(built.report.light_rounds.rent_seconds >= static_cast<double>(built.report.light_rounds.bytes) / kLightRoundsBuildRate);
   REQUIRE(outcome_of(built.report, built.specs[0].name).light_rounds > 0);
   graphso::testing::check_against_reference(built.specs[0], *built.jobs[0], long_one);
 }
@@ -146,12 +146,12 @@ TEST_CASE("light rounds are off out of core and in the stock modes") {
   const std::vector<std::string> jobs = {"bfs:source=3"};
   for (Sharing mode : {Sharing::Independent, Sharing::Partition}) {
     auto batch = graphso::testing::run_batch_on(graph, jobs, mode, graphso::testing::budget_for(graph, jobs, 16.0));
-    REQUIRE(batch.report.light_rounds == "not resident");
+    REQUIRE(batch.report.light_rounds.state == "not resident");
     graphso::testing::check_against_reference(batch.specs[0], *batch.jobs[0], set);
   }
   auto out_of_core = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, graphso::testing::budget_for(graph, jobs, 0.3),
                                                     {.chunk_bytes = 4096, .cache_ratio = 0});
-  REQUIRE(out_of_core.report.light_rounds == "not resident");
+  REQUIRE(out_of_core.report.light_rounds.state == "not resident");
   REQUIRE(outcome_of(out_of_core.report, out_of_core.specs[0].name).light_rounds == 0);
 }
 

@@ -76,11 +76,11 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                 static_cast<unsigned long long>(r.chunks), human_bytes(static_cast<double>(r.cache_used_bytes)).c_str(), r.cache_form.c_str(),
                 human_bytes(static_cast<double>(r.tchunk_bytes)).c_str(),
                 human_bytes(static_cast<double>(r.chunk_stats.index_bytes_read)).c_str());
-  if (r.mode == "chunk" && r.light_rounds == "built")
+  if (r.mode == "chunk" && r.light_rounds.state == "built")
     std::fprintf(out, "light rounds: the graph's out-edges per vertex (%s) built from the cache in %.3f s before round %u\n",
-                 human_bytes(static_cast<double>(r.adjacency_bytes)).c_str(), r.adjacency_seconds, r.adjacency_round);
+                 human_bytes(static_cast<double>(r.light_rounds.bytes)).c_str(), r.light_rounds.seconds, r.light_rounds.round);
   else if (r.mode == "chunk" && r.graph_resident)
-    std::fprintf(out, "light rounds: %s\n", r.light_rounds == "no room" ? "no room beside the cache in the graph-data budget" : r.light_rounds.c_str());
+    std::fprintf(out, "light rounds: %s\n", r.light_rounds.state == "no room" ? "no room beside the cache in the graph-data budget" : r.light_rounds.state.c_str());
   if (r.mode == "chunk" && r.granularity != "chunk")
     std::fprintf(out, "granularity %s: %llu chunks read by pages (%s in %llu runs), %s read whole; device %.2f GB/s sequential, "
                 "%.0f random 4 KiB reads/s (measured in %.2f s)\n",
