@@ -301,7 +301,8 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   for (uint32_t round = 0;; ++round) {
     // Built before the round's arrivals are timed: their time, like a textbook kernel's, starts
     // with the graph in memory (the report gives the build's own).
-    const Adjacency* adjacency = resident.before_round(round, takers(round), engine, io_bytes, graph.out_degrees());
+    const bool light_takers = takers(round);
+    const Adjacency* adjacency = resident.before_round(round, light_takers, engine, io_bytes, graph.out_degrees());
     std::vector<uint32_t> running;
     bool waiting = false;
     for (uint32_t r = 0; r < R; ++r) {
@@ -414,7 +415,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
       record.bytes_from_cache = now.cache.bytes_hit - mw_before.cache.bytes_hit;
     }
     record.seconds = seconds_since(round_start);
-    resident.after_round(record.seconds, takers(round));
+    resident.after_round(record.seconds, light_takers);
     report.rounds.push_back(record);
     if (config.show_progress) {
       std::string line = fmt::format("round {}, {} active jobs, {} {} loaded, {} read", round, record.active_jobs,

@@ -111,11 +111,7 @@ bool BfsJob::adjacency_round(const Adjacency& graph) {
   } else {
     // Levels a level apart are buckets one wide: the pass is a queue BFS from the vertices still
     // to push, and ends with none left (the round's end then finds the traversal done).
-    std::vector<VertexId> pending;
-    frontier_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
-    next_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
-    next_.clear();
-    bucket_pass(graph, level_, std::move(pending), [](uint32_t level) { return uint64_t{level}; },
+    bucket_pass(graph, level_, take_pending(), [](uint32_t level) { return uint64_t{level}; },
                 [](uint32_t level, Weight) { return level + 1; }, threads_);
   }
   return true;

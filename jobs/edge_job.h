@@ -157,6 +157,16 @@ class EdgeJob : public Job {
     return least > kMost - span ? kMost : least + span;
   }
 
+  // What an asynchronous pass over the graph in memory must still push (jobs/bucket_pass.h): the
+  // frontier and the changes not pushed yet, next_ then cleared (the pass pushes them all).
+  std::vector<VertexId> take_pending() {
+    std::vector<VertexId> pending;
+    frontier_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
+    next_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
+    next_.clear();
+    return pending;
+  }
+
   // Asynchronous passes: called once per source run about to push (the source is in the
   // frontier, or changed in this pass); false skips it. Monotone jobs: a source whose whole
   // out-edges are in this run leaves next_ before its value is read (a change after that sets it

@@ -59,18 +59,14 @@ double bucket_width(const Adjacency& graph, bool real) {
 
 bool SsspJob::adjacency_round(const Adjacency& graph) {
   if (!async_) return false;
-  std::vector<VertexId> pending;
-  frontier_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
-  next_.for_each([&](uint64_t v) { pending.push_back(static_cast<VertexId>(v)); });
-  next_.clear();
   const double width = bucket_width(graph, real_);
   if (real_) {
-    bucket_pass(graph, dist_, std::move(pending),
+    bucket_pass(graph, dist_, take_pending(),
                 [width](uint64_t d) { return static_cast<uint64_t>(std::bit_cast<double>(d) / width); },
                 [](uint64_t d, Weight w) { return add_real(d, w); }, threads_);
   } else {
     const uint64_t delta = static_cast<uint64_t>(width);
-    bucket_pass(graph, dist_, std::move(pending), [delta](uint64_t d) { return d / delta; },
+    bucket_pass(graph, dist_, take_pending(), [delta](uint64_t d) { return d / delta; },
                 [](uint64_t d, Weight w) { return d + w; }, threads_);
   }
   return true;

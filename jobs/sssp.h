@@ -44,8 +44,8 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
   bool gather_owned(VertexId v, uint64_t dist) { return owned_min(lowered_[v], dist); }
   void end_round() override;
   // Light rounds: an asynchronous pass over the graph in memory runs to the last distance by
-  // delta-stepping (jobs/bucket_pass.h), buckets as wide as the mean weight; synchronous rounds
-  // stay on the engine's runs.
+  // delta-stepping (jobs/bucket_pass.h), buckets as wide as the mean weight over the mean degree;
+  // synchronous rounds stay on the engine's runs.
   bool adjacency_round(const Adjacency& graph) override;
   bool takes_adjacency() const override { return async_; }
   // Bounded passes (jobs/edge_job.h): a distance changed in a pass travels on within reach only.
