@@ -1,7 +1,9 @@
-// The same job file on Apache Spark (tools/spark, local[2]): graphso export --format parquet, then
-// every algorithm Spark runs, compared file by file with `graphso run` on the same graph: BFS,
-// SSSP (integer and real weights), WCC, CDLP and LCC byte for byte, PageRank within float noise,
-// delta-PageRank and PPR within the L1 bound both sides state. Bad input is refused before a Spark session starts.
+// The same job file on Apache Spark (tools/spark): graphso export --format parquet, then every
+// algorithm Spark runs, on GraphX (the jar make deps-spark builds) in local[2] and on two executor
+// JVMs (local-cluster), and on the DataFrame back end ([long]), compared file by file with `graphso run` on
+// the same graph: BFS, SSSP (integer and real weights), WCC, CDLP and LCC byte for byte, PageRank
+// within float noise, delta-PageRank and PPR within the L1 bound both sides state. Bad input is
+// refused before a Spark session starts.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -104,23 +106,35 @@ tolerance = 0.05
 // stopping rule, algorithms.py): the most two results to tolerance 0.05 may differ in L1.
 constexpr double kDeltaBound = (0.85 / 0.15 + 0.85) * 0.05;
 
+// Where and how a batch runs on Spark: the master, and the back end (tools/spark --backend).
+struct SparkRun {
+  std::string master = "local[2]";
+  std::string backend = "graphx";
+};
+
 // exact_files: results equal byte for byte; rank_files: PageRank results, compared within their bound.
 void compare_batch(const std::string& graph_dir, TempDir& dir, const std::string& batch,
-                   const std::vector<std::string>& exact_files, const std::vector<std::string>& rank_files) {
+                   const std::vector<std::string>& exact_files, const std::vector<std::string>& rank_files,
+                   const SparkRun& spark = {}) {
   const std::string jobs = dir.file("batch.toml"), exported = dir.file("export"), ours = dir.file("graphso"),
                     theirs = dir.file("spark"), report = dir.file("spark.json");
   write_text(jobs, batch);
-  CliResult e = graphso_cli({"export", graph_dir, "-o", exported, "--format", "parquet"});
-  INFO(e.err);
-  REQUIRE(e.status == 0);
+  if (!fs::exists(exported)) {
+    CliResult e = graphso_cli({"export", graph_dir, "-o", exported, "--format", "parquet"});
+    INFO(e.err);
+    REQUIRE(e.status == 0);
+  }
   REQUIRE(fs::exists(exported + "/graphso.json"));
   REQUIRE(fs::exists(exported + "/part-00000.parquet"));
-  REQUIRE(graphso_cli({"run", graph_dir, "--jobs", jobs, "--out", ours}).status == 0);
-  CliResult s = graphso_spark({exported, "--jobs", jobs, "--out", theirs, "--report", report, "--master", "local[2]"});
-  INFO(s.out << s.err);
+  if (!fs::exists(ours)) REQUIRE(graphso_cli({"run", graph_dir, "--jobs", jobs, "--out", ours}).status == 0);
+  if (fs::exists(theirs)) fs::remove_all(theirs);
+  CliResult s = graphso_spark(
+      {exported, "--jobs", jobs, "--out", theirs, "--report", report, "--master", spark.master, "--backend", spark.backend});
+  INFO(spark.master << " " << spark.backend << ": " << s.out << s.err);
   REQUIRE(s.status == 0);
   const std::string json = read_small_file(report);
-  REQUIRE_THAT(json, Catch::Contains("\"master\": \"local[2]\"") && Catch::Contains("\"converged\": true"));
+  REQUIRE_THAT(json, Catch::Contains("\"master\": \"" + spark.master + "\"") && Catch::Contains("\"converged\": true"));
+  REQUIRE_THAT(json, Catch::Contains("\"backend\": \"" + spark.backend + "\""));
   REQUIRE_THAT(json, !Catch::Contains("\"converged\": false"));
   // The summary counts from the command's start: the JVM's start and the load are in it, and said.
   REQUIRE_THAT(s.out, Catch::Contains("starting Spark") && Catch::Contains("loading the export") && Catch::Contains("the jobs"));
@@ -158,7 +172,7 @@ void compare_batch(const std::string& graph_dir, TempDir& dir, const std::string
 
 }  // namespace
 
-TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (email-enron, weighted R-MAT 12, real weights)") {
+TEST_CASE("spark: a job file runs on Spark local[2] (GraphX) with graphso's results (email-enron, weighted R-MAT 12, real weights)") {
   TempDir dir;
   const std::string enron = dir.file("enron.bin"), enron_dir = dir.file("enron");
   REQUIRE(graphso_cli({"convert", datasets_dir() + "/email-enron-u.el.gz", "-o", enron, "--symmetrize"}).status == 0);
@@ -189,6 +203,35 @@ TEST_CASE("spark: a job file runs on Spark local[2] with graphso's results (emai
   REQUIRE(graphso_cli({"convert", text, "-o", real, "--real-weights"}).status == 0);
   REQUIRE(graphso_cli({"prep", real, "-o", real_graph}).status == 0);
   compare_batch(real_graph, real_dir, kSssp, {"0-sssp.txt"}, {});
+}
+
+// Every algorithm Spark runs, on a weighted R-MAT 11: a batch's jobs and their result files.
+std::string every_algorithm() { return std::string(kSssp) + kUnweighted + kToTolerance + kCdlp + kLcc; }
+const std::vector<std::string> kEveryExact = {"0-sssp.txt", "1-bfs.txt", "components.txt", "6-cdlp.txt", "7-lcc.txt"};
+const std::vector<std::string> kEveryRanks = {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"};
+
+void weighted_rmat_11(TempDir& dir, std::string& graph) {
+  graph = dir.file("g");
+  REQUIRE(graphso_cli({"generate", "rmat", "-o", dir.file("rmat.bin"), "--scale", "11", "--edge-factor", "8", "--weighted"}).status == 0);
+  REQUIRE(graphso_cli({"prep", dir.file("rmat.bin"), "-o", graph}).status == 0);
+}
+
+// Two executor JVMs (Spark's local-cluster master: a shuffle crosses processes, as on a cluster)
+// run every algorithm Spark runs, as GraphX's programs, with graphso's results.
+TEST_CASE("spark: every algorithm on two executor JVMs (local-cluster, GraphX), with graphso's results") {
+  TempDir dir;
+  std::string graph;
+  weighted_rmat_11(dir, graph);
+  compare_batch(graph, dir, every_algorithm(), kEveryExact, kEveryRanks, {.master = "local-cluster[2,1,1024]", .backend = "graphx"});
+}
+
+// The DataFrame back end (--backend dataframe), the same batch: in make test-long, where its
+// minute fits.
+TEST_CASE("spark: every algorithm on the DataFrame back end, with graphso's results", "[long]") {
+  TempDir dir;
+  std::string graph;
+  weighted_rmat_11(dir, graph);
+  compare_batch(graph, dir, every_algorithm(), kEveryExact, kEveryRanks, {.master = "local[2]", .backend = "dataframe"});
 }
 
 TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {
@@ -224,6 +267,14 @@ TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own m
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "kcore does not run on Spark");
   write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = \"random\"\n");
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "source=random needs the graph's out-degrees");
+  // GraphX asked for (or a jar named) where there is no jar.
+  write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = 0\n");
+  for (const std::string backend : {"graphx", "auto"}) {
+    CliResult no_jar = run_program({"env", "GRAPHSO_GRAPHX_JAR=" + dir.file("none.jar"), spark_python(),
+                                    (checkout() / "tools/spark/run.py").string(), exported, "--jobs", jobs, "--out", out,
+                                    "--backend", backend, "--graphso", graphso_binary()});
+    require_spark_refusal(no_jar, "no GraphX jar");
+  }
   REQUIRE(!fs::exists(out));
   // A results directory that holds the user's files is not replaced.
   write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = 0\n");

@@ -32,6 +32,8 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   inmemory     each job alone and W1 with the graph resident (decoded, and packed) against textbook CSR kernels
                (serial BFS, PageRank pull) on R-MAT 20 symmetrised, soc-slashdot and road-FLA; BFS at 1/4 beside them;
                a dgap store read in place against the same edges prepared
+  spark        the same job file on graphso and on Spark local[2], GraphX and DataFrame back ends: W1 on soc-slashdot
+               and R-MAT 20 symmetrised, BFS and SSSP on road-FLA; session, load, per-job seconds and rounds
   many_jobs    64 and 256 BFS from giant-component sources against one of them alone (grouped, and 64 with
                --grouping off), R-MAT 20 symmetrised and road-FLA at 1/4 and 1/8 of the stored graph; a mixed batch
                of 64 grouped, ungrouped and as the sum of its jobs alone; 1,000 jobs' time and peak RSS
@@ -60,7 +62,7 @@ DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in 
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
                "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
-               "settings", "sweep", "many_jobs", "inmemory", "graphalytics"]
+               "settings", "sweep", "many_jobs", "inmemory", "graphalytics", "spark"]
 
 
 def log(message):
@@ -753,6 +755,68 @@ def exp_inmemory(ctx):
                  "store / GridGraph"], store_rows))
     setting = f"chunk mode, budget 16x the stored graph; {ctx.threads} threads; commit {ctx.commit}"
     return raw, md, lambda path: plots.inmemory(series, setting, path)
+
+
+def exp_spark(ctx):
+    """Issue 67: the same job file on graphso and on Spark local[2] (tools/spark), on both of its back ends
+    (GraphX's Pregel programs, the jar `make deps-spark` builds, and DataFrame loops): W1 on soc-slashdot and on a
+    symmetrised R-MAT 20, BFS and SSSP on road-FLA (--quick: W1 on R-MAT 12 alone, GraphX alone). graphso with the budget
+    above the graph (Spark holds it in memory too); Spark's report gives the session's start, the load and each job's
+    seconds and rounds. The driver gets 8 GiB (PYSPARK_SUBMIT_ARGS): R-MAT 20's 33.5 M edges do not fit Spark's
+    default 1 GiB."""
+    quick = ctx.args.quick
+    python = os.path.join(REPO, ".venv-spark", "bin", "python")
+    if not os.path.exists(python):
+        raise RuntimeError("no .venv-spark: run make deps-spark")
+    scale = 12 if quick else 20
+    rmat = ctx.ordered(f"R-MAT {scale} symmetrised", f"rmat{scale}-sym", lambda: ctx.bench.symmetric_rmat_edges(scale))
+    road = None if quick else ctx.road()
+    graphs = [rmat] if quick else [ctx.dataset("soc-slashdot0902-d.el.gz", False), road, rmat]
+    env = dict(os.environ, PYSPARK_SUBMIT_ARGS="--driver-memory 8g pyspark-shell", GRAPHSO_BIN=ctx.bench.graphso)
+    rows, raw = [], {}
+    for g in graphs:
+        source = giant_sources(ctx, g, 1)[0]
+        jobs = [f"bfs:source={source}", f"sssp:source={source}"] if g is road else w1(source)
+        job_file = os.path.join(ctx.bench.work, f"{os.path.basename(g.path)}-spark.toml")
+        with open(job_file, "w") as f:
+            for job in jobs:
+                algo, _, params = job.partition(":")
+                f.write(f'[[job]]\nalgo = "{algo}"\n' + "".join(
+                    f"{k} = {v}\n" for k, v in (kv.split("=") for kv in params.split(",") if kv)))
+        exported = os.path.join(ctx.bench.work, f"{os.path.basename(g.path)}.parquet")
+        if not os.path.exists(os.path.join(exported, "graphso.json")):
+            ctx.bench.cli("export", g.path, "-o", exported, "--format", "parquet")
+        budget = max(16 * stored_bytes(g), 64 << 20)
+        ours = ctx.bench.run(g.path, [], "chunk", budget, f"{g.name} graphso", job_file=job_file)
+        per_job = {j["name"]: (j["seconds"], j["iterations"]) for j in ours["jobs"]}
+        rows.append([g.name, "graphso", "", "", f"{ours['wall_seconds']:.3f}", "1",
+                     "; ".join(f"{name} {s:.3f} s ({it})" for name, (s, it) in per_job.items())])
+        raw[g.name] = {"graphso": ours, "spark": {}}
+        for backend in ("graphx",) if quick else ("graphx", "dataframe"):
+            out, report = os.path.join(ctx.bench.work, "spark-out"), os.path.join(ctx.bench.work, "spark.json")
+            log(f"  {g.name}: Spark local[2], {backend}")
+            done = subprocess.run([python, os.path.join(REPO, "tools", "spark", "run.py"), exported, "--jobs", job_file,
+                                   "--out", out, "--report", report, "--master", "local[2]", "--backend", backend],
+                                  capture_output=True, text=True, env=env)
+            if done.returncode != 0:
+                tail = done.stderr.strip().splitlines()[-1:] or ["no message"]
+                log(f"  {g.name} {backend}: failed: {tail[0]}")
+                rows.append([g.name, f"Spark {backend}", "", "", "failed", "", tail[0][:120]])
+                continue
+            with open(report) as f:
+                r = json.load(f)
+            raw[g.name]["spark"][backend] = r
+            rows.append([g.name, f"Spark {backend}", f"{r['session_seconds']:.1f}", f"{r['load_seconds']:.1f}",
+                         f"{r['jobs_seconds']:.1f}", f"{r['jobs_seconds'] / ours['wall_seconds']:.0f}",
+                         "; ".join(f"{j['name']} {j['seconds']:.1f} s ({j['iterations']}, "
+                                   f"{j['seconds'] / max(1, j['iterations']):.2f} s/round)" for j in r["jobs"])])
+    md = ("The same job file (W1: delta-PageRank 0.01, WCC, SSSP and BFS from a giant-component source; road-FLA: BFS "
+          "and SSSP) on graphso (chunk mode, budget 16x the stored graph, 2 threads) and on Spark local[2] with "
+          "each back end. Seconds: Spark's session start (the JVM), its load of the Parquet export (cached), its "
+          "jobs; graphso's batch wall time. `x graphso`: Spark's jobs over graphso's whole batch. Per job: seconds "
+          "(rounds, seconds per round).\n\n" +
+          table(["graph", "system", "session s", "load s", "jobs s", "x graphso", "per job"], rows))
+    return raw, md + f"\n\n{ctx.threads} threads; commit {ctx.commit}", None
 
 
 def exp_graphalytics(ctx):
@@ -1887,7 +1951,7 @@ def exp_store_insert(ctx):
     return raw, md + f"\n\n{threads} threads, {repeats} repeats alternated; commit {ctx.commit}", None
 
 
-RUNNERS = {"graphalytics": exp_graphalytics, "inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
+RUNNERS = {"spark": exp_spark, "graphalytics": exp_graphalytics, "inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
            "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
@@ -1911,7 +1975,8 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "sweep": "18. Every graph and workload: the default against forced --async, chunk against partition (issue 51)",
           "many_jobs": "19. Many jobs: grouped BFS, SSSP and PageRank against one job alone and against jobs on their own (issue 63)",
           "inmemory": "20. A graph that fits: resident chunks against packed ones and against textbook in-memory kernels (issue 68)",
-          "graphalytics": "21. LDBC Graphalytics' driver on R-MAT 22: Tl, Tp, Tm and EVPS per algorithm, and one batch (issue 66)"}
+          "graphalytics": "21. LDBC Graphalytics' driver on R-MAT 22: Tl, Tp, Tm and EVPS per algorithm, and one batch (issue 66)",
+          "spark": "22. The same job file on Spark: GraphX and DataFrame back ends against graphso (issue 67)"}
 
 
 def main():

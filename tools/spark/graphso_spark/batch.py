@@ -96,6 +96,10 @@ def parse_args(argv):
     p.add_argument("--checkpoint-dir", help="write each round's state here instead of keeping it in executor "
                                             "memory until the session ends (long jobs; on a cluster, a directory "
                                             "every executor can write, e.g. on HDFS)")
+    p.add_argument("--backend", choices=["auto", "graphx", "dataframe"], default="auto",
+                   help="graphx: Pregel programs in the jar `make deps-spark` builds (build/graphx/graphso-graphx.jar, "
+                        "or $GRAPHSO_GRAPHX_JAR); dataframe: DataFrame loops in Python; auto (default): graphx when "
+                        "the jar is there")
     p.add_argument("--shuffle-partitions", type=int, default=0,
                    help="spark.sql.shuffle.partitions (default: 2 per core of the master; "
                                                       "Spark's 200 made a small batch 3x slower)")
@@ -128,6 +132,7 @@ def main(argv=None):
         jobs = checked_jobs(graphso_binary(args.graphso), args.jobs, meta["vertices"])
         refuse_unsupported(jobs)
         check_results_directory(args.out)
+        jar = chosen_jar(args.backend)
     except (Refused, export_meta.ExportError) as e:
         print(f"graphso-spark: error: {e}", file=sys.stderr)
         return 1
@@ -136,15 +141,26 @@ def main(argv=None):
     shutil.rmtree(staging, ignore_errors=True)
     os.makedirs(staging)
     try:
-        return run_batch(args, meta, jobs, staging, started)
+        return run_batch(args, meta, jobs, staging, started, jar)
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # published by now, or a failed run's
 
 
-def run_batch(args, meta, jobs, staging, started):
+def chosen_jar(backend):
+    """The GraphX jar when the batch runs on GraphX, None for the DataFrame back end."""
+    from graphso_spark.graphx import jar_path  # no Spark import: a path only
+    jar = jar_path()
+    if backend == "dataframe" or (backend == "auto" and jar is None):
+        return None
+    if jar is None or not os.path.exists(jar):
+        raise Refused(f"--backend graphx: no GraphX jar ({jar or 'build/graphx/graphso-graphx.jar'}); "
+                      "build it with make deps-spark")
+    return jar
+
+
+def run_batch(args, meta, jobs, staging, started, jar):
     # Imported only now: a refused batch never loads Spark.
     from pyspark.sql import SparkSession
-    from pyspark.sql import functions as F
     from graphso_spark import algorithms
 
     status = StatusLine()
@@ -153,43 +169,50 @@ def run_batch(args, meta, jobs, staging, started):
                .config("spark.cleaner.referenceTracking.cleanCheckpoints", "true"))
     if args.master:
         builder = builder.master(args.master)
+    if jar:
+        from graphso_spark import graphx
+        builder = graphx.session_config(builder, jar)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     if args.checkpoint_dir:
         spark.sparkContext.setCheckpointDir(args.checkpoint_dir)
+    elif jar and spark.sparkContext.master.startswith("local"):
+        # GraphX cuts a long job's lineage by checkpoints (graphx.py); on one machine a directory
+        # of the run's own serves, removed with the staging directory.
+        spark.sparkContext.setCheckpointDir(os.path.join(os.path.abspath(staging), ".checkpoints"))
     cores = spark.sparkContext.defaultParallelism
     spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions or 2 * cores))
     session_seconds = time.time() - started
     status.show(f"loading {args.export}")
     loading = time.time()
-    edges = spark.read.parquet(*export_meta.part_paths(args.export, meta))
-    if not meta["weighted"]:
-        edges = edges.withColumn("weight", F.lit(1).cast("long"))
-    real_weights = bool(meta.get("real_weights", False))  # float64 weights; distances then double
-    edges = edges.select("src", "dst", "weight").repartition(2 * cores, "src").cache()
-    held = edges.count()
+    paths = export_meta.part_paths(args.export, meta)
+    if jar:
+        backend = graphx.Batch(spark, jar, paths, meta, 2 * cores)
+        held = backend.edge_count()
+        run_job = backend.run_job
+    else:
+        graph, held = load_dataframes(spark, args, meta, paths, cores)
+        run_job = lambda algo, params, damping: algorithms.run_job(graph, algo, params)  # noqa: E731
     if held != meta["edges"]:
         spark.stop()
         print(f"graphso-spark: error: {args.export}: the parts hold {held} edges, graphso.json says {meta['edges']}",
               file=sys.stderr)
         return 1
-    degrees = edges.groupBy("src").agg((1.0 / F.count("*")).alias("inverse"))
-    shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
-    shares.count()
-    graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, meta["symmetric"],
-                             bool(args.checkpoint_dir), real_weights=real_weights)
     load_seconds = time.time() - loading
 
-    report = {"export": args.export, "master": spark.sparkContext.master, "cores": cores,
+    report = {"export": args.export, "backend": "graphx" if jar else "dataframe", "master": spark.sparkContext.master,
+              "cores": cores,
               "vertices": meta["vertices"], "edges": meta["edges"], "session_seconds": session_seconds,
               "load_seconds": load_seconds, "jobs": []}
     jobs_began = time.time()
     for job in jobs:
         began = time.time()
-        graph.on_round = lambda rounds, job=job, began=began: status.show(
-            f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
         status.show(f"{job['name']} ({job['algo']}): round 1")
-        values, rounds, converged = algorithms.run_job(graph, job["algo"], job["params"])
+        if not jar:
+            graph.on_round = lambda rounds, job=job, began=began: status.show(
+                f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
+        values, rounds, converged = run_job(job["algo"], job["params"],
+                                            float(job["params"].get("damping", algorithms.DAMPING)))
         write_values(values, os.path.join(staging, job["name"] + ".txt"))
         seconds = time.time() - began
         status.clear()
@@ -201,6 +224,7 @@ def run_batch(args, meta, jobs, staging, started):
     spark.stop()
     # Everything from the command's start, the JVM's start and the session's end included.
     report["seconds"] = time.time() - started
+    shutil.rmtree(os.path.join(staging, ".checkpoints"), ignore_errors=True)
     with open(os.path.join(staging, RESULTS_MARKER), "w") as marker:
         marker.write("graphso results\nformat: text\n")
     # Published whole: the old results go only once the new ones are all written.
@@ -210,6 +234,24 @@ def run_batch(args, meta, jobs, staging, started):
         with open(args.report + ".tmp", "w") as f:
             json.dump(report, f, indent=2)
         os.replace(args.report + ".tmp", args.report)
-    print(f"{len(jobs)} jobs in {report['seconds']:.2f} s on {report['master']}: starting Spark "
+    print(f"{len(jobs)} jobs in {report['seconds']:.2f} s on {report['master']} ({report['backend']}): starting Spark "
           f"{session_seconds:.2f} s, loading the export {load_seconds:.2f} s, the jobs {report['jobs_seconds']:.2f} s")
     return 0
+
+
+def load_dataframes(spark, args, meta, paths, cores):
+    """The DataFrame back end's cached graph (graphso_spark.algorithms), and the edges it holds."""
+    from pyspark.sql import functions as F
+    from graphso_spark import algorithms
+    edges = spark.read.parquet(*paths)
+    if not meta["weighted"]:
+        edges = edges.withColumn("weight", F.lit(1).cast("long"))
+    real_weights = bool(meta.get("real_weights", False))  # float64 weights; distances then double
+    edges = edges.select("src", "dst", "weight").repartition(2 * cores, "src").cache()
+    held = edges.count()
+    degrees = edges.groupBy("src").agg((1.0 / F.count("*")).alias("inverse"))
+    shares = edges.select("src", "dst").join(degrees, "src").repartition(2 * cores, "src").cache()
+    shares.count()
+    graph = algorithms.Graph(spark, meta["vertices"], meta["weighted"], edges, shares, meta["symmetric"],
+                             bool(args.checkpoint_dir), real_weights=real_weights)
+    return graph, held

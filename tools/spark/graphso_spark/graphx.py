@@ -1,0 +1,92 @@
+"""The GraphX back end: graphso's algorithms as GraphX programs in a Scala jar
+(tools/spark/graphx, built by `make deps-spark` into build/graphx/graphso-graphx.jar), called
+through the session's JVM. Its results come back as DataFrames (id, value) in the form graphso
+writes, so batch.py writes them as it writes the DataFrame back end's."""
+
+import os
+
+from pyspark.sql import DataFrame
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLASS = "graphso.spark.GraphxBatch"
+
+
+def jar_path():
+    """The jar: $GRAPHSO_GRAPHX_JAR, else the checkout's build/graphx/graphso-graphx.jar; None if absent."""
+    given = os.environ.get("GRAPHSO_GRAPHX_JAR")
+    if given:
+        return given
+    beside = os.path.normpath(os.path.join(HERE, "..", "..", "..", "build", "graphx", "graphso-graphx.jar"))
+    return beside if os.path.exists(beside) else None
+
+
+# Supersteps between Pregel's checkpoints, when the session has a checkpoint directory: without
+# them a superstep's plan holds every one before it (a road network's BFS takes hundreds).
+PREGEL_CHECKPOINT_INTERVAL = 25
+
+
+def session_config(builder, jar):
+    """Puts the jar on the driver's class path (when this process starts the JVM) and ships it to
+    the executors."""
+    return (builder.config("spark.jars", jar).config("spark.driver.extraClassPath", jar)
+            .config("spark.graphx.pregel.checkpointInterval", str(PREGEL_CHECKPOINT_INTERVAL)))
+
+
+def _batch_class(spark, jar):
+    """GraphxBatch's companion, found on the driver's class path or, when spark-submit started the
+    JVM before this process could add the jar to it, through a class loader of its own over the jar
+    (the executors have it from spark.jars either way)."""
+    jvm = spark._jvm
+    thread = jvm.java.lang.Thread.currentThread()
+    try:
+        jvm.java.lang.Class.forName(CLASS + "$", True, thread.getContextClassLoader())
+    except Exception:  # noqa: BLE001 (py4j's Py4JJavaError: not on the class path)
+        url = jvm.java.io.File(jar).toURI().toURL()
+        urls = spark.sparkContext._gateway.new_array(jvm.java.net.URL, 1)
+        urls[0] = url
+        thread.setContextClassLoader(jvm.java.net.URLClassLoader(urls, thread.getContextClassLoader()))
+    return jvm.graphso.spark.GraphxBatch
+
+
+class Batch:
+    """One cached GraphX graph for every job of the batch."""
+
+    def __init__(self, spark, jar, paths, meta, partitions):
+        self.spark = spark
+        self.batch = _batch_class(spark, jar).load(
+            spark._jsparkSession, _string_array(spark, paths), meta["vertices"], bool(meta["weighted"]),
+            bool(meta.get("real_weights", False)), bool(meta["symmetric"]), partitions)
+
+    def edge_count(self):
+        return self.batch.edgeCount()
+
+    def run_job(self, algo, params, damping):
+        b = self.batch
+        if algo == "bfs":
+            r = b.bfs(int(params["source"]))
+        elif algo == "sssp":
+            r = b.sssp(int(params["source"]))
+        elif algo == "wcc":
+            r = b.wcc()
+        elif algo == "pagerank":
+            r = b.pagerank(int(params["iterations"]), str(params.get("variant", "gap")), damping)
+        elif algo in ("pagerank-delta", "ppr"):
+            sources = [int(s) for s in str(params["source"]).split(",")] if algo == "ppr" else []
+            array = self.spark.sparkContext._gateway.new_array(self.spark._jvm.long, len(sources))
+            for k, s in enumerate(sources):
+                array[k] = s
+            r = b.pagerankToTolerance(float(params["tolerance"]), int(params["max_iterations"]), array, damping)
+        elif algo == "cdlp":
+            r = b.cdlp(int(params["iterations"]))
+        elif algo == "lcc":
+            r = b.lcc()
+        else:
+            raise ValueError(f"{algo} has no GraphX form")
+        return DataFrame(r.values(), self.spark), r.rounds(), r.converged()
+
+
+def _string_array(spark, items):
+    array = spark.sparkContext._gateway.new_array(spark._jvm.java.lang.String, len(items))
+    for k, item in enumerate(items):
+        array[k] = item
+    return array

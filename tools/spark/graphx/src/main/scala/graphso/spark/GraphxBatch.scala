@@ -1,0 +1,233 @@
+// graphso's algorithms on GraphX (docs/spark.md, "Which algorithm runs how"), with graphso's
+// semantics (docs/jobs.md): what tools/spark/run.py runs a batch with when the jar is built.
+//
+// The Python tool checks the job file, starts the session, and calls load() once: the export's
+// edges become one cached Graph that every job of the batch runs on. Each job method returns a
+// JobResult: a DataFrame (id, value) over every vertex, with value in the form graphso writes it
+// (a long, "inf" or a number as text, a double), the rounds it took and whether it converged; the
+// Python tool writes it out as it writes the DataFrame back end's.
+//
+// Traversals (BFS, SSSP, WCC) are Pregel programs: a vertex sends only in the superstep after it
+// changed, as graphso's frontiers do. PageRank, whose every vertex sends every round, and CDLP,
+// which counts labels, are rounds of aggregateMessages; LCC intersects the neighbour sets at each
+// edge's two ends.
+package graphso.spark
+
+import org.apache.spark.graphx._
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.types._
+import org.apache.spark.storage.StorageLevel
+
+class JobResult(val values: DataFrame, val rounds: Int, val converged: Boolean)
+
+object GraphxBatch {
+  // Reads the export's Parquet parts (columns src, dst and, weighted, weight: int64, or float64
+  // for real weights) into a cached graph over vertices 0 .. vertices - 1.
+  def load(spark: SparkSession, paths: Array[String], vertices: Long, weighted: Boolean, realWeights: Boolean,
+           symmetric: Boolean, partitions: Int): GraphxBatch = {
+    val parts = spark.read.parquet(paths.toIndexedSeq: _*)
+    val columns = if (weighted) Seq("src", "dst", "weight") else Seq("src", "dst")
+    val edges: RDD[Edge[Double]] = parts.select(columns.map(parts.col): _*).rdd.map { row =>
+      val weight = if (!weighted) 1.0 else if (realWeights) row.getDouble(2) else row.getLong(2).toDouble
+      Edge(row.getLong(0), row.getLong(1), weight)
+    }.repartition(partitions)
+    val ids: RDD[(VertexId, Byte)] = spark.sparkContext.range(0, vertices, 1, partitions).map(v => (v, 0.toByte))
+    val graph = Graph(ids, edges, 0.toByte, StorageLevel.MEMORY_AND_DISK, StorageLevel.MEMORY_AND_DISK)
+      .partitionBy(PartitionStrategy.EdgePartition2D).cache()
+    new GraphxBatch(spark, graph, vertices, realWeights, symmetric)
+  }
+}
+
+// Serializable, its session and graphs transient: a closure that names a field (symmetric) takes
+// the batch along to the executors, which need only that field.
+class GraphxBatch(@transient private val spark: SparkSession, @transient val graph: Graph[Byte, Double], val vertices: Long,
+                  realWeights: Boolean, symmetric: Boolean) extends Serializable {
+  // The edges in the graph (graph.edges.count()): the tool checks it against graphso.json.
+  def edgeCount(): Long = graph.edges.count()
+
+  private def result[V](values: RDD[(VertexId, V)], kind: DataType, rounds: Int, converged: Boolean): JobResult = {
+    val rows = values.map { case (id, v) => Row(id, v) }
+    val schema = StructType(Seq(StructField("id", LongType, nullable = false), StructField("value", kind, nullable = false)))
+    new JobResult(spark.createDataFrame(rows, schema), rounds, converged)
+  }
+
+  // Pregel (CountedPregel: GraphX's, counting its supersteps) from `start` (a value per vertex,
+  // `none` where nothing reached yet), lowering values by `better`; `offer(value, weight)` is what
+  // an edge carries. Sends along out-edges, or both ways when `either`. The rounds: the supersteps
+  // that changed something, and the one that found nothing more, as graphso counts its rounds.
+  private def lowering[V: scala.reflect.ClassTag](start: VertexId => V, none: V, offer: (V, Double) => V,
+                                                  better: (V, V) => Boolean, either: Boolean): (Graph[V, Double], Int) = {
+    val initial = graph.mapVertices((id, _) => start(id))
+    // Superstep 0 gives every vertex `none`, which changes nothing: every vertex then sends.
+    val (result, supersteps) = CountedPregel(initial, none, if (either) EdgeDirection.Either else EdgeDirection.Out)(
+      (_, held, got) => if (better(got, held)) got else held,
+      triplet => {
+        val out = Iterator.newBuilder[(VertexId, V)]
+        val s = triplet.srcAttr
+        val d = triplet.dstAttr
+        if (s != none) {
+          val carried = offer(s, triplet.attr)
+          if (better(carried, d)) out += ((triplet.dstId, carried))
+        }
+        if (either && d != none) {
+          val carried = offer(d, triplet.attr)
+          if (better(carried, s)) out += ((triplet.srcId, carried))
+        }
+        out.result()
+      },
+      (a, b) => if (better(b, a)) b else a)
+    (result, supersteps + 1)
+  }
+
+  // Hop levels along out-edges from `source`, -1 unreached (graphso's bfs).
+  def bfs(source: Long): JobResult = {
+    val none = Long.MaxValue
+    val (g, rounds) = lowering[Long](id => if (id == source) 0L else none, none, (level, _) => level + 1,
+                                     (a, b) => a < b, either = false)
+    result(g.vertices.map { case (id, level) => (id, if (level == none) -1L else level) }, LongType, rounds, true)
+  }
+
+  // Shortest path lengths over the weights (1 unweighted), "inf" unreached (graphso's sssp).
+  // Integer weights: exact sums, written as integers; real weights: doubles, each the sum along
+  // its path in path order, as graphso adds them.
+  def sssp(source: Long): JobResult = {
+    val none = Double.PositiveInfinity
+    val (g, rounds) = lowering[Double](id => if (id == source) 0.0 else none, none, (d, w) => d + w, (a, b) => a < b,
+                                       either = false)
+    if (realWeights) result(g.vertices, DoubleType, rounds, true)
+    else result(g.vertices.map { case (id, d) => (id, if (d == none) "inf" else d.toLong.toString) }, StringType,
+                rounds, true)
+  }
+
+  // Each vertex's smallest vertex id in its weakly connected component (graphso's wcc).
+  def wcc(): JobResult = {
+    val (g, rounds) = lowering[Long](id => id, Long.MaxValue, (label, _) => label, (a, b) => a < b, either = true)
+    result(g.vertices, LongType, rounds, true)
+  }
+
+  // Out-degrees, 0 where a vertex has none.
+  @transient private lazy val outDegrees: Graph[Int, Double] =
+    graph.outerJoinVertices(graph.outDegrees)((_, _, d) => d.getOrElse(0)).cache()
+
+  // One synchronous PageRank round: base(v) + d * sum over u->v of rank(u) / outdeg(u).
+  private def rankRound(ranks: Graph[(Double, Int), Double], base: VertexId => Double, damping: Double): Graph[(Double, Int), Double] = {
+    val arrived = ranks.aggregateMessages[Double](
+      ctx => ctx.sendToDst(ctx.srcAttr._1 / ctx.srcAttr._2), _ + _, TripletFields.Src)
+    ranks.outerJoinVertices(arrived)((id, held, sum) => (base(id) + damping * sum.getOrElse(0.0), held._2))
+  }
+
+  // A job's rounds of graphs: each round's cached and computed now, vertices and the edges that
+  // carry them, and the round before's dropped, as GraphX's own PageRank does (dropping it before
+  // this round's edges were computed made each round recompute the ones before: a job to a
+  // tolerance did not finish in ten minutes). Every kCheckpointRounds-th round is checkpointed
+  // (the session's checkpoint directory: --checkpoint-dir, or one in the results' staging directory
+  // on a local master), so that a round's plan does not hold every round before it. (A local
+  // checkpoint would be cheaper, but GraphX keeps a graph's vertices in an RDD of its own that
+  // dropping the round before takes from under it.) The job's first graph is kept: it shares its
+  // edges with the batch's graph.
+  private class Rounds[V] {
+    private val kCheckpointRounds = 25
+    private var before: Option[Graph[V, Double]] = None
+    private var round = 0
+    def keep(g: Graph[V, Double]): Graph[V, Double] = {
+      round += 1
+      g.cache()
+      if (round % kCheckpointRounds == 0 && spark.sparkContext.getCheckpointDir.isDefined) g.checkpoint()
+      g.edges.foreachPartition(_ => ())
+      before.foreach { old =>
+        old.vertices.unpersist(blocking = false)
+        old.edges.unpersist(blocking = false)
+      }
+      before = Some(g)
+      g
+    }
+  }
+
+  // A fixed number of synchronous iterations from 1/N (graphso's pagerank). "graphalytics" also
+  // gives every vertex d/N of the rank held by vertices without out-edges (LDBC Graphalytics' rule).
+  def pagerank(iterations: Int, variant: String, damping: Double): JobResult = {
+    val n = vertices.toDouble
+    val rounds = new Rounds[(Double, Int)]
+    var ranks = outDegrees.mapVertices((_, degree) => (1.0 / n, degree)).cache()
+    for (_ <- 1 to iterations) {
+      val dangling = if (variant == "graphalytics") ranks.vertices.filter(_._2._2 == 0).map(_._2._1).fold(0.0)(_ + _) else 0.0
+      val base = (1 - damping) / n + damping * dangling / n
+      ranks = rounds.keep(rankRound(ranks, _ => base, damping))
+    }
+    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, iterations, true)
+  }
+
+  // PageRank (no sources) or personalized PageRank to an L1 tolerance (graphso's pagerank-delta
+  // and ppr), by the DataFrame back end's rule: power iteration from the teleport vector, whose
+  // ranks rise to the fixed point, stopped once a round adds at most (1 - d) * tolerance in L1.
+  def pagerankToTolerance(tolerance: Double, maxIterations: Int, sources: Array[Long], damping: Double): JobResult = {
+    val teleportSet = sources.toSet
+    val base: VertexId => Double =
+      if (sources.isEmpty) { val b = (1 - damping) / vertices.toDouble; _ => b }
+      else { val b = (1 - damping) / sources.length; id => if (teleportSet.contains(id)) b else 0.0 }
+    val kept = new Rounds[(Double, Int)]
+    var ranks = outDegrees.mapVertices((id, degree) => (base(id), degree)).cache()
+    var total = ranks.vertices.map(_._2._1).fold(0.0)(_ + _)
+    var rounds = 0
+    var converged = false
+    while (!converged && rounds < maxIterations) {
+      rounds += 1
+      ranks = kept.keep(rankRound(ranks, base, damping))
+      val was = total
+      total = ranks.vertices.map(_._2._1).fold(0.0)(_ + _)
+      converged = total - was <= (1 - damping) * tolerance
+    }
+    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, rounds, converged)
+  }
+
+  // LDBC Graphalytics' CDLP (graphso's cdlp): each of `iterations` synchronous steps gives every
+  // vertex the label most frequent among its counted neighbours (the smallest on a tie), or keeps
+  // its own. Counted per edge u->v (u != v): one for each end, or, on a symmetric graph, one for v
+  // (its reverse counts for u).
+  def cdlp(iterations: Int): JobResult = {
+    val both = !symmetric
+    var labels: Graph[Long, Double] = graph.mapVertices((id, _) => id).cache()
+    val rounds = new Rounds[Long]
+    for (_ <- 1 to iterations) {
+      val counts = labels.aggregateMessages[Map[Long, Long]](
+        ctx => if (ctx.srcId != ctx.dstId) {
+          ctx.sendToDst(Map(ctx.srcAttr -> 1L))
+          if (both) ctx.sendToSrc(Map(ctx.dstAttr -> 1L))
+        },
+        (a, b) => b.foldLeft(a) { case (m, (label, k)) => m.updated(label, m.getOrElse(label, 0L) + k) })
+      labels = rounds.keep(labels.outerJoinVertices(counts)((_, own, counted) =>
+        counted.fold(own)(_.toSeq.minBy { case (label, k) => (-k, label) }._1)))
+    }
+    result(labels.vertices, LongType, iterations, true)
+  }
+
+  // LDBC Graphalytics' LCC (graphso's lcc): N(v) the vertices linked to v either way, and the
+  // distinct edges u->w among them over |N(v)| (|N(v)| - 1); 0 below two neighbours. Each
+  // distinct edge u->w adds one to every v in N(u) and N(w) both.
+  def lcc(): JobResult = {
+    val around: VertexRDD[Array[Long]] = graph.collectNeighborIds(EdgeDirection.Either).mapValues { (id, ns) =>
+      ns.iterator.filter(_ != id).toArray.distinct.sorted
+    }
+    val distinct = graph.edges.filter(e => e.srcId != e.dstId).map(e => (e.srcId, e.dstId)).distinct()
+      .map { case (s, d) => Edge(s, d, 0.toByte) }
+    val sets = Graph(around, distinct, Array.empty[Long])
+    val among = sets.triplets.flatMap { t =>
+      val (a, b) = (t.srcAttr, t.dstAttr)
+      val common = Array.newBuilder[(VertexId, Long)]
+      var i = 0
+      var j = 0
+      while (i < a.length && j < b.length) {
+        if (a(i) < b(j)) i += 1
+        else if (a(i) > b(j)) j += 1
+        else { common += ((a(i), 1L)); i += 1; j += 1 }
+      }
+      common.result()
+    }.reduceByKey(_ + _)
+    val values = around.leftJoin(among) { (_, ns, counted) =>
+      val d = ns.length.toDouble
+      if (ns.length < 2) 0.0 else counted.getOrElse(0L).toDouble / (d * (d - 1))
+    }
+    result(graph.vertices.leftJoin(values)((_, _, v) => v.getOrElse(0.0)), DoubleType, 1, true)
+  }
+}
