@@ -109,7 +109,7 @@ deps-spark: deps-core
 	@$(MAKE) --no-print-directory $(GRAPHX_JAR)
 
 $(GRAPHX_JAR): $(GRAPHX_SRCS)
-	cd tools/spark/graphx && { mvn -o -q -B package 2>/dev/null || mvn -q -B package; }
+	cd tools/spark/graphx && { mvn -o -q -B package >/dev/null 2>&1 || mvn -q -B package; }
 	@test -f $@ && touch $@
 
 test: deps
