@@ -205,15 +205,34 @@ TEST_CASE("spark: a job file runs on Spark local[2] (GraphX) with graphso's resu
   compare_batch(real_graph, real_dir, kSssp, {"0-sssp.txt"}, {});
 }
 
-// Every algorithm Spark runs, on a weighted R-MAT 11: a batch's jobs and their result files.
-std::string every_algorithm() { return std::string(kSssp) + kUnweighted + kToTolerance + kCdlp + kLcc; }
-const std::vector<std::string> kEveryExact = {"0-sssp.txt", "1-bfs.txt", "components.txt", "6-cdlp.txt", "7-lcc.txt"};
+// Every algorithm Spark runs, on a weighted R-MAT 11: a batch's jobs and their result files. A
+// second BFS and SSSP, from the graph's hub, make two groups that GraphX runs as one Pregel
+// program each (tools/spark --grouping, on by default); the DataFrame back end runs them apart.
+std::string every_algorithm(const std::string& hub) {
+  return std::string(kSssp) + kUnweighted + kToTolerance + kCdlp + kLcc +
+         fmt::format("[[job]]\nalgo = \"bfs\"\nsource = {0}\n[[job]]\nalgo = \"sssp\"\nsource = {0}\n", hub);
+}
+const std::vector<std::string> kEveryExact = {"0-sssp.txt", "1-bfs.txt", "components.txt", "6-cdlp.txt",
+                                              "7-lcc.txt",  "8-bfs.txt", "9-sssp.txt"};
 const std::vector<std::string> kEveryRanks = {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"};
 
-void weighted_rmat_11(TempDir& dir, std::string& graph) {
+// The graph, and its vertex of most out-edges (`graphso inspect`).
+std::string weighted_rmat_11(TempDir& dir, std::string& graph) {
   graph = dir.file("g");
   REQUIRE(graphso_cli({"generate", "rmat", "-o", dir.file("rmat.bin"), "--scale", "11", "--edge-factor", "8", "--weighted"}).status == 0);
   REQUIRE(graphso_cli({"prep", dir.file("rmat.bin"), "-o", graph}).status == 0);
+  const std::string info = graphso_cli({"inspect", graph}).out;
+  const size_t at = info.find("(vertex ");
+  REQUIRE(at != std::string::npos);
+  return info.substr(at + 8, info.find(')', at) - at - 8);
+}
+
+// The hub's BFS reaches most of the graph: the grouped traversals compared have work to share.
+void require_hub_reaches(TempDir& dir) {
+  const auto levels = values(dir.file("spark") + "/8-bfs.txt");
+  uint64_t reached = 0;
+  for (const auto& [v, level] : levels) reached += level >= 0;
+  REQUIRE(reached > levels.size() / 2);
 }
 
 // Two executor JVMs (Spark's local-cluster master: a shuffle crosses processes, as on a cluster)
@@ -221,8 +240,11 @@ void weighted_rmat_11(TempDir& dir, std::string& graph) {
 TEST_CASE("spark: every algorithm on two executor JVMs (local-cluster, GraphX), with graphso's results") {
   TempDir dir;
   std::string graph;
-  weighted_rmat_11(dir, graph);
-  compare_batch(graph, dir, every_algorithm(), kEveryExact, kEveryRanks, {.master = "local-cluster[2,1,1024]", .backend = "graphx"});
+  const std::string hub = weighted_rmat_11(dir, graph);
+  compare_batch(graph, dir, every_algorithm(hub), kEveryExact, kEveryRanks, {.master = "local-cluster[2,1,1024]", .backend = "graphx"});
+  require_hub_reaches(dir);
+  // The report names each grouped job's group.
+  REQUIRE_THAT(read_small_file(dir.file("spark.json")), Catch::Contains("\"group\": [\n        \"1-bfs\",\n        \"8-bfs\"\n      ]"));
 }
 
 // The DataFrame back end (--backend dataframe), the same batch: in make test-long, where its
@@ -230,8 +252,9 @@ TEST_CASE("spark: every algorithm on two executor JVMs (local-cluster, GraphX), 
 TEST_CASE("spark: every algorithm on the DataFrame back end, with graphso's results", "[long]") {
   TempDir dir;
   std::string graph;
-  weighted_rmat_11(dir, graph);
-  compare_batch(graph, dir, every_algorithm(), kEveryExact, kEveryRanks, {.master = "local[2]", .backend = "dataframe"});
+  const std::string hub = weighted_rmat_11(dir, graph);
+  compare_batch(graph, dir, every_algorithm(hub), kEveryExact, kEveryRanks, {.master = "local[2]", .backend = "dataframe"});
+  require_hub_reaches(dir);
 }
 
 TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own messages") {

@@ -48,6 +48,23 @@ def _batch_class(spark, jar):
     return jvm.graphso.spark.GraphxBatch
 
 
+# Traversals one Pregel program carries at most: each vertex holds a distance per job.
+GROUP_JOBS = 64
+
+
+def traversal_groups(jobs):
+    """The batch's BFS jobs, and its SSSP jobs, in groups of two to GROUP_JOBS that run as one
+    Pregel program each (Batch.run_group): {job name: its group's jobs}."""
+    groups = {}
+    for algo in ("bfs", "sssp"):
+        same = [job for job in jobs if job["algo"] == algo]
+        for first in range(0, len(same), GROUP_JOBS):
+            group = same[first:first + GROUP_JOBS]
+            if len(group) > 1:
+                groups.update({job["name"]: group for job in group})
+    return groups
+
+
 class Batch:
     """One cached GraphX graph for every job of the batch."""
 
@@ -59,6 +76,14 @@ class Batch:
 
     def edge_count(self):
         return self.batch.edgeCount()
+
+    def run_group(self, algo, group):
+        """A group of traversal_groups() as one Pregel program: [(values, rounds, converged)] in its order."""
+        sources = self.spark.sparkContext._gateway.new_array(self.spark._jvm.long, len(group))
+        for k, job in enumerate(group):
+            sources[k] = int(job["params"]["source"])
+        results = self.batch.traversals(sources, algo == "sssp")
+        return [(DataFrame(r.values(), self.spark), r.rounds(), r.converged()) for r in results]
 
     def run_job(self, algo, params, damping):
         b = self.batch

@@ -100,6 +100,50 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
                 rounds, true)
   }
 
+  // Several BFS (weighs = false) or SSSP jobs from `sources` as one Pregel program, sharing its
+  // supersteps as graphso's grouped traversals share rounds: each vertex holds one distance per
+  // job (a double: levels and integer sums are exact below 2^53), a message carries the distances
+  // it lowers (infinity elsewhere), and messages to a vertex merge by the least per job. The
+  // group takes as many supersteps as its longest traversal, not their sum. Results in the order
+  // of `sources`, as bfs() and sssp() give them; every job's rounds are the group's.
+  def traversals(sources: Array[Long], weighs: Boolean): Array[JobResult] = {
+    val k = sources.length
+    val none = Double.PositiveInfinity
+    val starts = sources.zipWithIndex.groupMap(_._1)(_._2)  // a source may start several jobs
+    val initial = graph.mapVertices { (id, _) =>
+      val at = Array.fill(k)(none)
+      starts.get(id).foreach(_.foreach(j => at(j) = 0.0))
+      at
+    }
+    val (g, supersteps) = CountedPregel(initial, Array.empty[Double], EdgeDirection.Out)(
+      (_, held, got) => {
+        var lowered: Array[Double] = null  // held, unless the message lowers some distance
+        for (j <- got.indices if got(j) < held(j)) {
+          if (lowered == null) lowered = held.clone()
+          lowered(j) = got(j)
+        }
+        if (lowered == null) held else lowered
+      },
+      triplet => {
+        val (s, d) = (triplet.srcAttr, triplet.dstAttr)
+        val hop = if (weighs) triplet.attr else 1.0
+        var offer: Array[Double] = null
+        for (j <- 0 until k if s(j) != none && s(j) + hop < d(j)) {
+          if (offer == null) offer = Array.fill(k)(none)
+          offer(j) = s(j) + hop
+        }
+        if (offer == null) Iterator.empty else Iterator((triplet.dstId, offer))
+      },
+      (a, b) => Array.tabulate(k)(j => math.min(a(j), b(j))))
+    g.cache()
+    Array.tabulate(k) { j =>
+      val column = g.vertices.mapValues(_(j))
+      if (!weighs) result(column.mapValues(d => if (d == none) -1L else d.toLong), LongType, supersteps + 1, true)
+      else if (realWeights) result(column, DoubleType, supersteps + 1, true)
+      else result(column.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, supersteps + 1, true)
+    }
+  }
+
   // Each vertex's smallest vertex id in its weakly connected component (graphso's wcc).
   def wcc(): JobResult = {
     val (g, rounds) = lowering[Long](id => id, Long.MaxValue, (label, _) => label, (a, b) => a < b, either = true)
