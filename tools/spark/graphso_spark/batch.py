@@ -156,8 +156,8 @@ def chosen_jar(backend):
     if backend == "dataframe" or (backend == "auto" and jar is None):
         return None
     if jar is None or not os.path.exists(jar):
-        raise Refused(f"--backend graphx: no GraphX jar ({jar or 'build/graphx/graphso-graphx.jar'}); "
-                      "build it with make deps-spark")
+        raise Refused(f"no GraphX jar at {jar or 'build/graphx/graphso-graphx.jar'}; build it with make deps-spark, "
+                      "or run --backend dataframe")
     return jar
 
 
@@ -209,9 +209,9 @@ def run_batch(args, meta, jobs, staging, started, jar):
               "load_seconds": load_seconds, "jobs": []}
     jobs_began = time.time()
     # On GraphX, the batch's BFS jobs run as one Pregel program, and so do its SSSP jobs (graphx.py):
-    # the group runs when its first job's turn comes, and each of its jobs reports the group's time.
+    # the group runs when its first job's turn comes, so that job's seconds hold the program's.
     groups = graphx.traversal_groups(jobs) if jar and args.grouping == "on" else {}
-    grouped = {}  # job name -> (values, rounds, converged, group seconds, group names)
+    grouped = {}  # job name -> (values, rounds, converged, its group's job names)
     for job in jobs:
         began = time.time()
         group = groups.get(job["name"])
