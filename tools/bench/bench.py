@@ -763,7 +763,7 @@ def exp_spark(ctx):
     symmetrised R-MAT 20, BFS and SSSP on road-FLA (--quick: W1 on R-MAT 12 alone, GraphX alone). graphso with the budget
     above the graph (Spark holds it in memory too); Spark's report gives the session's start, the load and each job's
     seconds and rounds. The driver gets 8 GiB (PYSPARK_SUBMIT_ARGS): R-MAT 20's 33.5 M edges do not fit Spark's
-    default 1 GiB."""
+    default 1 GiB. Long: road-FLA's BFS and SSSP take 1,105 Spark rounds each, about 40 minutes on GraphX."""
     quick = ctx.args.quick
     python = os.path.join(REPO, ".venv-spark", "bin", "python")
     if not os.path.exists(python):
@@ -788,6 +788,8 @@ def exp_spark(ctx):
             ctx.bench.cli("export", g.path, "-o", exported, "--format", "parquet")
         budget = max(16 * stored_bytes(g), 64 << 20)
         ours = ctx.bench.run(g.path, [], "chunk", budget, f"{g.name} graphso", job_file=job_file)
+        if "failed" in ours:
+            raise RuntimeError(f"{g.name}: graphso run failed: {ours['failed']}")
         per_job = {j["name"]: (j["seconds"], j["iterations"]) for j in ours["jobs"]}
         rows.append([g.name, "graphso", "", "", f"{ours['wall_seconds']:.3f}", "1",
                      "; ".join(f"{name} {s:.3f} s ({it})" for name, (s, it) in per_job.items())])
