@@ -19,15 +19,15 @@ LDLIBS   := -luring -lpmem -lboost_program_options -lfmt -lz -lstreamvbyte
 PACKAGES := g++ make pkg-config git liburing-dev libpmem-dev libboost-program-options-dev libfmt-dev \
             catch2 libtomlplusplus-dev zlib1g-dev libstreamvbyte-dev libdivide-dev python3 python3-matplotlib
 # Spark (tools/spark, `export --format parquet`, the Spark tests): Java and a virtual environment
-# of the checkout's own with tools/spark's pinned Python packages (pyspark, pyarrow). The demo and
-# the benchmark need none of it.
+# of the checkout's own with tools/spark's pinned Python packages (pyspark, pyarrow). The demo
+# needs none of it; the benchmark's `spark` experiment does.
 SPARK_PACKAGES := python3-venv openjdk-17-jdk-headless maven
 SPARK_VENV := .venv-spark
 # tools/spark's GraphX back end (tools/spark/graphx): a Scala jar Maven builds against the Spark
 # pyspark ships, with pinned versions; Maven fetches them into ~/.m2 once, then builds offline.
 # Always under build/ (tools/spark looks for it there), whatever BUILD is: no C++ flag changes it.
 GRAPHX_JAR := build/graphx/graphso-graphx.jar
-GRAPHX_SRCS := tools/spark/graphx/pom.xml $(wildcard tools/spark/graphx/src/main/scala/graphso/spark/*.scala)
+GRAPHX_SRCS := tools/spark/graphx/pom.xml $(shell find tools/spark/graphx/src -name '*.scala')
 
 LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
                         middleware/*.cc store/*.cc store/xpgraph/*.cc store/dgap/*.cc store/gear/*.cc store/ftgraph/*.cc prep/*.cc integrations/*.cc reference/*.cc)
