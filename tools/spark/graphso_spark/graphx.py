@@ -71,7 +71,7 @@ class Batch:
     def __init__(self, spark, jar, paths, meta, partitions):
         self.spark = spark
         self.batch = _batch_class(spark, jar).load(
-            spark._jsparkSession, _string_array(spark, paths), meta["vertices"], bool(meta["weighted"]),
+            spark._jsparkSession, _java_array(spark, spark._jvm.java.lang.String, paths), meta["vertices"], bool(meta["weighted"]),
             bool(meta.get("real_weights", False)), bool(meta["symmetric"]), partitions)
 
     def edge_count(self):
@@ -79,9 +79,7 @@ class Batch:
 
     def run_group(self, algo, group):
         """A group of traversal_groups() as one Pregel program: [(values, rounds, converged)] in its order."""
-        sources = self.spark.sparkContext._gateway.new_array(self.spark._jvm.long, len(group))
-        for k, job in enumerate(group):
-            sources[k] = int(job["params"]["source"])
+        sources = _java_array(self.spark, self.spark._jvm.long, [int(job["params"]["source"]) for job in group])
         results = self.batch.traversals(sources, algo == "sssp")
         return [(DataFrame(r.values(), self.spark), r.rounds(), r.converged()) for r in results]
 
@@ -97,10 +95,8 @@ class Batch:
             r = b.pagerank(int(params["iterations"]), str(params.get("variant", "gap")), damping)
         elif algo in ("pagerank-delta", "ppr"):
             sources = [int(s) for s in str(params["source"]).split(",")] if algo == "ppr" else []
-            array = self.spark.sparkContext._gateway.new_array(self.spark._jvm.long, len(sources))
-            for k, s in enumerate(sources):
-                array[k] = s
-            r = b.pagerankToTolerance(float(params["tolerance"]), int(params["max_iterations"]), array, damping)
+            r = b.pagerankToTolerance(float(params["tolerance"]), int(params["max_iterations"]),
+                                      _java_array(self.spark, self.spark._jvm.long, sources), damping)
         elif algo == "cdlp":
             r = b.cdlp(int(params["iterations"]))
         elif algo == "lcc":
@@ -110,8 +106,9 @@ class Batch:
         return DataFrame(r.values(), self.spark), r.rounds(), r.converged()
 
 
-def _string_array(spark, items):
-    array = spark.sparkContext._gateway.new_array(spark._jvm.java.lang.String, len(items))
+def _java_array(spark, kind, items):
+    """items as a Java array of `kind` (a py4j class, or spark._jvm.long)."""
+    array = spark.sparkContext._gateway.new_array(kind, len(items))
     for k, item in enumerate(items):
         array[k] = item
     return array

@@ -81,23 +81,30 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   }
 
   // Hop levels along out-edges from `source`, -1 unreached (graphso's bfs).
-  def bfs(source: Long): JobResult = {
-    val none = Long.MaxValue
-    val (g, rounds) = lowering[Long](id => if (id == source) 0L else none, none, (level, _) => level + 1,
-                                     (a, b) => a < b, either = false)
-    result(g.vertices.map { case (id, level) => (id, if (level == none) -1L else level) }, LongType, rounds, true)
-  }
+  def bfs(source: Long): JobResult = traversal(source, weighs = false)
 
   // Shortest path lengths over the weights (1 unweighted), "inf" unreached (graphso's sssp).
   // Integer weights: exact sums, written as integers; real weights: doubles, each the sum along
   // its path in path order, as graphso adds them.
-  def sssp(source: Long): JobResult = {
+  def sssp(source: Long): JobResult = traversal(source, weighs = true)
+
+  // One BFS or SSSP: distances in doubles (levels and integer sums are exact below 2^53), a hop
+  // the edge's weight or 1.
+  private def traversal(source: Long, weighs: Boolean): JobResult = {
     val none = Double.PositiveInfinity
-    val (g, rounds) = lowering[Double](id => if (id == source) 0.0 else none, none, (d, w) => d + w, (a, b) => a < b,
-                                       either = false)
-    if (realWeights) result(g.vertices, DoubleType, rounds, true)
-    else result(g.vertices.map { case (id, d) => (id, if (d == none) "inf" else d.toLong.toString) }, StringType,
-                rounds, true)
+    val (g, rounds) = lowering[Double](id => if (id == source) 0.0 else none, none,
+                                       (d, w) => d + (if (weighs) w else 1.0), (a, b) => a < b, either = false)
+    distances(g.vertices, weighs, rounds)
+  }
+
+  // A traversal's distances (infinity unreached) as graphso writes them: BFS levels as longs, -1
+  // unreached; SSSP distances as doubles on real weights, else whole numbers as text, "inf"
+  // unreached.
+  private def distances(values: RDD[(VertexId, Double)], weighs: Boolean, rounds: Int): JobResult = {
+    val none = Double.PositiveInfinity
+    if (!weighs) result(values.mapValues(d => if (d == none) -1L else d.toLong), LongType, rounds, true)
+    else if (realWeights) result(values, DoubleType, rounds, true)
+    else result(values.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, rounds, true)
   }
 
   // Several BFS (weighs = false) or SSSP jobs from `sources` as one Pregel program, sharing its
@@ -136,12 +143,7 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       },
       (a, b) => Array.tabulate(k)(j => math.min(a(j), b(j))))
     g.cache()
-    Array.tabulate(k) { j =>
-      val column = g.vertices.mapValues(_(j))
-      if (!weighs) result(column.mapValues(d => if (d == none) -1L else d.toLong), LongType, supersteps + 1, true)
-      else if (realWeights) result(column, DoubleType, supersteps + 1, true)
-      else result(column.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, supersteps + 1, true)
-    }
+    Array.tabulate(k)(j => distances(g.vertices.mapValues(_(j)), weighs, supersteps + 1))
   }
 
   // Each vertex's smallest vertex id in its weakly connected component (graphso's wcc).
