@@ -54,6 +54,16 @@ struct EdgeRun {
   // of its destinations for these jobs (one thread, or threads owning destination ranges): a job
   // may then update them without atomics.
   bool owns_destinations = false;
+  // Set by the engine when its threads split a load of packed runs by destination rather than by
+  // edges (one column of sources with every destination: EdgeProcessor's destination windows):
+  // only the edges whose destination lies in [window_begin, window_begin + window_span) are this
+  // run's, every other edge another thread's, and the thread owns those destinations. The edge
+  // loops (base/run_edges.h, GroupEdges) pass over the others; a source's edges are then never
+  // all in the run.
+  VertexId window_begin = 0;
+  uint64_t window_span = kWholeWindow;
+  static constexpr uint64_t kWholeWindow = uint64_t{1} << 32;  // every destination: no window
+  bool windowed() const { return window_span != kWholeWindow; }
   // Set by a loader whose memory already went through the engine's range check (a chunk served
   // from the cache was checked when it was read): the engine does not check it again.
   bool checked = false;

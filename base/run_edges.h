@@ -10,7 +10,8 @@
 //     edges.for_each_edge(s, [&](VertexId dst, Weight w) { ... });
 //   });
 // (for_each_edge_until stops at the first edge its function returns true for: a bottom-up BFS
-// step's search for a parent.)
+// step's search for a parent.) A windowed run (EdgeRun::windowed, only ever source groups) is its
+// own form, GroupEdges<weighted, true>, so the window costs the other forms nothing.
 #pragma once
 
 #include <algorithm>
@@ -99,12 +100,14 @@ class RecordEdges {
   uint64_t count_;
 };
 
-template <bool kWeightedGroups>
+// kWindowed: the run has a destination window (EdgeRun::windowed); its loops pass over the
+// edges outside it (a group wholly outside at once, by its bounds).
+template <bool kWeightedGroups, bool kWindowed = false>
 class GroupEdges {
  public:
   static constexpr bool kWeighted = kWeightedGroups;
   static constexpr bool kSourcesIncrease = true;  // the decoder checks it
-  explicit GroupEdges(const EdgeRun& run) : g_(run.groups) {}
+  explicit GroupEdges(const EdgeRun& run) : g_(run.groups), window_begin_(run.window_begin), window_span_(run.window_span) {}
 
   uint64_t size() const { return g_.end - g_.begin; }
   uint64_t groups() const { return g_.groups; }
@@ -122,10 +125,14 @@ class GroupEdges {
   }
   template <typename F>
   void for_each_edge_until(const SourceEdges& s, F&& f) const {
+    if constexpr (kWindowed)
+      if (g_.highest[s.group] < window_begin_ || uint64_t{g_.firsts[s.group]} >= window_begin_ + window_span_) return;
     VertexId dst = g_.firsts[s.group];
     for (uint64_t k = g_.offsets[s.group]; k < s.first; ++k) dst += g_.deltas[k];  // a piece begun inside the group
     for (uint64_t k = s.first; k < s.end; ++k) {
       dst += g_.deltas[k];
+      if constexpr (kWindowed)
+        if (static_cast<uint32_t>(dst - window_begin_) >= window_span_) continue;
       if constexpr (kWeighted) {
         if (f(dst, g_.weights[k])) return;
       } else if (f(dst, Weight{1})) {
@@ -133,6 +140,7 @@ class GroupEdges {
       }
     }
   }
+
   // Bounds of every destination of the source's group (SourceGroups::highest): a range check
   // of two values, not one per edge.
   std::pair<VertexId, VertexId> destination_bounds(const SourceEdges& s) const {
@@ -153,6 +161,8 @@ class GroupEdges {
     return {g_.sources[g], std::max<uint64_t>(g_.offsets[g], g_.begin), std::min<uint64_t>(g_.offsets[g + 1], g_.end), g};
   }
   SourceGroups g_;
+  VertexId window_begin_;
+  uint64_t window_span_;
 };
 
 // Calls f with the run's edges in their form: RecordEdges<Edge or WeightedEdge> or
@@ -160,6 +170,10 @@ class GroupEdges {
 template <typename F>
 decltype(auto) with_run_edges(const EdgeRun& run, F&& f) {
   if (run.grouped()) {
+    if (run.windowed()) {
+      if (run.weighted) return f(GroupEdges<true, true>(run));
+      return f(GroupEdges<false, true>(run));
+    }
     if (run.weighted) return f(GroupEdges<true>(run));
     return f(GroupEdges<false>(run));
   }

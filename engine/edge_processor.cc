@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "base/error.h"
 #include "base/run_edges.h"
@@ -23,6 +24,10 @@ constexpr double kSharesAlone = 1.5;
 SourceFilter page_filter(std::span<Job* const> jobs, const DecodeOptions& options) {
   if (!options.pass_over_pages) return {};
   return [jobs](uint32_t j, VertexId first, VertexId end, bool reentry) { return jobs[j]->may_push(first, end, reentry); };
+}
+
+WindowFilter window_filter(std::span<Job* const> jobs) {
+  return [jobs](uint32_t j, bool reentry) { return jobs[j]->takes_windows(reentry); };
 }
 
 void EdgeProcessor::grow(uint32_t job) {
@@ -189,7 +194,60 @@ static std::pair<uint64_t, uint64_t> pages_holding(const EdgeRun& run, uint64_t 
 // item is every run of one range, and the thread that takes it owns those destinations: its jobs
 // update them without atomics. Otherwise (one thread aside) items are pieces of runs of about an
 // eighth of a thread's share, so a load of few runs still keeps every thread busy.
-std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const EdgeRun> runs) const {
+// Splits each run's jobs into those that take destination windows now and the others; whether
+// any job takes them.
+bool EdgeProcessor::split_window_jobs(std::span<const EdgeRun> runs) {
+  if (!takes_windows_ || threads_ < 2) return false;
+  // Windows are for source groups (base/run_edges.h): a load of records is cut as before.
+  for (const EdgeRun& run : runs)
+    if (!run.packed && !run.grouped()) return false;
+  window_jobs_.assign(runs.size(), {});
+  other_jobs_.assign(runs.size(), {});
+  bool any = false;
+  for (size_t k = 0; k < runs.size(); ++k)
+    for (uint32_t j : runs[k].jobs) {
+      const bool takes = takes_windows_(j, runs[k].reentry);
+      (takes ? window_jobs_ : other_jobs_)[k].push_back(j);
+      any |= takes;
+    }
+  return any;
+}
+
+std::pair<VertexId, uint64_t> EdgeProcessor::window(int w) const {
+  const WindowCuts& c = window_cuts_[cuts_in_use_];
+  const uint64_t begin = c.range.first, span = c.range.second - c.range.first;
+  auto at = [&](int k) {
+    if (k == 0) return begin;
+    if (k == threads_) return uint64_t{c.range.second};
+    return std::clamp<uint64_t>(begin + align_up(static_cast<uint64_t>(c.cuts[k] * static_cast<double>(span)), 64), begin,
+                                c.range.second);
+  };
+  const uint64_t first = at(w), end = std::max(first, at(w + 1));
+  return {static_cast<VertexId>(first), end - first};
+}
+
+// The cuts move halfway toward those that would have given each window equal time, the work
+// taken as spread evenly within each window (a step, not a jump: one load's times are noisy).
+void EdgeProcessor::move_cuts(std::span<const double> seconds) {
+  std::vector<double>& cuts = window_cuts_[cuts_in_use_].cuts;
+  double total = 0;
+  for (double t : seconds) total += t;
+  if (total <= 0) return;
+  std::vector<double> target(cuts.size());
+  target.front() = 0;
+  target.back() = 1;
+  double before = 0;  // work of the windows before w
+  int w = 0;
+  for (int k = 1; k < threads_; ++k) {
+    const double want = total * k / threads_;
+    while (w < threads_ - 1 && before + seconds[w] < want) before += seconds[w++];
+    const double width = cuts[w + 1] - cuts[w];
+    target[k] = cuts[w] + (seconds[w] > 0 ? (want - before) / seconds[w] * width : 0);
+  }
+  for (int k = 1; k < threads_; ++k) cuts[k] = std::clamp(0.5 * cuts[k] + 0.5 * target[k], cuts[k - 1], 1.0);
+}
+
+std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const EdgeRun> runs) {
   std::vector<WorkItem> items;
   uint64_t total = 0;
   for (const EdgeRun& run : runs) total += run.count;
@@ -234,6 +292,33 @@ std::vector<EdgeProcessor::WorkItem> EdgeProcessor::plan_small(std::span<const E
       page = end;
     }
   };
+  if (groups.size() == 1 && split_window_jobs(runs)) {
+    // One destination range: every thread takes the whole load with a window of it, owned, for
+    // the jobs that take windows; the others' edges are cut into pieces, as below.
+    const auto r = range(order[0]);
+    auto known = std::find_if(window_cuts_.begin(), window_cuts_.end(), [&](const WindowCuts& c) { return c.range == r; });
+    if (known == window_cuts_.end()) {
+      WindowCuts fresh{r, std::vector<double>(static_cast<size_t>(threads_) + 1)};
+      for (int k = 0; k <= threads_; ++k) fresh.cuts[k] = static_cast<double>(k) / threads_;
+      known = window_cuts_.insert(window_cuts_.end(), std::move(fresh));
+    }
+    cuts_in_use_ = static_cast<size_t>(known - window_cuts_.begin());
+    for (int w = 0; w < threads_; ++w) {
+      WorkItem item{{}, true, w, w == 0, &window_jobs_};
+      for (size_t k : order)
+        if (!window_jobs_[k].empty()) item.pieces.push_back(whole(k));
+      items.push_back(std::move(item));
+    }
+    const size_t windows = items.size();
+    for (size_t k = 0; k < runs.size(); ++k)
+      if (!other_jobs_[k].empty()) cut(k);
+    // A run no window holds is loaded by its pieces.
+    for (size_t i = windows; i < items.size(); ++i) {
+      items[i].jobs = &other_jobs_;
+      items[i].counts_load = window_jobs_[items[i].pieces[0].run].empty();
+    }
+    return items;
+  }
   if (!disjoint || groups.size() < 2) {
     for (size_t k = 0; k < runs.size(); ++k) cut(k);
     return items;
@@ -281,21 +366,35 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     return false;
   };
   if (decode_buffers_.size() < static_cast<size_t>(threads_)) decode_buffers_.resize(threads_);
+  // Windowed, each window's time moves the cuts.
+  const bool windowed = !items.empty() && items[0].window >= 0;
+  std::vector<double> window_seconds(windowed ? static_cast<size_t>(threads_) : 0, 0.0);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) \
     reduction(+ : edges_loaded, active_edges, edges_processed, edges_decoded, edges_passed_over, decode_seconds) \
     if (count > 1)
   for (int64_t u = 0; u < count; ++u) {
+    const WorkItem& item = items[u];
+    const double item_began = windowed ? omp_get_wtime() : 0;
+    // A load's edges and decodes are counted once (not by a second window, nor by the pieces of
+    // a run the windows hold too), a job's edges once (not by a second window).
+    const bool counts = item.counts_load;
+    const bool counts_jobs = item.window <= 0;
+    auto jobs_of = [&](const EdgeRun& whole, size_t k) {
+      return item.jobs ? std::span<const uint32_t>((*item.jobs)[k]) : whole.jobs;
+    };
     // Records to every job of the run; false once the check failed (the load is an error).
     auto hand = [&](EdgeRun& run) {
-      run.owns_destinations = items[u].owns_destinations;
+      run.owns_destinations = item.owns_destinations;
+      if (item.window >= 0) std::tie(run.window_begin, run.window_span) = window(item.window);
       try {
-        active_edges += check_run(run, false);
+        const uint64_t active = check_run(run, false);
+        if (counts) active_edges += active;
       } catch (const std::exception& e) {
 #pragma omp critical(graphso_engine_errors)
         if (check_error.empty()) check_error = e.what();
         return false;
       }
-      if (!run.reentry) edges_loaded += run.count;
+      if (counts && !run.reentry) edges_loaded += run.count;
       for (uint32_t j : run.jobs) {
         if (skip(j)) continue;
         double began = omp_get_wtime();
@@ -308,6 +407,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         double took = omp_get_wtime() - began;
 #pragma omp atomic
         seconds[j] += took;
+        if (!counts_jobs) continue;
 #pragma omp atomic
         job_edges[j] += run.count;
         edges_processed += run.count;
@@ -316,26 +416,27 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
     };
     // Whether some job of a packed run may push a source of its page p (SourceFilter). A page
     // whose header's sources are not its partition's is decoded, so the decoder names the damage.
-    auto wanted = [&](const EdgeRun& whole, uint64_t p) {
+    auto wanted = [&](const EdgeRun& whole, std::span<const uint32_t> jobs, uint64_t p) {
       if (!may_push_) return true;
       const PackedPageHeader h = page_header(whole, p);
       const StaticPartition& part = layout_.partitions[whole.partition];
       if (h.first_src > h.last_src || h.first_src < part.src_begin || h.last_src >= part.src_end) return true;
-      for (uint32_t j : whole.jobs)
+      for (uint32_t j : jobs)
         if (!skip(j) && may_push_(j, h.first_src, h.last_src + 1, whole.reentry)) return true;
       return false;
     };
     // A packed piece: its pages a buffer's worth at a time, decoded into this thread's buffer
     // and handed on while they are in this core's cache; pages no job wants are passed over.
     auto hand_packed = [&](const EdgeRun& whole, const Piece& p) {
+      const std::span<const uint32_t> jobs = jobs_of(whole, p.run);
       DecodedGroups& buffer = decode_buffers_[omp_get_thread_num()];
       const uint64_t end = p.first + p.count;
       for (uint64_t page = p.first, before = p.first_edge; page < end;) {
         // Pages no job may push from: loaded and counted, with the run's count of active edges if
         // they start it (they hold none of them), but not decoded.
         const uint64_t from = before;
-        for (; page < end && !wanted(whole, page); ++page) before += page_header(whole, page).edges;
-        if (before > from) {
+        for (; page < end && !wanted(whole, jobs, page); ++page) before += page_header(whole, page).edges;
+        if (before > from && counts) {
           if (!whole.reentry) edges_loaded += before - from;
           if (from == 0 && whole.counted_active != EdgeRun::kUncounted) active_edges += whole.counted_active;
           edges_passed_over += before - from;
@@ -345,7 +446,7 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         // A buffer's worth, ending where a source does when it can; it stops short at a page that
         // starts a source and has none to push, so that one is passed over and no source is cut.
         const auto [stop, edges] =
-            pages_holding(whole, page, end, decode_edges_, [&](uint64_t q) { return !wanted(whole, q); });
+            pages_holding(whole, page, end, decode_edges_, [&](uint64_t q) { return !wanted(whole, jobs, q); });
         PackedPageProblem problem;
         const auto pages = std::span<const std::byte>(whole.data + page * kPackedPageBytes, (stop - page) * kPackedPageBytes);
         if (decode_packed_groups(pages, whole.weighted, buffer, &problem) < 0) {
@@ -357,8 +458,9 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
           return false;
         }
         decode_seconds += omp_get_wtime() - began;
-        edges_decoded += edges;
+        if (counts) edges_decoded += edges;
         EdgeRun run = whole.decoded(buffer.view(), before, edges);
+        run.jobs = jobs;
         if (!hand(run)) return false;
         page = stop;
         before += edges;
@@ -372,10 +474,13 @@ void EdgeProcessor::process_small(std::span<const EdgeRun> runs) {
         continue;
       }
       EdgeRun run = whole.piece(p.first, p.count);
+      run.jobs = jobs_of(whole, p.run);
       if (!hand(run)) break;
     }
+    if (item.window >= 0) window_seconds[u] = omp_get_wtime() - item_began;
   }
   if (!check_error.empty()) throw Error(check_error);
+  if (windowed) move_cuts(window_seconds);
   for (const EdgeRun& run : runs) counters_.runs += !run.reentry;
   counters_.edges_loaded += edges_loaded;
   counters_.active_edges_loaded += active_edges;

@@ -19,4 +19,10 @@ std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, R
   return std::make_unique<XStreamEngine>(graph, readers);
 }
 
+std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, EngineLayout layout, ReaderFactory& readers) {
+  layout.name = engine_name(engine);
+  if (engine == EngineKind::GridGraph) return std::make_unique<GridEngine>(std::move(layout));
+  return std::make_unique<XStreamEngine>(graph, std::move(layout), readers);
+}
+
 }  // namespace graphso

@@ -107,5 +107,9 @@ class Engine {
 
 // Opens the engine's view of a prepared graph (the X-Stream layout must have been prepared).
 std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, ReaderFactory& readers);
+// An engine over a layout of the caller's whose static partitions are source ranges with every
+// destination (a store's sections); the graph gives the vertex ranges. The layout takes the
+// engine's name (the report's `engine`).
+std::unique_ptr<Engine> make_engine(EngineKind engine, const GridGraph& graph, EngineLayout layout, ReaderFactory& readers);
 
 }  // namespace graphso

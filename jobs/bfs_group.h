@@ -76,6 +76,8 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.
+  // Lane passes ask whether a run holds all of a source's edges.
+  bool takes_windows(bool reentry) const override { return !passes_ && EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>::takes_windows(reentry); }
   Job::PassChanges pass_changes() const override { return passes_ ? Job::PassChanges{&passes_->changed(), false} : Job::PassChanges{}; }
   // Top-down: an edge carries the source's frontier lanes.
   Lanes scatter(VertexId u, Weight) const { return frontier_lanes_[u]; }

@@ -76,6 +76,10 @@ class EdgeJob : public Job {
     if (reverse_edges_) return true;
     return frontier_.any_in(first, end) || (async_ && next_.any_in(first, end));
   }
+  // Synchronous out-edge rounds: a source pushes the same value through each window's edges.
+  // Asynchronous passes and re-entry ask whether a run holds all of a source's edges (`whole`);
+  // both-ways jobs write sources too.
+  bool takes_windows(bool reentry) const override { return !reentry && !async_ && !reverse_edges_; }
   PassChanges pass_changes() const override {
     if (!sweeps()) return {};
     return {&next_, requires { Derived::kChangedPushesWholeOnly; }};

@@ -149,6 +149,11 @@ class Job {
   // pass over packed pages of those sources without decoding them (engine/edge_processor.h); the
   // default, true, never does.
   virtual bool may_push(VertexId /*first*/, VertexId /*end*/, bool /*reentry*/) const { return true; }
+  // Whether process() may be handed a run with a destination window (EdgeRun::windowed): the
+  // job's edge loops see only the window's edges, every edge reaches it in exactly one window, and
+  // nothing it does per source depends on holding all of a source's edges. The default, false,
+  // keeps such loads cut into pieces.
+  virtual bool takes_windows(bool /*reentry*/) const { return false; }
   // What a run handed again did (re-entry): the changed sources it held, those that pushed, and
   // the edges their pushes carried (count_sweep adds them up).
   struct Sweep {

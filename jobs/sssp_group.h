@@ -69,6 +69,8 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
   bool may_push(VertexId first, VertexId end, bool reentry) const override;
   bool wants_reentry(VertexId first, VertexId end) const override;
   // In passes: the vertices with lanes changed this pass, for the late join.
+  // Lane passes ask whether a run holds all of a source's edges.
+  bool takes_windows(bool reentry) const override { return !passes_ && EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>::takes_windows(reentry); }
   Job::PassChanges pass_changes() const override { return passes_ ? Job::PassChanges{&passes_->changed(), false} : Job::PassChanges{}; }
   Distances scatter(VertexId u, Weight w) const {
     Distances d;

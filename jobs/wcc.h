@@ -65,6 +65,8 @@ class WccUnionFindJob final : public DirectJob {
   void init(const GraphInfo& graph, int threads) override;
   // Edges unite their endpoints at once (DirectJob).
   void process(const EdgeRun& run) override;
+  // Unions are atomic and any subset of a source's edges is a sample: each window unites its own.
+  bool takes_windows(bool) const override { return true; }
   void end_round() override;
   // On a symmetric graph: by sampling (Afforest).
   void graph_resident() override;

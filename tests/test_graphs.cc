@@ -110,7 +110,7 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   name_jobs(batch.specs);
   for (const auto& spec : batch.specs) batch.jobs.push_back(make_job(spec, graph.meta().vertices, &graph.order(), options.async));
   BatchConfig config;
-  config.engine = engine ? EngineKind::XStream : options.engine;
+  config.engine = options.engine;
   config.sharing = sharing;
   config.mem_bytes = mem_bytes;
   config.threads = options.threads;
@@ -146,8 +146,8 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 
 Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>& job_args, Sharing sharing,
                          uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options) {
-  XStreamEngine engine(store.graph(), store.layout(), readers);
-  return run_batch_with(store.graph(), &engine, job_args, sharing, mem_bytes, readers, options);
+  std::unique_ptr<Engine> engine = make_engine(options.engine, store.graph(), store.layout(), readers);
+  return run_batch_with(store.graph(), engine.get(), job_args, sharing, mem_bytes, readers, options);
 }
 
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction,

@@ -96,7 +96,7 @@ inline const std::vector<EngineKind> kEngines = {EngineKind::GridGraph, EngineKi
 Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>& job_args, Sharing sharing,
                    uint64_t mem_bytes, const RunOptions& options = {});
 
-// The same on a store opened for a run (`graphso run STORE`), with the X-Stream engine over its
+// The same on a store opened for a run (`graphso run STORE`), with options.engine over its
 // layout; the store's own page checksums verify every read.
 Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>& job_args, Sharing sharing,
                          uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options = {});

@@ -31,13 +31,14 @@ EngineLayout gridgraph_layout(const GridGraph& graph) {
 }
 
 void GridEngine::start(std::span<Job* const> jobs, uint64_t, int threads) {
-  const uint32_t P = graph_.meta().partitions;
+  const uint32_t P = grid_partitions_;
   processor_.emplace(
       layout_, std::max(1, threads), [jobs](uint32_t j, const EdgeRun& run) { jobs[j]->process(run); },
       [this, P](const EdgeRun& run) {
+        if (P == 0) return fmt::format("{}: partition {}", layout_.files[run.file], run.partition);
         return fmt::format("{}: block ({}, {})", layout_.files[run.file], run.partition / P, run.partition % P);
       },
-      decode_.bytes, page_filter(jobs, decode_));
+      decode_.bytes, page_filter(jobs, decode_), window_filter(jobs));
 }
 
 }  // namespace graphso

@@ -439,7 +439,7 @@ TEST_CASE("cli: prep --engine both; run --engine xstream gives GridGraph's resul
   REQUIRE(files_in(p->dir.file("spill")).empty());
   for (const std::string& file : files_in(p->graph)) REQUIRE(file.find("updates") == std::string::npos);
   require_usage_error(graphso_cli({"run", p->graph, "--job", "wcc", "--spill-dir", p->dir.file("spill")}),
-                      "--spill-dir applies to --engine xstream only");
+                      "--spill-dir applies to --engine xstream or a store only");
   require_one_line_error(graphso_cli({"run", p->graph, "--engine", "xstream", "--job", "wcc", "--spill-dir",
                                       p->dir.file("nowhere")}),
                          "--spill-dir " + p->dir.file("nowhere") + ": not a directory");

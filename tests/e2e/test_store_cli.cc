@@ -196,17 +196,24 @@ TEST_CASE("store cli: ingest, store-stat, resume, deletions, snapshot and run") 
   REQUIRE_THAT(graphso_cli({"store-check", live}).out, Catch::Contains("31768 edges through the sections"));
   REQUIRE(graphso_cli({"run", snapshot, "--job", "bfs:source=1", "--job", "wcc", "--out",
                        snapshot + ".after"}).status == 0);
-  CliResult on_store = graphso_cli({"run", live, "--job", "bfs:source=1", "--job", "wcc", "--sharing", "partition",
-                                    "--out", live + ".out", "--report", live + ".json"});
-  INFO(on_store.err);
-  REQUIRE(on_store.status == 0);
-  REQUIRE_THAT(on_store.out, Catch::Contains("store " + live + " (dgap) at version 33768: ") &&
-                                 Catch::Contains("rewritten to scratch"));
-  const std::string run_report = read_small_file(live + ".json");
-  REQUIRE_THAT(run_report, Catch::Contains("\"mode\": \"dgap\"") && Catch::Contains("\"version\": 33768") &&
-                           Catch::Contains("\"pages_rewritten\": 0"));
-  for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
-    REQUIRE(read_small_file(live + ".out/" + result) == read_small_file(snapshot + ".after/" + result));
+  // Both engines (the default is GridGraph's, as for a prepared graph).
+  for (const std::string engine : {"", "gridgraph", "xstream"}) {
+    INFO("engine " << (engine.empty() ? "by default" : engine));
+    std::vector<std::string> args = {"run", live, "--job", "bfs:source=1", "--job", "wcc", "--sharing", "partition",
+                                     "--out", live + ".out" + engine, "--report", live + engine + ".json"};
+    if (!engine.empty()) args.insert(args.end(), {"--engine", engine});
+    CliResult on_store = graphso_cli(args);
+    INFO(on_store.err);
+    REQUIRE(on_store.status == 0);
+    REQUIRE_THAT(on_store.out, Catch::Contains("store " + live + " (dgap) at version 33768: ") &&
+                                   Catch::Contains("rewritten to scratch"));
+    const std::string run_report = read_small_file(live + engine + ".json");
+    REQUIRE_THAT(run_report, Catch::Contains("\"mode\": \"dgap\"") && Catch::Contains("\"version\": 33768") &&
+                             Catch::Contains("\"pages_rewritten\": 0") &&
+                             Catch::Contains("\"engine\": \"" + (engine.empty() ? "gridgraph" : engine) + "\""));
+    for (const char* result : {"0-bfs.txt", "1-wcc.txt"})
+      REQUIRE(read_small_file(live + ".out" + engine + "/" + result) == read_small_file(snapshot + ".after/" + result));
+  }
 
   // And in gear stores, evolved in eight steps (each ingest ends with a checkpoint that appends
   // every vertex's new edges to its list), with wear levelling on and off: lists outgrow their
@@ -335,9 +342,7 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
                                    "--section-log", "0"}),
                       "--section-log 0 is out of range");
   REQUIRE_FALSE(path_exists(in->dir.file("new.pm")));
-  // run STORE: the X-Stream engine only, one graph, a real store.
-  require_usage_error(graphso_cli({"run", store, "--job", "bfs", "--engine", "gridgraph"}),
-                      "a store runs with --engine xstream only");
+  // run STORE: one graph, a real store.
   require_usage_error(graphso_cli({"run", store, "--store", store, "--job", "bfs"}),
                       "give a prepared graph directory or a store");
   require_one_line_error(graphso_cli({"run", "--store", in->path, "--job", "bfs"}), "not a graphso store");
@@ -624,7 +629,7 @@ TEST_CASE("store: snapshots taken while another process ingests hold exactly a p
 
 TEST_CASE("store run: batches on a store while another process ingests equal the reference at their version") {
   // The view fixes each batch's version; in dgap mode the writer meanwhile merges sections into
-  // free pages, and the run's lease keeps the pages it reads.
+  // free pages, and the run's lease keeps the pages it reads. Both engines run, by turns.
   const std::string mode = GENERATE("dgap", "xpgraph", "gear", "ftgraph");
   INFO(mode << " mode");
   auto in = rmat_input(11, 16, 17);
@@ -655,7 +660,11 @@ TEST_CASE("store run: batches on a store while another process ingests equal the
     INFO("run at version " << version);
     REQUIRE(g->info().edges == expected.edges.size());
     const uint64_t mem = in->set.vertices * 64 + std::max<uint64_t>(64 << 10, g->layout().stored_bytes() / 4);
-    auto batch = run_batch_on_store(*g, {"bfs:source=0", "pagerank:iterations=5", "wcc"}, Sharing::Chunk, mem, readers);
+    // The engines take turns: each run is checked at its own version in either.
+    RunOptions options;
+    options.engine = graphso::testing::kEngines[runs % graphso::testing::kEngines.size()];
+    INFO(engine_name(options.engine) << " engine");
+    auto batch = run_batch_on_store(*g, {"bfs:source=0", "pagerank:iterations=5", "wcc"}, Sharing::Chunk, mem, readers, options);
     for (size_t j = 0; j < batch.jobs.size(); ++j) check_against_reference(batch.specs[j], *batch.jobs[j], expected);
     ++runs;
     if (version > 1 && version < in->edges.size() + 1) ++mid_ingest;

@@ -429,3 +429,110 @@ TEST_CASE("EdgeProcessor passes over packed pages whose sources no job of the ru
       }
   }
 }
+
+TEST_CASE("EdgeProcessor splits a one-column load by destination windows for the jobs that take them, each edge once") {
+  // One partition spanning every destination (a store's sections): jobs 0 and 1 take windows,
+  // job 2 does not (its runs are pieces, not owned). Each window's edges lie in it, windows of one
+  // load do not overlap, and every job gets every edge exactly once, load after load, while the
+  // cuts move with the windows' times. The load is counted once, whatever the windows decode.
+  const RandomPackedPartition graph(11, 50);
+  const std::vector<WeightedEdge>& edges = graph.edges;
+  const std::vector<uint32_t> jobs{0, 1, 2};
+  EdgeRun run = graph.run(jobs);
+  run.counted_active = 4321;
+  for (uint64_t decode_bytes : {uint64_t{1}, uint64_t{40} << 10}) {
+    INFO("decode buffer " << decode_bytes);
+    Received got;
+    got.per_job.resize(jobs.size());
+    std::vector<std::pair<VertexId, uint64_t>> windows;  // every (begin, span) job 0 was handed
+    bool wrong = false;
+    EdgeAction action = [&](uint32_t job, const EdgeRun& r) {
+      std::lock_guard lock(got.mutex);
+      for_each_edge(r, [&](VertexId src, VertexId dst, Weight w) {
+        got.per_job[job].push_back({src, dst, w});
+        wrong |= r.windowed() && (dst < r.window_begin || dst - r.window_begin >= r.window_span);
+      });
+      wrong |= r.windowed() != (job != 2) || r.owns_destinations != (job != 2);
+      if (job == 0 && std::find(windows.begin(), windows.end(), std::pair(r.window_begin, r.window_span)) == windows.end())
+        windows.emplace_back(r.window_begin, r.window_span);
+    };
+    WindowFilter takes = [](uint32_t job, bool reentry) { return job != 2 && !reentry; };
+    EdgeProcessor processor(graph.layout, 2, action, [](const EdgeRun&) { return std::string("test run"); },
+                            decode_bytes, {}, takes);
+    for (int load = 0; load < 4; ++load) {
+      INFO("load " << load);
+      for (auto& job_edges : got.per_job) job_edges.clear();
+      windows.clear();
+      processor.process(std::span<const EdgeRun>(&run, 1));
+      CHECK_FALSE(wrong);
+      for (auto& job_edges : got.per_job) {
+        std::sort(job_edges.begin(), job_edges.end(), before);
+        CHECK(std::equal(job_edges.begin(), job_edges.end(), edges.begin(), edges.end(),
+                         [](const WeightedEdge& x, const WeightedEdge& y) { return !before(x, y) && !before(y, x); }));
+      }
+      // Two windows covering [0, 5000) end to end, cut on a multiple of 64.
+      REQUIRE(windows.size() == 2);
+      std::sort(windows.begin(), windows.end());
+      CHECK(windows[0].first == 0);
+      CHECK(windows[0].first + windows[0].second == windows[1].first);
+      CHECK(windows[1].first % 64 == 0);
+      CHECK(windows[1].first + windows[1].second == RandomPackedPartition::kVertices);
+    }
+    const EngineCounters& c = processor.counters();
+    CHECK(c.runs == 4);
+    CHECK(c.edges_loaded == 4 * edges.size());
+    CHECK(c.edges_decoded == 4 * edges.size());
+    CHECK(c.edges_processed == 4 * 3 * edges.size());
+    CHECK(c.active_edges_loaded == 4 * 4321);
+  }
+}
+
+TEST_CASE("EdgeProcessor never windows record runs, one thread, or a load no job windows") {
+  // Records: two partitions, each sources [32k, 32k + 32) and every destination [0, 64).
+  std::vector<Edge> a, b;
+  for (VertexId s = 0; s < 32; ++s)
+    for (VertexId d = 0; d < 64; d += 3) a.push_back({s, d}), b.push_back({32 + s, (d * 5 + s) % 64});
+  std::sort(b.begin(), b.end(), [](const Edge& x, const Edge& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+  EngineLayout records;
+  records.name = "test";
+  records.files = {"none"};
+  records.vertices = 64;
+  records.partitions = {StaticPartition{0, 0, a.size(), 0, 32, 0, 64}, StaticPartition{0, 0, b.size(), 32, 64, 0, 64}};
+  const std::vector<uint32_t> jobs{0};
+  std::vector<EdgeRun> record_runs(2);
+  for (uint32_t k = 0; k < 2; ++k) {
+    const std::vector<Edge>& edges = k == 0 ? a : b;
+    record_runs[k].data = reinterpret_cast<const std::byte*>(edges.data());
+    record_runs[k].count = edges.size();
+    record_runs[k].partition = k;
+    record_runs[k].jobs = jobs;
+  }
+  // Packed: one partition of every destination.
+  const RandomPackedPartition graph(13, 9);
+  const std::vector<EdgeRun> packed_runs{graph.run(jobs)};
+  for (bool packed : {false, true})
+    for (int threads : {1, 2})
+      for (bool take : {true, false}) {
+        INFO((packed ? "packed" : "records") << ", " << threads << " threads, the job takes windows: " << take);
+        const EngineLayout& layout = packed ? graph.layout : records;
+        const std::vector<EdgeRun>& runs = packed ? packed_runs : record_runs;
+        const uint64_t total = packed ? graph.edges.size() : a.size() + b.size();
+        std::mutex mutex;
+        uint64_t handed = 0, windowed = 0, owned = 0;
+        EdgeProcessor processor(layout, threads, [&](uint32_t, const EdgeRun& r) {
+          std::lock_guard lock(mutex);
+          for_each_edge(r, [&](VertexId, VertexId, Weight) {
+            ++handed;
+            windowed += r.windowed();
+            owned += r.owns_destinations;
+          });
+        }, [](const EdgeRun&) { return std::string("run"); }, kDefaultDecodeBytes, {},
+        [&](uint32_t, bool) { return take; });
+        processor.process(runs);
+        CHECK(handed == total);
+        const bool windows = packed && threads == 2 && take;
+        CHECK(windowed == (windows ? total : 0));
+        // One thread owns every edge; two own their windows, else share pieces (one range).
+        CHECK(owned == (threads == 1 || windows ? total : 0));
+      }
+}

@@ -1,6 +1,6 @@
 // `graphso run STORE` through the library: a batch on a store (every store mode, weighted and
 // not, after deletions and with operations still in the log) equals the reference on the edges
-// an independent model says the store holds, in every sharing mode; a dgap store's sections are
+// an independent model says the store holds, in both engines and every sharing mode; a dgap store's sections are
 // read in place where nothing is logged after the checkpoint, and its view's version stays fixed
 // while the writer goes on.
 #include <catch2/catch.hpp>
@@ -43,12 +43,15 @@ uint64_t budget(const StoreGraph& g) {
 }
 
 void check_runs(const StoreGraph& g, const EdgeSet& expected, ReaderFactory& readers) {
+  for (EngineKind engine : graphso::testing::kEngines)
   for (Sharing sharing : {Sharing::Independent, Sharing::Partition, Sharing::Chunk}) {
-    INFO("sharing " << sharing_name(sharing));
+    INFO(engine_name(engine) << " engine, sharing " << sharing_name(sharing));
     graphso::testing::RunOptions options;
     options.chunk_bytes = 8192;
+    options.engine = engine;
     auto batch = graphso::testing::run_batch_on_store(g, kJobs, sharing, budget(g), readers, options);
     REQUIRE(batch.report.io.bytes_read > 0);
+    REQUIRE(batch.report.engine == engine_name(engine));
     for (size_t j = 0; j < batch.jobs.size(); ++j)
       graphso::testing::check_against_reference(batch.specs[j], *batch.jobs[j], expected);
   }

@@ -733,11 +733,13 @@ def exp_inmemory(ctx):
     budget = max(16 * stored_bytes(prepared), 64 << 20)
     for label, jobs in [("BFS", [f"bfs:source={prepared.info['hub']}"]), ("PageRank x10", ["pagerank:iterations=10"])]:
         batches = [(store, jobs, "chunk", budget, f"dgap store {label}", ()),
-                   (prepared.path, jobs, "chunk", budget, f"prepared {label} xstream", ("--engine", "xstream")),
-                   (prepared.path, jobs, "chunk", budget, f"prepared {label}", ())]
+                   (prepared.path, jobs, "chunk", budget, f"prepared {label}", ()),
+                   (store, jobs, "chunk", budget, f"dgap store {label} xstream", ("--engine", "xstream")),
+                   (prepared.path, jobs, "chunk", budget, f"prepared {label} xstream", ("--engine", "xstream"))]
         times, last = alternated(ctx, batches, repeats)
         m = [statistics.median(t) for t in times]
-        store_rows.append([label, f"{m[0]:.3f}", f"{m[1]:.3f}", f"{m[2]:.3f}", f"{m[0] / m[1]:.2f}", f"{m[0] / m[2]:.2f}"])
+        store_rows.append([label, f"{m[0]:.3f}", f"{m[1]:.3f}", f"**{m[0] / m[1]:.2f}**", f"{m[2]:.3f}", f"{m[3]:.3f}",
+                           f"{m[2] / m[3]:.2f}"])
         raw["store"][label] = {"seconds": times, "store_report": {k: v for k, v in last[0].items() if k != "jobs"}}
     md = ("Seconds: median (range) of the repetitions, every batch of a graph alternated within each; resident: the "
           "cache's default form (`cache`: what it held), packed: `--cache-form packed`; textbook: the bench's CSR "
@@ -749,10 +751,10 @@ def exp_inmemory(ctx):
           "rounds), alternated.\n\n" +
           table(["graph", "job", "resident s", "cache", "packed s", "resident / packed", "textbook s",
                  "/ textbook", "rounds", "ms / round"], rows) +
-          f"\n\nR-MAT {scale} (unweighted) in a dgap store, read in place by `run STORE` (X-Stream engine), against "
-          f"the same edges prepared, budget {fmt_bytes(budget)}:\n\n" +
-          table(["job", "dgap store s", "prepared, X-Stream s", "prepared, GridGraph s", "store / X-Stream",
-                 "store / GridGraph"], store_rows))
+          f"\n\nR-MAT {scale} (unweighted) in a dgap store, read in place by `run STORE`, against the same edges "
+          f"prepared, each engine against itself, budget {fmt_bytes(budget)}:\n\n" +
+          table(["job", "GridGraph: store s", "prepared s", "store / prepared", "X-Stream: store s", "prepared s",
+                 "store / prepared"], store_rows))
     setting = f"chunk mode, budget 16x the stored graph; {ctx.threads} threads; commit {ctx.commit}"
     return raw, md, lambda path: plots.inmemory(series, setting, path)
 
@@ -1196,15 +1198,17 @@ def exp_evolving(ctx):
     jobs = ["bfs:source=0", "pagerank:iterations=10", "wcc"]
     threads = 2
     work = ctx.bench.work
-    rows, raw = [], {}
+    rows, raw, engine_rows = [], {}, []
 
     def timed(*args):
         started = time.time()
         out = ctx.bench.cli(*args)
         return time.time() - started, out
 
-    def run_report(graph, label, extra=()):
-        r = ctx.bench.run(graph, jobs, "chunk", graph_mem, label, ("--engine", "xstream", *extra), threads=threads)
+    engines = ["gridgraph", "xstream"]
+
+    def run_report(graph, label, engine="xstream"):
+        r = ctx.bench.run(graph, jobs, "chunk", graph_mem, label, ("--engine", engine), threads=threads)
         if "failed" in r:
             raise SystemExit(f"bench: evolving {label} failed: {r['failed']}")
         return r
@@ -1223,8 +1227,11 @@ def exp_evolving(ctx):
         prep_seconds, _ = timed("prep", f"{stem}.before_fresh.bin", "-o", prepared, "--engine", "both")
         graph_bytes = ctx.bench.graph_info(prepared)["edge_bytes"]
         graph_mem = max(1 << 20, graph_bytes // 4)
-        prepared_run = run_report(prepared, f"{name} prepared")
+        prepared_run = run_report(prepared, f"{name} prepared", "gridgraph")
         runs = {}
+        # Each engine on the store against the same engine on the prepared directory, the two runs
+        # side by side (prepared, in place), so a ratio compares runs minutes apart at most.
+        engine_pairs = {}
         for mode in ["xpgraph", "dgap", "gear", "ftgraph", "naive"]:
             store = os.path.join(work, f"evolving.{mode}.store")
             for leftover in (store, store + ".new"):
@@ -1237,18 +1244,23 @@ def exp_evolving(ctx):
             ctx.bench.cli("ingest", store, "--input", f"{stem}.insert.bin", "--threads", threads, "--report", report)
             with open(report) as f:
                 ingest = json.load(f)
-            in_place = run_report(store, f"{name} {mode} in place")
+            engine_pairs[mode] = {}
+            for engine in engines:
+                engine_pairs[mode][engine] = {
+                    "prepared": run_report(prepared, f"{name} prepared ({engine})", engine),
+                    "in_place": run_report(store, f"{name} {mode} in place ({engine})", engine)}
+            in_place = engine_pairs[mode]["gridgraph"]["in_place"]
             snapshot = store + ".snapshot"
             shutil.rmtree(snapshot, ignore_errors=True)
             snapshot_seconds, _ = timed("snapshot", store, "-o", snapshot, "--engine", "both")
-            on_snapshot = run_report(snapshot, f"{name} {mode} snapshot")
+            on_snapshot = run_report(snapshot, f"{name} {mode} snapshot", "gridgraph")
             shutil.rmtree(snapshot, ignore_errors=True)
             # Freshness: 1,000 edges acknowledged (the ingest returns once they are durable), then
             # a BFS on the store that includes them.
             fresh_ingest, _ = timed("ingest", store, "--input", f"{stem}.fresh.bin", "--threads", threads)
             fresh_run, out = timed("run", store, "--job", "bfs:source=0", "--graph-mem", graph_mem,
                                    "--threads", threads)
-            runs[mode] = {"ingest": ingest, "in_place": in_place, "snapshot_seconds": snapshot_seconds,
+            runs[mode] = {"ingest": ingest, "in_place": in_place, "engines": engine_pairs[mode], "snapshot_seconds": snapshot_seconds,
                           "on_snapshot": on_snapshot, "fresh_ingest_seconds": fresh_ingest,
                           "fresh_run_seconds": fresh_run}
             os.remove(store)
@@ -1258,12 +1270,19 @@ def exp_evolving(ctx):
             ing, place = r["ingest"], r["in_place"]
             rows.append([name, mode, f"{ing['edges_per_second'] / 1e6:.2f} M", f"{ing['line_bytes_per_edge']:.1f}",
                          f"{place['wall_seconds']:.2f} ({place['store']['open_seconds']:.2f} open)",
-                         f"{place['wall_seconds'] / base:.2f}x",
+                         f"{place['wall_seconds'] / r['engines']['gridgraph']['prepared']['wall_seconds']:.2f}x",
                          f"{r['snapshot_seconds']:.2f} + {r['on_snapshot']['wall_seconds']:.2f}",
                          f"{r['fresh_ingest_seconds'] + r['fresh_run_seconds']:.2f}",
                          f"{place['store']['pages_in_place']:,} / {place['store']['pages_rewritten']:,}"])
         rows.append([name, "prepared directory", "", "", f"{base:.2f}", "1.00x",
                      f"prep {prep_seconds:.2f} + {base:.2f}", "", ""])
+        for mode, r in runs.items():
+            pairs = r["engines"]
+            cells = [f"{pairs[e]['in_place']['wall_seconds']:.2f} / {pairs[e]['prepared']['wall_seconds']:.2f} = "
+                     f"**{pairs[e]['in_place']['wall_seconds'] / pairs[e]['prepared']['wall_seconds']:.2f}x**"
+                     for e in engines]
+            engine_rows.append([name, mode, *cells,
+                                f"{pairs['gridgraph']['in_place']['wall_seconds'] / pairs['xstream']['in_place']['wall_seconds']:.2f}x"])
         x, d, g, t = runs["xpgraph"], runs["dgap"], runs["gear"], runs["ftgraph"]
         rows.append([name, "**ftgraph / xpgraph**",
                      f"**{t['ingest']['edges_per_second'] / x['ingest']['edges_per_second']:.2f}x**",
@@ -1289,11 +1308,18 @@ def exp_evolving(ctx):
     md = table(["input", "store mode", "insert edges/s", "persisted bytes/edge", "batch in place (s)",
                 "in place / prepared", "snapshot + run (s)", "freshness (s)", "pages in place / rewritten"], rows)
     md += ("\n\nInsert: the 90% after a 10% load, batch 65,536, 2 threads, the ingest's own report (persisted bytes "
-           "in 256-byte XPLines). Batch: BFS, PageRank x10 and WCC in chunk mode with the X-Stream engine, "
+           "in 256-byte XPLines). Batch: BFS, PageRank x10 and WCC in chunk mode with the GridGraph engine, "
            "graph-data budget a quarter of the prepared graph's bytes, 2 threads; in place is `run STORE` (its "
-           "time includes opening the store's view and laying out its pages), snapshot + run is `snapshot` then "
+           "time includes opening the store's view and laying out its pages; in place / prepared against the "
+           "prepared run beside it, below), snapshot + run is `snapshot` then "
            "`run` on it, prepared is `prep` of the same edges then `run`. Freshness: `ingest` of 1,000 edges (they "
            "are acknowledged when it returns) plus `run STORE --job bfs`, both whole processes.")
+    md += "\n\n" + table(["input", "store mode", "GridGraph: in place / prepared (s)", "X-Stream: in place / prepared (s)",
+                          "in place: GridGraph / X-Stream"], engine_rows)
+    md += ("\n\nThe same batch in each engine, on the store in place and on the prepared directory, run side by side "
+           "(prepared, then in place) for each store mode. On a store the GridGraph engine is a grid of one column "
+           "(the store's sections, every destination), its threads splitting each load by destination windows "
+           "(engine/edge_processor.h).")
     setting = f"{threads} threads; commit {ctx.commit}"
     return raw, md + f"\n\n{setting}", None
 

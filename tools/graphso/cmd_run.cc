@@ -13,7 +13,6 @@
 #include "base/progress.h"
 #include "base/staging.h"
 #include "engine/gridgraph/grid_graph.h"
-#include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "integrations/batch_runner.h"
 #include "integrations/result_check.h"
@@ -124,11 +123,12 @@ int cmd_run(const Args& args) {
   bool verify = false;
   options.add_options()
       ("graph", po::value(&dir), "prepared graph directory, or a store file (run on the store at its acknowledged "
-                                "position, with the xstream engine, while ingest may go on)")
+                                "position, with either engine, while ingest may go on)")
       ("store", po::value(&store_path), "a store file to run on (the same as giving it in place of GRAPH_DIR)")
       ("job", po::value(&job_args)->composing(), "ALGO[:KEY=VALUE]... (repeatable); `graphso jobs` lists the algorithms")
       ("jobs", po::value(&job_file), "a TOML job file of [[job]] tables (see docs/jobs.md); - or a pipe: read to its end")
-      ("engine", po::value(&engine)->default_value("gridgraph"), "gridgraph|xstream (xstream needs `prep --engine xstream|both`)")
+      ("engine", po::value(&engine)->default_value("gridgraph"),
+       "gridgraph|xstream (on a prepared graph, xstream needs `prep --engine xstream|both`; a store runs on either)")
       ("sharing", po::value(&sharing)->default_value("chunk"),
        "chunk (GraphSO: only the chunks some job needs, one shared cache), partition (GraphM: whole partitions, "
        "shared) or independent (each job reads for itself, as a stock engine does)")
@@ -137,8 +137,9 @@ int cmd_run(const Args& args) {
        "xstream, apply|spill: updates past the update budget are applied at once by the thread that made them "
        "(the vertex state is in memory), or spilled to disk and read back at the round's end (X-Stream's own way)")
       ("spill-dir", po::value(&config.spill_dir),
-       "xstream: where spilled updates go, in a scratch directory of the run's own, removed at its end (or by the "
-       "next run, if it was killed); a file system that takes O_DIRECT (default: $TMPDIR, else /var/tmp)")
+       "xstream, or a store in either engine: where spilled updates and a store's rewritten pages go, in a scratch "
+       "directory of the run's own, removed at its end (or by the next run, if it was killed); a file system that "
+       "takes O_DIRECT (default: $TMPDIR, else /var/tmp)")
       ("mem", po::value(&mem)->default_value("256M"), "whole memory budget (vertex state + graph data)")
       ("graph-mem", po::value(&graph_mem), "graph-data budget instead: --mem becomes vertex state + this")
       ("threads", number(&config.threads)->default_value(0), "worker threads (0: all cores)")
@@ -217,11 +218,6 @@ int cmd_run(const Args& args) {
     if (dir.empty() == store_path.empty())
       fail("run: give a prepared graph directory or a store (--store STORE, or the store in its place), one of them");
     if (!dir.empty() && StoreGraph::is_store(dir)) store_path = std::move(dir), dir.clear();
-    // A store is laid out for the X-Stream engine (partitions by source); GridGraph needs a grid.
-    if (!store_path.empty() && !vm["engine"].defaulted() && engine != "xstream")
-      fail("run: a store runs with --engine xstream only (the gridgraph engine needs a prepared grid: `graphso "
-           "snapshot` makes one)");
-    if (!store_path.empty()) engine = "xstream";
     if (job_args.empty() && job_file.empty()) fail("run: no jobs given (use --job, e.g. --job bfs:source=0, or --jobs FILE)");
     if (!job_args.empty() && !job_file.empty()) fail("run: give --job or --jobs, not both");
     if (out_format != "text" && out_format != "graphalytics" && out_format != "bin")
@@ -236,8 +232,8 @@ int cmd_run(const Args& args) {
     config.engine = parse_engine(engine);
     config.sharing = parse_sharing(sharing);
     if (vm["reentry"].defaulted()) config.reentry.bound = default_reentry_bound(config.engine);
-    if (!config.spill_dir.empty() && config.engine != EngineKind::XStream)
-      fail("run: --spill-dir applies to --engine xstream only");
+    if (!config.spill_dir.empty() && config.engine != EngineKind::XStream && store_path.empty())
+      fail("run: --spill-dir applies to --engine xstream or a store only");
     if (vm.count("spill-dir") && config.spill_dir.empty()) fail("run: --spill-dir needs a directory");
     if (update_overflow != "apply" && update_overflow != "spill")
       fail("run: --update-overflow '{}' (expected apply or spill)", update_overflow);
@@ -361,8 +357,8 @@ int cmd_run(const Args& args) {
   for (uint32_t trial = 0; trial < trials; ++trial) {
     if (trial > 0) make_trial_jobs(trial);
     if (store) {
-      XStreamEngine engine(graph, store->layout(), readers);
-      report = run_batch(config, graph, engine, jobs, readers);
+      std::unique_ptr<Engine> engine = make_engine(config.engine, graph, store->layout(), readers);
+      report = run_batch(config, graph, *engine, jobs, readers);
       report.store = store->info();
     } else {
       report = run_batch(config, graph, jobs, readers);
