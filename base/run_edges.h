@@ -131,8 +131,13 @@ class GroupEdges {
     for (uint64_t k = g_.offsets[s.group]; k < s.first; ++k) dst += g_.deltas[k];  // a piece begun inside the group
     for (uint64_t k = s.first; k < s.end; ++k) {
       dst += g_.deltas[k];
-      if constexpr (kWindowed)
-        if (static_cast<uint32_t>(dst - window_begin_) >= window_span_) continue;
+      // A group's destinations never decrease (its deltas are unsigned, and a group whose sum
+      // passes 32 bits is refused by the range check before any job sees it): past the window's
+      // end nothing more of it is in the window.
+      if constexpr (kWindowed) {
+        if (dst < window_begin_) continue;
+        if (dst - uint64_t{window_begin_} >= window_span_) return;
+      }
       if constexpr (kWeighted) {
         if (f(dst, g_.weights[k])) return;
       } else if (f(dst, Weight{1})) {

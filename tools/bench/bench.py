@@ -643,7 +643,7 @@ def exp_inmemory(ctx):
     BFS at a quarter of the stored graph beside them; against the bench's textbook kernels over a CSR in memory
     (serial top-down BFS, PageRank by a pull loop on every thread), on a symmetrised R-MAT 20, soc-slashdot and
     road-FLA (--quick: R-MAT 14 and a road grid). Then BFS and PageRank x10 on a dgap store of R-MAT 20 read in
-    place (`run STORE`, the X-Stream engine) against the same edges prepared, both engines, budget above the graph."""
+    place (`run STORE`) against the same edges prepared, each engine against itself, budget above the graph."""
     quick = ctx.args.quick
     scale = 14 if quick else 20
     rmat = ctx.ordered(f"R-MAT {scale} symmetrised", f"rmat{scale}-sym", lambda: ctx.bench.symmetric_rmat_edges(scale))
@@ -723,7 +723,7 @@ def exp_inmemory(ctx):
                                  "cases": [c[0] for c in cases],
                                  "reports": [{k: v for k, v in x.items() if k != "jobs"} for x in last]}
         series.append({"graph": g.name, "points": points})
-    # A dgap store read in place against the same edges prepared, budget above the graph.
+    # A dgap store read in place against the same edges prepared, budget above the graph, in each engine.
     plain = ctx.bench.rmat_plain_edges(scale)
     prepared = ctx.ordered(f"R-MAT {scale}", f"rmat{scale}-ef16", lambda: plain)
     store = os.path.join(ctx.bench.work, f"rmat{scale}-inmemory.dgap")
@@ -1448,7 +1448,7 @@ def exp_evolving_steps(ctx):
            "step's edges reach each vertex's chain (xpgraph: one more small block), list (gear: appended in its "
            "subpage's reserved space, or the list relocated) or section (dgap). Traversal: `run STORE`'s read of "
            "every vertex's out-list through the view (`store.traversal_seconds`), the median of the repeats, the "
-           "modes alternated; run: the whole BFS + SSSP batch in chunk mode with the X-Stream engine on the run's "
+           "modes alternated; run: the whole BFS + SSSP batch in chunk mode with the GridGraph engine on the run's "
            "layout of the store, graph budget the edge count in bytes (about a quarter of the packed graph), "
            "store open included. Page writes: subpage writes per 4 KiB page over the pages written at least once "
            "(gear's page table). Persisted: every step's ingest report (256-byte lines).")
