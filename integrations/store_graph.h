@@ -33,9 +33,10 @@ namespace graphso {
 class StoreGraph {
  public:
   // Opens `path` at its current version; the scratch file goes under scratch_parent (empty: the
-  // system's temporary directory). Registers the files' page checksums with `readers`.
+  // system's temporary directory). Registers the files' page checksums with `readers`. threads:
+  // for laying out the chain and tree modes' edges (0: every core).
   static std::unique_ptr<StoreGraph> open(const std::string& path, const std::string& scratch_parent,
-                                          ReaderFactory& readers);
+                                          ReaderFactory& readers, int threads = 0);
   // Whether `path` is a store file (rather than a prepared graph directory).
   static bool is_store(const std::string& path);
 

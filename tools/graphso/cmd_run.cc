@@ -290,7 +290,7 @@ int cmd_run(const Args& args) {
   if (!store_path.empty()) {
     if (!path_exists(store_path)) fail("{}: no such store", store_path);
     if (!StoreGraph::is_store(store_path)) fail("{}: not a graphso store", store_path);
-    store = StoreGraph::open(store_path, config.spill_dir, readers);
+    store = StoreGraph::open(store_path, config.spill_dir, readers, config.threads);
   } else {
     prepared.emplace(GridGraph::open(dir));
     if (config.engine == EngineKind::XStream) XStreamLayout::open(*prepared);
