@@ -193,7 +193,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
   meta.range_size = align_up((vertices + meta.partitions - 1) / meta.partitions, 64);
   g->graph_.emplace(GridGraph::in_memory(path, std::move(meta), std::move(degrees)));
 
-  layout.name = "xstream";
+  // layout.name is the engine's: make_engine names the layout it runs (engine/engine.h).
   layout.dir = g->scratch_->path();  // where the chunk middleware keeps its TChunk table
   layout.files = {path, scratch.path()};
   layout.vertices = vertices;

@@ -1,4 +1,4 @@
-// `graphso run STORE`: a store's graph at one version, for the X-Stream engine and every sharing
+// `graphso run STORE`: a store's graph at one version, for either engine and every sharing
 // mode, with no snapshot (docs/store.md, "Jobs on the live store").
 //
 // The store's view (store/store_view.h) fixes the version: the acknowledged position when the run

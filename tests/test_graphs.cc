@@ -11,7 +11,6 @@
 #include "datasets/rmat.h"
 #include "base/error.h"
 #include "base/file.h"
-#include "engine/xstream/xstream_engine.h"
 #include "engine/xstream/xstream_layout.h"
 #include "engine/gridgraph/grid_graph.h"
 #include "prep/graph_prep.h"
