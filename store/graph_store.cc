@@ -62,7 +62,8 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
 
 // --- GraphStore: the face ---
 
-GraphStore::GraphStore(std::unique_ptr<StoreWriter> impl) : impl_(std::move(impl)) {}
+GraphStore::GraphStore(std::unique_ptr<StoreWriter> impl, const StoreOptions& options)
+    : impl_(std::move(impl)), path_(impl_->path()), options_(options) {}
 GraphStore::~GraphStore() = default;
 
 std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
@@ -96,21 +97,26 @@ std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& pat
     ::unlink(temp.c_str());
     return nullptr;
   }
-  const uint64_t bytes = StoreLayout(g).file_bytes;
   try {
-    if (::ftruncate(lock.fd(), 0) != 0 || ::ftruncate(lock.fd(), static_cast<off_t>(bytes)) != 0)
-      fail("{}: cannot size the store to {} bytes: {}", path, bytes, errno_text(errno));
-    lock.reserve(path, bytes);
-    PmemFile file = PmemFile::open(temp);
-    Persister persister(file, options.power_cut, true);
-    write_superblock(file, persister, header);
-    write_initial_log_head(file, StoreLayout(g), persister);
+    format_file(lock, temp, path, header, options);
   } catch (...) {
     ::unlink(temp.c_str());
     throw;
   }
   publish_file(temp, path);
   return open_locked(std::move(lock), path, options);
+}
+
+void GraphStore::format_file(const WriterLock& lock, const std::string& file, const std::string& store,
+                             const StoreHeader& header, const StoreOptions& options) {
+  const StoreLayout layout(header.geometry);
+  if (::ftruncate(lock.fd(), 0) != 0 || ::ftruncate(lock.fd(), static_cast<off_t>(layout.file_bytes)) != 0)
+    fail("{}: cannot size the store to {} bytes: {}", store, layout.file_bytes, errno_text(errno));
+  lock.reserve(store, layout.file_bytes);
+  PmemFile mapped = PmemFile::open(file);
+  Persister persister(mapped, options.power_cut, true);
+  write_superblock(mapped, persister, header);
+  write_initial_log_head(mapped, layout, persister);
 }
 
 std::unique_ptr<GraphStore> GraphStore::open(const std::string& path, const StoreOptions& options) {
@@ -126,17 +132,27 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
     if (::fstat(lock.fd(), &st) != 0) fail("{}: cannot stat the store: {}", path, errno_text(errno));
     lock.reserve(path, static_cast<uint64_t>(st.st_size));
   }
+  // A growth that stopped before its rename leaves its new file behind: nothing names it.
+  const std::string unpublished = path + ".new";
+  if (path_exists(unpublished)) {
+    try {
+      WriterLock stale = WriterLock::take(unpublished, path, false);
+      ::unlink(unpublished.c_str());
+    } catch (const Error&) {
+      // held: a process creating the store first, which finds it exists and removes its file
+    }
+  }
+  return std::unique_ptr<GraphStore>(new GraphStore(open_writer(std::move(lock), path, options), options));
+}
+
+std::unique_ptr<StoreWriter> GraphStore::open_writer(WriterLock lock, const std::string& path, const StoreOptions& options) {
   PmemFile file = PmemFile::open(path);
   StoreHeader header = read_superblock(file);
   switch (header.mode) {
-    case StoreMode::Dgap:
-      return std::unique_ptr<GraphStore>(new GraphStore(open_dgap_store(std::move(lock), std::move(file), header, options)));
-    case StoreMode::Gear:
-      return std::unique_ptr<GraphStore>(new GraphStore(open_gear_store(std::move(lock), std::move(file), header, options)));
-    case StoreMode::Ftgraph:
-      return std::unique_ptr<GraphStore>(new GraphStore(open_ftgraph_store(std::move(lock), std::move(file), header, options)));
-    default:
-      return std::unique_ptr<GraphStore>(new GraphStore(open_chain_store(std::move(lock), std::move(file), header, options)));
+    case StoreMode::Dgap: return open_dgap_store(std::move(lock), std::move(file), header, options);
+    case StoreMode::Gear: return open_gear_store(std::move(lock), std::move(file), header, options);
+    case StoreMode::Ftgraph: return open_ftgraph_store(std::move(lock), std::move(file), header, options);
+    default: return open_chain_store(std::move(lock), std::move(file), header, options);
   }
 }
 
@@ -152,32 +168,42 @@ std::vector<VertexId> neighbours_of(const std::vector<std::pair<VertexId, Weight
 
 }  // namespace
 
-void GraphStore::add_edges(std::span<const WeightedEdge> edges) { impl_->add(edges, false); }
-void GraphStore::add_edges(std::span<const Edge> edges) { impl_->add(edges, false); }
+void GraphStore::add_edges(std::span<const WeightedEdge> edges) { write(edges, false); }
+void GraphStore::add_edges(std::span<const Edge> edges) { write(edges, false); }
 void GraphStore::add_edge(VertexId src, VertexId dst, Weight weight) {
   WeightedEdge e{src, dst, weight};
-  impl_->add(std::span<const WeightedEdge>(&e, 1), false);
+  write(std::span<const WeightedEdge>(&e, 1), false);
 }
-void GraphStore::del_edges(std::span<const WeightedEdge> edges) { impl_->add(edges, true); }
-void GraphStore::del_edges(std::span<const Edge> edges) { impl_->add(edges, true); }
+void GraphStore::del_edges(std::span<const WeightedEdge> edges) { write(edges, true); }
+void GraphStore::del_edges(std::span<const Edge> edges) { write(edges, true); }
 void GraphStore::del_edge(VertexId src, VertexId dst) {
   WeightedEdge e{src, dst, 1};
-  impl_->add(std::span<const WeightedEdge>(&e, 1), true);
+  write(std::span<const WeightedEdge>(&e, 1), true);
 }
 std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::Out, v)); }
 std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::In, v)); }
 std::vector<std::pair<VertexId, Weight>> GraphStore::out_edges(VertexId v) const { return impl_->edges(AdjacencyList::Out, v); }
 std::vector<std::pair<VertexId, Weight>> GraphStore::in_edges(VertexId v) const { return impl_->edges(AdjacencyList::In, v); }
-void GraphStore::buffer_all_edges() { impl_->buffer_all(); }
-void GraphStore::flush_to_blocks() { impl_->checkpoint(); }
-void GraphStore::compact() { impl_->compact(); }
+void GraphStore::buffer_all_edges() { with_room([&] { impl_->buffer_all(); }); }
+void GraphStore::flush_to_blocks() { with_room([&] { impl_->checkpoint(); }); }
+void GraphStore::compact() { with_room([&] { impl_->compact(); }); }
 void GraphStore::close() { impl_->close(); }
 InputRecords GraphStore::input() const { return impl_->input(); }
 void GraphStore::begin_input(InputProgress input, uint64_t already_logged) {
   impl_->begin_input(std::move(input), already_logged);
 }
-StoreStatus GraphStore::status() const { return impl_->status(); }
+StoreStatus GraphStore::status() const {
+  StoreStatus s = impl_->status();
+  s.persisted.calls += retired_persisted_.calls;
+  s.persisted.bytes += retired_persisted_.bytes;
+  s.persisted.line_bytes += retired_persisted_.line_bytes;
+  s.checkpoints += retired_checkpoints_;
+  s.growths = growths_;
+  s.growth_edges = growth_edges_;
+  s.growth_seconds = growth_seconds_;
+  return s;
+}
 const StoreHeader& GraphStore::header() const { return impl_->header(); }
-const std::string& GraphStore::path() const { return impl_->path(); }
+const std::string& GraphStore::path() const { return path_; }
 
 }  // namespace graphso::store

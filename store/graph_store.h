@@ -11,11 +11,16 @@
 // 32 bytes per vertex of capacity, plus the vertex buffer pools; dgap: 16 bytes per logged,
 // unmerged operation and a few per section.
 //
-// After an error (a full store, a failed persist) the object must be dropped: what is durable is
+// A store grows on demand (store/store_growth.cc): an edge naming a vertex past its capacity, or a
+// batch it has no room for, rebuilds it into a larger file of the same mode, renamed over the old
+// one; the sizes given at creation are only where it starts.
+//
+// After an error (a failed persist, a full device) the object must be dropped: what is durable is
 // what open() recovers.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,6 +32,8 @@
 #include "store/store_writer.h"
 
 namespace graphso::store {
+
+class StoreView;
 
 // Throws on an option no store can run with (threads, buffer size, crash point); create() and
 // open() check it too, before they change anything.
@@ -51,14 +58,15 @@ class GraphStore {
   static std::unique_ptr<GraphStore> open(const std::string& path, const StoreOptions& options);
   ~GraphStore();
 
-  // Durable on return (group commit). Ids must be below the store's vertex count. A weighted
+  // Durable on return (group commit). An id at or past the store's vertex count grows it (to the
+  // next power of two above the id; ids stay below 2^31). A weighted
   // store keeps each edge's weight (1 for edges given without one); an unweighted store keeps
   // none.
   void add_edges(std::span<const WeightedEdge> edges);
   void add_edges(std::span<const Edge> edges);
   void add_edge(VertexId src, VertexId dst, Weight weight = 1);
   // A deletion removes the earliest live occurrence of the edge, whatever its weight; deleting an
-  // absent edge does nothing.
+  // absent edge does nothing. Its ids must be below the store's vertex count.
   void del_edges(std::span<const WeightedEdge> edges);
   void del_edges(std::span<const Edge> edges);
   void del_edge(VertexId src, VertexId dst);
@@ -91,14 +99,50 @@ class GraphStore {
   // logged (0: it starts at the head).
   void begin_input(InputProgress input, uint64_t already_logged = 0);
 
+  // Rebuilds the store now, with room for `vertices` (at least its own), its block region as it is:
+  // what growth does on demand. The copy is compact: it leaves behind what deletions freed.
+  void rebuild(uint64_t vertices);
+
   StoreStatus status() const;
   const StoreHeader& header() const;
   const std::string& path() const;
 
  private:
-  explicit GraphStore(std::unique_ptr<StoreWriter> impl);
+  GraphStore(std::unique_ptr<StoreWriter> impl, const StoreOptions& options);
   static std::unique_ptr<GraphStore> open_locked(WriterLock lock, const std::string& path, const StoreOptions& options);
+  // The mode's writer over a locked store file (recovering it).
+  static std::unique_ptr<StoreWriter> open_writer(WriterLock lock, const std::string& path, const StoreOptions& options);
+  // Sizes the locked, empty file at `file` for `header`'s geometry and writes its superblock and log
+  // head; errors name `store`.
+  static void format_file(const WriterLock& lock, const std::string& file, const std::string& store,
+                          const StoreHeader& header, const StoreOptions& options);
+
+  template <typename EdgeRecord>
+  void write(std::span<const EdgeRecord> edges, bool deletes);
+  // Runs a step that writes no new edges (buffering, a checkpoint, compaction); a store it finds
+  // full grows instead, and the rebuilt store has everything checkpointed and compact.
+  void with_room(const std::function<void()>& step);
+  // Rebuilds the store into a larger file (store_growth.cc); returns the log head it kept.
+  struct Growth {
+    uint64_t vertices = 0;  // at least
+    bool space = false;     // the store was full: at least twice its block region
+  };
+  uint64_t grow(const Growth& growth);
+  // The old store's graph at its durable version into a new file, renamed over it; `lock` is then
+  // the new file's. On an error the old store is untouched and `lock` still its lock.
+  uint64_t copy_into_larger(WriterLock& lock, const Growth& growth);
+  // The view's graph into a new store file at `temp` (locked by `lock`, which stays its lock);
+  // returns the edges copied.
+  uint64_t build_copy(const StoreView& view, WriterLock& lock, const std::string& temp, const StoreHeader& header,
+                  const StoreOptions& options);
+
   std::unique_ptr<StoreWriter> impl_;  // the mode's writer
+  std::string path_;
+  StoreOptions options_;
+  uint64_t growths_ = 0, growth_edges_ = 0;
+  PersistStats retired_persisted_;  // by the writers growth replaced (status() counts this process's)
+  uint64_t retired_checkpoints_ = 0;
+  double growth_seconds_ = 0;
 };
 
 }  // namespace graphso::store

@@ -18,7 +18,8 @@ constexpr CrashPoint kAllPoints[] = {CrashPoint::InputRecord,      CrashPoint::L
                                      CrashPoint::LogHead,          CrashPoint::CheckpointBlocks,
                                      CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot,
                                      CrashPoint::Relocation,       CrashPoint::TreeEntries,
-                                     CrashPoint::TreeBitmaps};
+                                     CrashPoint::TreeBitmaps,      CrashPoint::GrowthCopy,
+                                     CrashPoint::GrowthRename};
 
 }  // namespace
 
@@ -33,6 +34,8 @@ const char* crash_point_name(CrashPoint point) {
     case CrashPoint::Relocation: return "relocation";
     case CrashPoint::TreeEntries: return "tree-entries";
     case CrashPoint::TreeBitmaps: return "tree-bitmaps";
+    case CrashPoint::GrowthCopy: return "growth-copy";
+    case CrashPoint::GrowthRename: return "growth-rename";
   }
   return "?";
 }
@@ -104,8 +107,20 @@ void Persister::persist(std::span<const ByteRange> ranges) {
 
 void Persister::crash_point(CrashPoint point) {
   if (power_cut_.crash_point != crash_point_name(point)) return;
-  const uint64_t hits = ++crash_hits_;
-  if (hits < power_cut_.crash_after) return;
+  simulate_power_cut(power_cut_, point, ++crash_hits_);
+}
+
+void replace_shadow(const PowerCutConfig& config, const std::string& store_path) {
+  if (config.shadow_path.empty()) return;
+  const std::string temp = config.shadow_path + ".new";
+  std::error_code error;
+  std::filesystem::copy_file(store_path, temp, std::filesystem::copy_options::overwrite_existing, error);
+  if (!error) std::filesystem::rename(temp, config.shadow_path, error);
+  if (error) fail("{}: cannot replace the shadow image: {}", config.shadow_path, error.message());
+}
+
+void simulate_power_cut(const PowerCutConfig& config, CrashPoint point, uint64_t hits) {
+  if (config.crash_point != crash_point_name(point) || hits < config.crash_after) return;
   std::fprintf(stderr, "graphso: power cut at crash point %s (pass %llu)\n", crash_point_name(point),
                static_cast<unsigned long long>(hits));
   std::fflush(stderr);

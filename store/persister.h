@@ -26,6 +26,8 @@ enum class CrashPoint {
   Relocation,        // gear: a list copied to its new subpage, the old one still named
   TreeEntries,       // ftgraph: a batch's entries and new nodes persisted, no set bit yet
   TreeBitmaps,       // ftgraph: its set bitmaps persisted, the head not yet
+  GrowthCopy,        // growth: the larger store built and persisted beside the old one, not yet renamed
+  GrowthRename,      // growth: renamed over the old one, nothing written to it yet
 };
 const char* crash_point_name(CrashPoint point);
 // Every name, for --help and error messages.
@@ -40,6 +42,13 @@ struct PowerCutConfig {
 void check_power_cut(const PowerCutConfig& config);
 
 inline constexpr int kCrashExitCode = 86;
+
+// Stops the process as a power cut would when `point` is the configured one and this is at least
+// its configured pass (growth's points, which lie between two files rather than in one).
+void simulate_power_cut(const PowerCutConfig& config, CrashPoint point, uint64_t pass);
+// After a growth renamed a new store file into place: the shadow image becomes a copy of it (what
+// a power cut leaves from then on).
+void replace_shadow(const PowerCutConfig& config, const std::string& store_path);
 
 struct PersistStats {
   uint64_t calls = 0;

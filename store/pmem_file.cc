@@ -36,7 +36,15 @@ PmemFile PmemFile::open_read_only(const std::string& path) {
   int saved = errno;
   ::close(fd);
   if (base == MAP_FAILED) fail("{}: cannot map the store: {}", path, errno_text(saved));
-  return PmemFile(path, static_cast<std::byte*>(base), static_cast<uint64_t>(st.st_size), false, true);
+  PmemFile file(path, static_cast<std::byte*>(base), static_cast<uint64_t>(st.st_size), false, true);
+  file.identity_ = FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  return file;
+}
+
+FileIdentity file_identity(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail("{}: cannot stat the store: {}", path, errno_text(errno));
+  return FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
 }
 
 void PmemFile::unmap() {
@@ -47,17 +55,26 @@ void PmemFile::unmap() {
 }
 
 WriterLock WriterLock::take(const std::string& path, const std::string& store, bool create) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
-  if (fd < 0) fail("{}: cannot open the store for writing: {}", store, errno_text(errno));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    int saved = errno;
+  // A writer that grows the store renames a new file over it while holding both files' locks: a
+  // lock taken on the old file after that is on a file no longer at `path`, so it is taken again.
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0644);
+    if (fd < 0) fail("{}: cannot open the store for writing: {}", store, errno_text(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      int saved = errno;
+      ::close(fd);
+      if (saved == EWOULDBLOCK)
+        fail("{}: another process is {} this store (a store has one writer; snapshot and store-stat may run beside it)",
+             store, create ? "creating" : "writing to");
+      fail("{}: cannot lock the store: {}", store, errno_text(saved));
+    }
+    struct stat locked {}, named {};
+    if (::fstat(fd, &locked) == 0 && ::stat(path.c_str(), &named) == 0 && locked.st_ino == named.st_ino &&
+        locked.st_dev == named.st_dev)
+      return WriterLock(fd);
     ::close(fd);
-    if (saved == EWOULDBLOCK)
-      fail("{}: another process is {} this store (a store has one writer; snapshot and store-stat may run beside it)",
-           store, create ? "creating" : "writing to");
-    fail("{}: cannot lock the store: {}", store, errno_text(saved));
   }
-  return WriterLock(fd);
+  fail("{}: the store file kept being replaced while its lock was taken", store);
 }
 
 void WriterLock::reserve(const std::string& path, uint64_t bytes) const {
@@ -92,7 +109,8 @@ PmemFile::PmemFile(PmemFile&& other) noexcept
       base_(std::exchange(other.base_, nullptr)),
       size_(std::exchange(other.size_, 0)),
       is_pmem_(other.is_pmem_),
-      read_only_(other.read_only_) {}
+      read_only_(other.read_only_),
+      identity_(other.identity_) {}
 
 PmemFile& PmemFile::operator=(PmemFile&& other) noexcept {
   if (this != &other) {
@@ -102,6 +120,7 @@ PmemFile& PmemFile::operator=(PmemFile&& other) noexcept {
     size_ = std::exchange(other.size_, 0);
     is_pmem_ = other.is_pmem_;
     read_only_ = other.read_only_;
+    identity_ = other.identity_;
   }
   return *this;
 }

@@ -9,6 +9,15 @@
 
 namespace graphso::store {
 
+// Which file an open descriptor or mapping is: the store's path may be renamed onto a new file
+// (a store grows by being rebuilt), and two opens of the path must meet the same one.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+FileIdentity file_identity(int fd, const std::string& path);
+
 class PmemFile {
  public:
   // Maps the file for the store's writer, who holds its WriterLock.
@@ -27,6 +36,8 @@ class PmemFile {
   uint64_t size() const { return size_; }
   bool is_pmem() const { return is_pmem_; }
   const std::string& path() const { return path_; }
+  // Of a read-only mapping: the file it maps.
+  const FileIdentity& identity() const { return identity_; }
 
   template <typename T>
   T* at(uint64_t offset) const { return reinterpret_cast<T*>(base_ + offset); }
@@ -40,6 +51,7 @@ class PmemFile {
   uint64_t size_ = 0;
   bool is_pmem_ = false;
   bool read_only_ = false;  // mapped by mmap, not libpmem
+  FileIdentity identity_;
 };
 
 // The store's one writer: an advisory lock (flock) on the store file, taken before anything is

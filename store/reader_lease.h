@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "store/pmem_file.h"
+
 namespace graphso::store {
 
 class ReaderLease {
@@ -27,6 +29,8 @@ class ReaderLease {
   // checkpoint is still in force: a writer that committed a later one meanwhile may not have seen
   // the lease before it reused a page.
   void hold(uint64_t seq);
+  // The file the lease is taken on.
+  FileIdentity identity() const { return file_identity(fd_, path_); }
 
  private:
   explicit ReaderLease(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}

@@ -36,8 +36,16 @@ StorePosition peek_store_position(const std::string& path) {
 
 std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   if (!path_exists(path)) fail("{}: no such store", path);
-  ReaderLease lease = ReaderLease::open(path);
-  PmemFile file = PmemFile::open_read_only(path);
+  // The lease and the mapping on the same file: a writer that grows the store renames a new one
+  // over it, and a lease on the old file would guard nothing the view reads.
+  ReaderLease lease;
+  PmemFile file;
+  for (uint32_t attempt = 0;; ++attempt) {
+    lease = ReaderLease::open(path);
+    file = PmemFile::open_read_only(path);
+    if (lease.identity() == file.identity()) break;
+    if (attempt == kMaxAttempts) fail("{}: the store file kept being replaced while it was opened", path);
+  }
   const StoreHeader header = read_superblock(file);
   std::unique_ptr<StoreView> view;
   switch (header.mode) {

@@ -21,6 +21,7 @@
 #include "store/persister.h"
 #include "store/pmem_file.h"
 #include "store/store_format.h"
+#include "store/store_full.h"
 #include "store/store_meta.h"
 
 namespace graphso::store {
@@ -67,6 +68,11 @@ struct StoreStatus {
   uint64_t branch_outs = 0;     // full nodes that got children
   uint64_t scale_ups = 0;       // roots grown in place (16 -> 32 -> 64 slots)
   uint64_t links_cleared = 0;   // recovery: links to nodes of the interrupted batch whose headers never persisted
+  // growth (store_growth.cc): times this process rebuilt the store into a larger file, the edges
+  // those rebuilds copied, and their time
+  uint64_t growths = 0;
+  uint64_t growth_edges = 0;
+  double growth_seconds = 0;
   PersistStats persisted;
 };
 
@@ -122,6 +128,24 @@ class StoreWriter {
   }
   const StoreHeader& header() const { return header_; }
   const std::string& path() const { return file_.path(); }
+  uint64_t head() const { return log_.head(); }  // operations durable (acknowledged)
+
+  // For a rebuilt store (store_growth.cc), on a file nobody reads yet, with everything
+  // checkpointed: moves the log's position to `position` (the old store's head), so the input
+  // records and a resumed ingest count the same positions. The writer is dropped afterwards.
+  virtual void move_log_to(uint64_t position) {
+    if (log_.head() != checkpoint_.flushed)
+      fail("{}: cannot move the log of a store with unflushed edges ({} after the checkpoint)", file_.path(),
+           log_.head() - checkpoint_.flushed);
+    Checkpoint moved = checkpoint_;
+    moved.flushed = position;
+    write_checkpoint(file_, layout_, persister_, moved);
+    checkpoint_ = moved;
+    log_.advance_to(position);
+  }
+  // The writer's lock, for a caller that drops the writer but keeps the store (growth); the
+  // writer must not be used afterwards.
+  WriterLock release_lock() { return std::move(lock_); }
 
  protected:
   // Every id below the store's vertex count, or an error naming the first that is not.

@@ -284,7 +284,7 @@ class DgapStore final : public StoreWriter {
       return page;
     }
     if (high_water_ < section_pages(header_.geometry)) return static_cast<uint32_t>(high_water_++);
-    fail("{}: the store is full: all {} pages are in use{} (a new store takes --expect-edges or --block-space)",
+    fail_full("{}: the store is full: all {} pages are in use{} (a new store takes --expect-edges or --block-space)",
          file_.path(), section_pages(header_.geometry),
          retired_batches_.empty() ? "" : " or held by a reader of an older checkpoint");
   }

@@ -7,6 +7,7 @@
 #include "base/checksum.h"
 #include "base/error.h"
 #include "base/packed_pages.h"
+#include "store/store_full.h"
 
 namespace graphso::store {
 
@@ -52,7 +53,7 @@ std::vector<SectionEntry> read_section_table(const PmemFile& file, const StoreLa
 uint32_t write_section_table(const PmemFile& file, const StoreLayout& layout, Persister& persister, uint32_t slot,
                              std::span<const SectionEntry> sections, SectionTableHeader header) {
   if (sections.size() > table_capacity(layout))
-    fail("{}: the store is full: {} sections, its table holds {}", file.path(), sections.size(), table_capacity(layout));
+    fail_full("{}: the store is full: {} sections, its table holds {}", file.path(), sections.size(), table_capacity(layout));
   auto* table = file.at<std::byte>(layout.tables[slot]);
   header.sections = sections.size();
   std::memcpy(table, &header, sizeof header);

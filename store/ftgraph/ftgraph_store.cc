@@ -80,6 +80,13 @@ class FtgraphStore final : public StoreWriter {
   void checkpoint() override {}  // every batch is in the trees when it is acknowledged
   void compact() override {}     // a deletion frees its slot for the next insert on the path
   void close() override {}
+  // No checkpoint to move: the head and the batch word are the position.
+  void move_log_to(uint64_t position) override {
+    write_word(layout_.applying(), position);
+    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    applying_ = position;
+    log_.advance_to(position);
+  }
 
   // --- reading ---
 
@@ -308,7 +315,7 @@ class FtgraphStore final : public StoreWriter {
     } while (!next_unit_.compare_exchange_weak(unit, start + units));
     unit = start;
     if (unit + units > header_.geometry.block_units)
-      fail("{}: the store is full: its {} block units hold no more tree nodes (create it with a larger "
+      fail_full("{}: the store is full: its {} block units hold no more tree nodes (create it with a larger "
            "--block-space or --expect-edges)", file_.path(), header_.geometry.block_units);
     return unit;
   }

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/progress.h"
+#include "store/store_full.h"
 
 namespace graphso::store {
 
@@ -263,7 +264,7 @@ void PageAllocator::write_table(std::span<GearPage> out) const {
 }
 
 void PageAllocator::full(uint32_t level) const {
-  fail("the store is full: no free {} for a level-{} list among its {} pages ({}){}",
+  fail_full("the store is full: no free {} for a level-{} list among its {} pages ({}){}",
        level > kGearPageLevel ? "run" : "page", level, pages_, human_bytes(static_cast<double>(pages_ * kSectionPageBytes)),
        retired_batches_.empty() && !restoring_ ? "" : "; some are held by a reader of an older checkpoint");
 }

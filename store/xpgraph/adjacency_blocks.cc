@@ -5,13 +5,10 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
+#include "store/store_full.h"
 
 namespace graphso::store {
 namespace {
-
-// Units a thread takes at a time (16 KiB): the shared high-water mark moves once per 64 full-block
-// flushes. Aligning a larger block after smaller ones wastes at most 3 units.
-constexpr uint64_t kReservationUnits = 256;
 
 const char* direction_name(AdjacencyList d) { return d == AdjacencyList::Out ? "out" : "in"; }
 
@@ -30,7 +27,7 @@ uint32_t AdjacencyBlocks::allocate(uint32_t thread, uint32_t size_class) {
     r.next = next_.fetch_add(kReservationUnits);
     r.end = r.next + kReservationUnits;
     if (r.end > layout_.geometry.block_units)
-      fail("{}: the store is full ({} of adjacency blocks); create it with a larger --block-space", file_.path(),
+      fail_full("{}: the store is full ({} of adjacency blocks); create it with a larger --block-space", file_.path(),
            human_bytes(static_cast<double>(layout_.geometry.block_units * kBlockUnitBytes)));
     unit = align_up(r.next, units);
   }

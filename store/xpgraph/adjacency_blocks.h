@@ -18,6 +18,10 @@
 
 namespace graphso::store {
 
+// Units a thread takes at a time (16 KiB): the shared high-water mark moves once per 64 full-block
+// flushes. Aligning a larger block after smaller ones wastes at most 3 units.
+inline constexpr uint64_t kReservationUnits = 256;
+
 class AdjacencyBlocks {
  public:
   // high_water: the first unit never handed out (recovery: the checkpoint's H).
@@ -36,6 +40,15 @@ class AdjacencyBlocks {
   void append_in_place(uint32_t thread, AdjacencyList d, VertexId v, std::span<const uint32_t> entry,
                        DirtyLines& dirty);
 
+  // Naive baseline: the block units append_in_place takes for `entries` more entries of `words`
+  // words in v's d-chain.
+  uint64_t units_to_append(AdjacencyList d, VertexId v, uint64_t entries, uint32_t words) const {
+    const uint32_t newest = head(d, v);
+    const uint64_t room = newest == 0 ? 0 : (kBlockEntries - block(newest).header.count) / words;
+    const uint64_t per_block = kBlockEntries / words;
+    return entries <= room ? 0 : (entries - room + per_block - 1) / per_block * block_units(kBlockClasses - 1);
+  }
+
   // Units handed out so far are [1, high_water()). end_reservations() drops what threads hold in
   // reserve: all threads must be idle.
   uint64_t high_water() const { return next_.load(); }
@@ -44,6 +57,7 @@ class AdjacencyBlocks {
  private:
   uint32_t allocate(uint32_t thread, uint32_t size_class);
   AdjacencyBlock& block(uint32_t unit) { return *file_.at<AdjacencyBlock>(layout_.block_offset(unit)); }
+  const AdjacencyBlock& block(uint32_t unit) const { return *file_.at<AdjacencyBlock>(layout_.block_offset(unit)); }
 
   const PmemFile& file_;
   const StoreLayout& layout_;

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "base/error.h"
+#include "base/progress.h"
 #include "store/dirty_lines.h"
 #include "store/edge_log.h"
 #include "store/log_buffering.h"
@@ -49,6 +50,7 @@ class ChainStore final : public StoreWriter {
       std::span<const EdgeRecord> batch = edges.first(std::min<uint64_t>(room, edges.size()));
       edges = edges.subspan(batch.size());
       if (header_.mode == StoreMode::Naive) {
+        check_naive_room(batch);
         log_.append(batch, deletes);
         archive_in_place(batch, deletes);
       } else if (log_.head() - buffered_ >= options_.archive_threshold) {
@@ -60,6 +62,30 @@ class ChainStore final : public StoreWriter {
         log_.append(batch, deletes);
       }
     }
+  }
+
+  // The baseline writes each edge in place as it is archived, so a store found full in the middle
+  // of a batch would hold the batch logged but half archived: its room is checked before anything
+  // is logged. Besides the blocks it opens, each thread may take one more reservation.
+  template <typename EdgeRecord>
+  void check_naive_room(std::span<const EdgeRecord> batch) const {
+    std::vector<uint64_t> ends;  // vertex << 1 | direction
+    ends.reserve(2 * batch.size());
+    for (const EdgeRecord& e : batch) {
+      ends.push_back(uint64_t{e.src} << 1);
+      ends.push_back(uint64_t{e.dst} << 1 | 1);
+    }
+    std::sort(ends.begin(), ends.end());
+    uint64_t need = uint64_t{options_.threads} * kReservationUnits;
+    for (size_t i = 0, j = 0; i < ends.size(); i = j) {
+      while (j < ends.size() && ends[j] == ends[i]) ++j;
+      const auto d = (ends[i] & 1) ? AdjacencyList::In : AdjacencyList::Out;
+      need += blocks_.units_to_append(d, static_cast<VertexId>(ends[i] >> 1), j - i, entry_words(header_.geometry));
+    }
+    if (blocks_.high_water() + need > header_.geometry.block_units)
+      fail_full("{}: the store is full ({} of adjacency blocks, {} in use) for a batch of {} edges", file_.path(),
+                human_bytes(static_cast<double>(header_.geometry.block_units * kBlockUnitBytes)),
+                human_bytes(static_cast<double>(blocks_.high_water() * kBlockUnitBytes)), batch.size());
   }
 
   void buffer_all() override {

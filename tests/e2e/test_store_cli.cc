@@ -321,9 +321,11 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
 
   std::ofstream(in->dir.file("junk.bin")) << "not an edge list";
   require_one_line_error(graphso_cli({"ingest", store, "--input", in->dir.file("junk.bin")}), "junk.bin");
-  // Ids past the store's 256 vertices: refused before anything is logged.
+  // Deletions naming ids past the store's 256 vertices: refused before anything is logged (added
+  // edges grow the store instead: "store cli: a store grows").
   auto wide = rmat_input(10, 2, 2);
-  require_one_line_error(graphso_cli({"ingest", store, "--input", wide->path}), "names a vertex outside the store's 256 vertices");
+  require_one_line_error(graphso_cli({"ingest", store, "--input", wide->path, "--delete"}),
+                         "names a vertex outside the store's 256 vertices");
   REQUIRE(store_stat(store)["log_head"] == "1024");
   require_one_line_error(graphso_cli({"ingest", store, "--input", in->path, "--log-slots", "64"}),
                          "--log-slots is fixed when a store is created; " + store + " has 16777216");
@@ -371,12 +373,48 @@ TEST_CASE("store cli: bad input, bad options and damaged stores are one-line err
   REQUIRE_FALSE(path_exists(in->dir.file("snap")));
 }
 
+TEST_CASE("store cli: a store created from one edge grows with the graph, in every mode") {
+  const std::string mode = GENERATE("xpgraph", "naive", "dgap", "gear", "ftgraph");
+  INFO(mode << " mode");
+  auto in = rmat_input(12, 8, 21);
+  const std::string store = in->dir.file("store.pm");
+  EdgeSet first;
+  first.vertices = 2;
+  first.edges = {{0, 1, 1}};
+  write_edges(in->dir.file("first.bin"), first);
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("first.bin"), "--store-mode", mode}).status == 0);
+  REQUIRE(store_stat(store)["vertices"] == "2");
+  // The whole graph, no sizing options: ids to 4095 and 32 K edges into a store made for one.
+  CliResult grown = graphso_cli({"ingest", store, "--input", in->path, "--report", in->dir.file("r.json")});
+  INFO(grown.out << grown.err);
+  REQUIRE(grown.status == 0);
+  REQUIRE_THAT(grown.out, Catch::Contains("the store grew"));
+  REQUIRE(store_stat(store)["vertices"] == "4096");
+  REQUIRE(graphso_cli({"store-check", store}).status == 0);
+  // A batch on the grown store equals the reference over the one edge and the graph.
+  EdgeSet expected;
+  expected.vertices = 4096;
+  expected.edges = first.edges;
+  expected.edges.insert(expected.edges.end(), in->set.edges.begin(), in->set.edges.end());
+  expected.edges = stored_edges(expected.edges, mode);
+  ReaderFactory readers{ReaderOptions{}};
+  auto g = StoreGraph::open(store, "", readers);
+  REQUIRE(g->info().version == in->edges.size() + 1);
+  auto batch = run_batch_on_store(*g, {"bfs:source=0", "wcc", "pagerank:iterations=5"}, Sharing::Chunk, 64 << 20, readers);
+  for (size_t j = 0; j < batch.jobs.size(); ++j) check_against_reference(batch.specs[j], *batch.jobs[j], expected);
+}
+
 namespace {
 
 // Kills ingests into a store of `mode` at random moments until at least 100 have been killed and
 // 50 distinct prefixes recovered; each recovery must hold exactly the acknowledged prefix or more.
-void kill_loop(const std::string& mode) {
+void kill_loop(const std::string& mode, const std::vector<std::string>& extra = {}) {
   INFO(mode << " mode");
+  auto ingest = [&](const std::string& store, const Input& in, const std::string& acks) {
+    std::vector<std::string> argv = crash_ingest(store, in, acks, mode);
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return argv;
+  };
   auto in = rmat_input(11, 16, 7);
   const std::string store = in->dir.file("store.pm");
   const std::string acks = in->dir.file("acks");
@@ -384,7 +422,7 @@ void kill_loop(const std::string& mode) {
   // Kill moments are spread over one whole uninterrupted ingest, timed here (so a slow build, such
   // as the sanitizer one, is killed across its ingest too, not only while it starts).
   auto started = std::chrono::steady_clock::now();
-  REQUIRE(run_program(crash_ingest(in->dir.file("timing.pm"), *in, in->dir.file("timing.acks"), mode)).status == 0);
+  REQUIRE(run_program(ingest(in->dir.file("timing.pm"), *in, in->dir.file("timing.acks"))).status == 0);
   const auto whole = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
   uint64_t kills = 0, completions = 0, recovered_mid_lap = 0, interrupted = 0;
   std::map<uint64_t, int> prefixes;
@@ -392,7 +430,7 @@ void kill_loop(const std::string& mode) {
   // busy machine slows the killed ingests against the timed one, so more of the kills land after
   // the end (the sanitizer build once recovered 49 in its 100 kills, with 41 ingests completed).
   while (kills < 100 || (prefixes.size() < 50 && kills < 300)) {
-    pid_t pid = spawn(crash_ingest(store, *in, acks, mode));
+    pid_t pid = spawn(ingest(store, *in, acks));
     std::this_thread::sleep_for(std::chrono::microseconds(random() % static_cast<uint64_t>(whole.count() + 1)));
     ::kill(pid, SIGKILL);
     int status = 0;
@@ -421,7 +459,7 @@ void kill_loop(const std::string& mode) {
   REQUIRE(prefixes.size() >= 50);
   REQUIRE(recovered_mid_lap >= 30);
   // And the last store still finishes.
-  CliResult finish = run_program(crash_ingest(store, *in, acks, mode));
+  CliResult finish = run_program(ingest(store, *in, acks));
   INFO(finish.err);
   REQUIRE(finish.status == 0);
   REQUIRE(require_store_holds_prefix(store, in->set.edges, in->edges.size(), 2) == in->edges.size());
@@ -447,6 +485,44 @@ TEST_CASE("store crash in gear mode: kill -9 at random moments (>= 100 kills), r
 // input, as the resumed ingest does, and the set must then be exactly the prefix's.
 TEST_CASE("store crash in ftgraph mode: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
   kill_loop("ftgraph");
+}
+
+// A store created with a 64 KiB block region grows several times during the ingest: killed while
+// it copies, renames or goes on in the grown file, it holds exactly the acknowledged prefix.
+TEST_CASE("store crash with growth: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
+  kill_loop(mode, {"--block-space", "64K"});
+}
+
+TEST_CASE("store crash: power cuts inside growth, recovered from the shadow image") {
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
+  auto in = rmat_input(10, 16, 11);
+  for (const char* cut : {"growth-copy:1", "growth-rename:1", "growth-copy:2", "growth-rename:2"}) {
+    INFO(mode << " mode, crash point " << cut);
+    TempDir dir;
+    const std::string store = dir.file("store.pm"), shadow = dir.file("shadow.pm"), acks = dir.file("acks");
+    std::vector<std::string> argv = crash_ingest(store, *in, acks, mode);
+    argv.insert(argv.end(), {"--block-space", "16K", "--shadow", shadow, "--crash-at", cut});
+    CliResult crashed = run_program(argv);
+    INFO(crashed.err);
+    REQUIRE(crashed.status == store::kCrashExitCode);
+    REQUIRE_THAT(crashed.err, Catch::Contains("power cut at crash point growth-"));
+    // Cut before the rename, the image is the old store and the new file lies beside the store
+    // unnamed; after it, the image is the new file.
+    if (std::string(cut).starts_with("growth-copy")) {
+      REQUIRE(path_exists(store + ".new"));
+      REQUIRE(std::filesystem::file_size(shadow) < std::filesystem::file_size(store + ".new"));
+    } else {
+      REQUIRE(!path_exists(store + ".new"));
+      REQUIRE(std::filesystem::file_size(shadow) == std::filesystem::file_size(store));
+    }
+    const uint64_t k = require_store_holds_prefix(shadow, in->set.edges, last_ack(acks), 2);
+    CliResult done = run_program(crash_ingest(shadow, *in, acks, mode));
+    INFO(done.out << done.err);
+    REQUIRE(done.status == 0);
+    if (k > 0) REQUIRE_THAT(done.out, Catch::Contains("resuming"));
+    REQUIRE(require_store_holds_prefix(shadow, in->set.edges, in->edges.size(), 2) == in->edges.size());
+  }
 }
 
 TEST_CASE("store crash: power cut at every named crash point, recovered from the shadow image") {

@@ -125,7 +125,7 @@ int cmd_ingest(const Args& args) {
     const StoreMode new_mode = mode.value_or(StoreMode::XPGraph);
     uint64_t capacity = std::max(vertices, info.vertices);
     if (capacity == 0) fail("ingest: {} has no vertices; give --vertices", input_path);
-    check_input_ids(reader, capacity, input_path);
+    check_input_ids(reader, kMaxStoreVertices, input_path);
     // A store keeps weights when its first input has them.
     StoreGeometry geometry = default_geometry(capacity, std::max(expect_edges, info.edges), slots, info.weighted, new_mode);
     geometry.real_weights = info.real_weights;  // binary32 in the weight words, said in the superblock
@@ -141,19 +141,22 @@ int cmd_ingest(const Args& args) {
   if (!graph_store) {  // it existed, or another process created it since we looked
     graph_store = GraphStore::open(store_path, store_options);
     StoreStatus s = graph_store->status();
-    // Geometry is fixed at creation: repeating it (a resumed command) is fine, changing it is not.
-    const StoreGeometry& g = s.header.geometry;
-    auto same = [&](const char* option, uint64_t given, uint64_t actual) {
-      if (!vm[option].defaulted() && given != actual)
-        fail("ingest: --{} is fixed when a store is created; {} has {}", option, store_path, actual);
-    };
-    same("vertices", vertices, g.vertices);
-    if (g.mode != StoreMode::Ftgraph) same("log-slots", slots, g.log_slots);  // ftgraph keeps no log
-    if (block_units && *block_units != g.block_units)
-      fail("ingest: --block-space is fixed when a store is created; {} has {} bytes", store_path, g.block_units * kBlockUnitBytes);
+    // The sizing options say where a new store starts; an existing one grows as it needs to. Only
+    // what growth keeps cannot change.
     if (mode && *mode != s.header.mode)
       fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
-    check_input_ids(reader, s.header.geometry.vertices, input_path);
+    if (s.header.mode != StoreMode::Ftgraph && !vm["log-slots"].defaulted() && slots != s.header.geometry.log_slots)
+      fail("ingest: --log-slots is fixed when a store is created; {} has {}", store_path, s.header.geometry.log_slots);
+    // The store holds at least the vertices its inputs declare: a larger input grows it to that
+    // count now (ids past it would grow it to a power of two as they come).
+    const uint64_t declared = std::max(vertices, info.vertices);
+    if (!deletes && declared > s.header.geometry.vertices && declared <= kMaxStoreVertices) {
+      graph_store->rebuild(declared);
+      std::printf("%s: grew to the %llu vertices of %s\n", store_path.c_str(), static_cast<unsigned long long>(declared),
+                  vertices > info.vertices ? "--vertices" : input_path.c_str());
+    }
+    // Ids past the store grow it; a deletion naming one cannot name an edge it holds.
+    check_input_ids(reader, deletes ? s.header.geometry.vertices : kMaxStoreVertices, input_path);
     std::printf("%s: opened at log position %llu (checkpoint %llu at %llu, %llu records replayed)\n",
                 store_path.c_str(), static_cast<unsigned long long>(s.head),
                 static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
@@ -241,6 +244,11 @@ int cmd_ingest(const Args& args) {
   std::printf("ingest: persisted %s in %llu persists (%.1f bytes/edge in 256-byte lines); device writes %s\n",
               human_bytes(static_cast<double>(p.line_bytes)).c_str(), static_cast<unsigned long long>(p.calls), per_edge,
               human_bytes(static_cast<double>(device_bytes)).c_str());
+  if (s.growths > 0)
+    std::printf("ingest: the store grew %llu times (now %llu vertices, %s file), copying %llu edges in %.3f s\n",
+                static_cast<unsigned long long>(s.growths), static_cast<unsigned long long>(s.header.geometry.vertices),
+                human_bytes(static_cast<double>(StoreLayout(s.header.geometry).file_bytes)).c_str(),
+                static_cast<unsigned long long>(s.growth_edges), s.growth_seconds);
   if (s.header.mode == StoreMode::Ftgraph)
     std::printf("ingest: set semantics: %llu inserts of edges already present, %llu deletions of absent edges (nothing "
                 "written for either)\n", static_cast<unsigned long long>(s.duplicates),
@@ -265,6 +273,11 @@ int cmd_ingest(const Args& args) {
         .field("line_bytes_per_edge", per_edge)
         .field("device_write_bytes", device_bytes)
         .field("checkpoints", s.checkpoints)
+        .field("growths", s.growths)
+        .field("growth_edges", s.growth_edges)
+        .field("growth_seconds", s.growth_seconds)
+        .field("vertices", s.header.geometry.vertices)
+        .field("file_bytes", StoreLayout(s.header.geometry).file_bytes)
         .field("log_head", s.head)
         .field("block_bytes_used", (s.high_water - 1) * (paged(s.header.mode) ? kSectionPageBytes : kBlockUnitBytes));
     if (s.header.mode == StoreMode::Dgap)

@@ -1,0 +1,156 @@
+// A store grows on demand (store/store_growth.cc): created from one edge and fed a graph in steps
+// of random sizes, with ids past its capacity and deletions between, every mode ends up holding
+// exactly the model's graph; a view opened before a growth keeps its version; the log positions
+// and input records carry over; a full device during growth leaves the old store usable.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <random>
+#include <tuple>
+
+#include "store/graph_store.h"
+#include "store/input_resume.h"
+#include "store/store_check.h"
+#include "store/store_view.h"
+#include "tests/store_checks.h"
+#include "tests/test_graphs.h"
+
+using namespace graphso;
+using namespace graphso::store;
+using graphso::testing::adjacency_of;
+using graphso::testing::EdgeOp;
+using graphso::testing::require_store_equals;
+using graphso::testing::TempDir;
+
+namespace {
+
+using EdgeTuple = std::tuple<VertexId, VertexId, Weight>;
+
+// The edges a view shows, sorted.
+std::vector<EdgeTuple> view_edges(const StoreView& view) {
+  std::vector<EdgeTuple> edges;
+  view.out_edges(0, static_cast<VertexId>(view.vertices()), [&](std::span<const WeightedEdge> piece) {
+    for (const WeightedEdge& e : piece) edges.emplace_back(e.src, e.dst, e.weight);
+  });
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
+std::vector<EdgeTuple> model_edges(const graphso::testing::AdjacencyModel& model) {
+  std::vector<EdgeTuple> edges;
+  for (VertexId v = 0; v < model.out_edges.size(); ++v)
+    for (const auto& [n, w] : model.out_edges[v]) edges.emplace_back(v, n, w);
+  std::sort(edges.begin(), edges.end());
+  return edges;
+}
+
+}  // namespace
+
+TEST_CASE("store growth: a store created from one edge takes a graph in random steps, ids past its capacity and deletions") {
+  const std::string mode_name = GENERATE("xpgraph", "naive", "dgap", "gear", "ftgraph");
+  const bool weighted = GENERATE(false, true);
+  INFO(mode_name << " mode" << (weighted ? ", weighted" : ""));
+  const StoreMode mode = parse_store_mode(mode_name);
+  const bool sets = mode == StoreMode::Ftgraph;
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(12, 8, weighted, 41, dir);
+  const std::span<const WeightedEdge> all(set.edges);
+  const std::string path = dir.file("store.pm");
+  // Sized for its first edge (its vertices, a 16-page block region, a small log), so both the
+  // vertex count and the block region grow several times.
+  const WeightedEdge& first = all.front();
+  const uint64_t start_vertices = std::max(first.src, first.dst) + 1;
+  StoreGeometry g = default_geometry(start_vertices, 1, 4096, weighted, mode);
+  g.block_units = 16 * kUnitsPerPage;
+  auto s = GraphStore::create(path, g, mode, {.threads = 2});
+  const uint64_t start_bytes = std::filesystem::file_size(path);
+  std::mt19937_64 random(7);
+  std::vector<EdgeOp> ops;
+  size_t at = 0;
+  uint32_t step = 0;
+  while (at < all.size()) {
+    const size_t n = std::min<size_t>(1 + random() % 3000, all.size() - at);
+    const std::span<const WeightedEdge> part = all.subspan(at, n);
+    s->add_edges(part);
+    for (const WeightedEdge& e : part) ops.push_back({e.src, e.dst, false, e.weight});
+    at += n;
+    // Every fourth step deletes some of what is there, so a growth copies a graph with holes.
+    if (++step % 4 == 0) {
+      std::vector<Edge> gone;
+      for (size_t i = 0; i < at; i += 5) gone.push_back({all[i].src, all[i].dst});
+      s->del_edges(std::span<const Edge>(gone).first(std::min<size_t>(gone.size(), 400)));
+      for (size_t i = 0; i < std::min<size_t>(gone.size(), 400); ++i) ops.push_back({gone[i].src, gone[i].dst, true});
+    }
+  }
+  const StoreStatus st = s->status();
+  INFO(st.growths << " growths, " << st.growth_edges << " edges copied");
+  REQUIRE(st.growths >= 2);
+  REQUIRE(st.header.geometry.vertices == std::bit_ceil(set.vertices));
+  REQUIRE(st.head == ops.size());  // the log's positions carried over every growth
+  REQUIRE(std::filesystem::file_size(path) > start_bytes);
+  REQUIRE(!path_exists(path + ".new"));
+  const auto model = adjacency_of(ops, st.header.geometry.vertices, sets);
+  require_store_equals(*s, model);
+  s->close();
+  s.reset();
+  // The grown file is the store: reopened, checked whole, and read by a view.
+  s = GraphStore::open(path, {.threads = 2});
+  require_store_equals(*s, model);
+  s->close();
+  s.reset();
+  REQUIRE(check_store(path).read.edges == model.edges);
+  REQUIRE(view_edges(*StoreView::open(path)) == model_edges(model));
+}
+
+TEST_CASE("store growth: a view opened before a growth keeps its version; the input record carries over") {
+  const std::string mode_name = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
+  INFO(mode_name << " mode");
+  const StoreMode mode = parse_store_mode(mode_name);
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(10, 8, false, 5, dir);
+  const std::span<const WeightedEdge> all(set.edges);
+  const std::string path = dir.file("store.pm");
+  StoreGeometry g = default_geometry(set.vertices, 500, 256, false, mode);
+  g.block_units = 16 * kUnitsPerPage;
+  auto s = GraphStore::create(path, g, mode, {});
+  InputProgress input;
+  input.path = "/data/input.bin";
+  input.size = 12345;
+  input.edges = all.size();
+  s->begin_input(input);
+  s->add_edges(all.first(400));
+  auto before = StoreView::open(path);
+  const std::vector<EdgeTuple> seen = view_edges(*before);
+  REQUIRE(seen.size() == (mode == StoreMode::Ftgraph ? adjacency_of(graphso::testing::adds_of(all.first(400)), set.vertices, true).edges : 400));
+  s->add_edges(all.subspan(400));  // far past the room for 500 edges
+  REQUIRE(s->status().growths >= 1);
+  // The old view still reads its own file, at its version.
+  REQUIRE(before->version() == 400);
+  REQUIRE(view_edges(*before) == seen);
+  // A new one reads the grown store; the input record and the position it counts from are kept.
+  auto after = StoreView::open(path);
+  REQUIRE(after->version() == all.size());
+  const InputRecords records = s->input();
+  REQUIRE(records.current);
+  REQUIRE(records.current->same_input(input));
+  REQUIRE(s->status().head - records.current->start == all.size());
+  // A resumed ingest of the same input counts what is done from those positions.
+  REQUIRE(resume_input(*s, input, std::nullopt) == all.size());
+}
+
+TEST_CASE("store growth: an id past 2^31 and a deletion past the capacity are still errors") {
+  TempDir dir;
+  const std::string path = dir.file("store.pm");
+  auto s = GraphStore::create(path, default_geometry(10, 100, 64), StoreMode::XPGraph, {});
+  s->add_edge(1, 2);
+  std::vector<Edge> far = {{3, 4}, {5, static_cast<VertexId>(kMaxStoreVertices)}};
+  REQUIRE_THAT(graphso::testing::error_of([&] { s->add_edges(far); }), Catch::Contains("is outside the store's 10 vertices"));
+  std::vector<Edge> gone = {{5, 10}};
+  REQUIRE(graphso::testing::error_of([&] { s->del_edges(gone); }) == path + ": edge 5 -> 10 is outside the store's 10 vertices");
+  REQUIRE(s->status().head == 1);
+  REQUIRE(s->status().growths == 0);
+  // Within 2^31 an id grows the store to the power of two above it.
+  s->add_edge(5, 1000);
+  REQUIRE(s->status().header.geometry.vertices == 1024);
+  REQUIRE(s->out_neighbours(5) == std::vector<VertexId>{1000});
+  REQUIRE(s->out_neighbours(1) == std::vector<VertexId>{2});
+}
