@@ -102,6 +102,9 @@ class GraphStore {
   // Rebuilds the store now, with room for `vertices` (at least its own), its block region as it is:
   // what growth does on demand. The copy is compact: it leaves behind what deletions freed.
   void rebuild(uint64_t vertices);
+  // Rebuilds the store into a file sized for its live edges (smaller when deletions, relocations
+  // and merges left space behind): `graphso store-compact`.
+  void reclaim();
 
   StoreStatus status() const;
   const StoreHeader& header() const;
@@ -126,6 +129,8 @@ class GraphStore {
   struct Growth {
     uint64_t vertices = 0;  // at least
     bool space = false;     // the store was full: at least twice its block region
+    bool fit = false;       // sized for its live edges, smaller than it was if they need less
+    bool larger = false;    // full again right after a rebuild that only gave space back: grow
   };
   uint64_t grow(const Growth& growth);
   // The old store's graph at its durable version into a new file, renamed over it; `lock` is then

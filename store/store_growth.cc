@@ -34,6 +34,7 @@ void GraphStore::write(std::span<const EdgeRecord> edges, bool deletes) {
     if (top >= impl_->header().geometry.vertices && top < kMaxStoreVertices)
       grow(Growth{std::min<uint64_t>(std::bit_ceil(uint64_t{top} + 1), kMaxStoreVertices), false});
   }
+  bool stalled = false;
   for (;;) {
     const uint64_t before = impl_->head();
     try {
@@ -41,7 +42,9 @@ void GraphStore::write(std::span<const EdgeRecord> edges, bool deletes) {
       return;
     } catch (const StoreFull&) {
       // What the log took of the batch before the store filled is durable and in the rebuilt store.
-      const uint64_t head = grow(Growth{0, true});
+      // A rebuild that only gave space back and still left no room for any of it grows next time.
+      const uint64_t head = grow(Growth{0, true, false, stalled});
+      stalled = head == before;
       edges = edges.subspan(std::min<uint64_t>(head - before, edges.size()));
       if (edges.empty()) return;
     }
@@ -59,6 +62,7 @@ template void GraphStore::write(std::span<const WeightedEdge>, bool);
 template void GraphStore::write(std::span<const Edge>, bool);
 
 void GraphStore::rebuild(uint64_t vertices) { grow(Growth{vertices, false}); }
+void GraphStore::reclaim() { grow(Growth{0, false, true}); }
 
 uint64_t GraphStore::grow(const Growth& growth) {
   const auto start = std::chrono::steady_clock::now();
@@ -117,15 +121,24 @@ uint64_t GraphStore::copy_into_larger(WriterLock& lock, const Growth& growth) {
   const StoreGeometry& was = old.geometry;
   const uint64_t head = view->version();
 
-  // The vertex count it asks for, and when it was full, twice the block region (again while the
-  // copy does not fit: a small log's checkpoints leave partly filled blocks a store sized by its
-  // live edges has no room for).
+  // The vertex count it asks for; when it was full, twice the block region, unless what a store
+  // created for its live edges gets is at most half of it (deletions and relocations filled it:
+  // the copy alone gives the room back); when asked to fit, no more than that. A copy that does
+  // not fit is made again twice as large (a small log's checkpoints leave partly filled blocks).
   StoreGeometry g = default_geometry(std::max(growth.vertices, was.vertices), 1, was.log_slots, was.weighted, old.mode);
   g.real_weights = was.real_weights;
   const uint64_t max_units = uint64_t{1} << 32;
-  g.block_units = std::min(growth.space ? 2 * was.block_units : was.block_units, max_units);
-  if (growth.space && g.block_units <= was.block_units)
-    fail_full("{}: the store is full and at its largest ({} block units)", path_, was.block_units);
+  g.block_units = was.block_units;
+  if (growth.space || growth.fit) {
+    uint64_t live = 0;
+    view->out_edges(0, static_cast<VertexId>(was.vertices), [&](std::span<const WeightedEdge> piece) { live += piece.size(); });
+    const uint64_t fitting =
+        default_geometry(g.vertices, std::max<uint64_t>(live, 1), was.log_slots, was.weighted, old.mode).block_units;
+    if (growth.fit) g.block_units = std::min(was.block_units, fitting);
+    else if (growth.larger || fitting > was.block_units / 2) g.block_units = std::min(2 * was.block_units, max_units);
+    if (growth.space && g.block_units <= was.block_units && (growth.larger || fitting > was.block_units / 2))
+      fail_full("{}: the store is full and at its largest ({} block units)", path_, was.block_units);
+  }
 
   const std::string temp = path_ + ".new";
   // The copy is not the store until it is renamed into place: no shadow image follows it.

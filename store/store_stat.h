@@ -30,6 +30,7 @@ struct StoreStat {
   uint64_t applying = 0;              // ftgraph: the end of a batch under way (the head when none is)
 
   uint64_t log_unflushed() const { return log_head - std::min(log_head, checkpoint.flushed); }
+  uint64_t block_bytes_free() const { return block_bytes_capacity - std::min(block_bytes_capacity, block_bytes_used); }
 };
 
 StoreStat read_store_stat(const std::string& store_path);

@@ -660,6 +660,7 @@ TEST_CASE("cli: one exit-code rule in every command: 2 for the command line, 1 f
       {"ingest", {{"ingest", dir.file("s.pm"), "--input", missing, "--batch", "0"}, {"ingest", dir.file("s.pm"), "--input", missing}}},
       {"store-stat", {{"store-stat", missing, "--nope"}, {"store-stat", missing}}},
       {"store-check", {{"store-check", missing, "--nope"}, {"store-check", missing}}},
+      {"store-compact", {{"store-compact", missing, "--threads", "0"}, {"store-compact", missing}}},
       {"snapshot", {{"snapshot", missing, "-o", dir.file("snap"), "--encoding", "nope"}, {"snapshot", missing, "-o", dir.file("snap")}}},
       {"export", {{"export", missing, "-o", dir.file("x.el"), "--format", "nope"}, {"export", missing, "-o", dir.file("x.el")}}},
       {"validate", {{"validate", missing, missing, "--algo", "nope"}, {"validate", missing, missing, "--algo", "bfs"}}},

@@ -391,15 +391,50 @@ TEST_CASE("store cli: a store created from one edge grows with the graph, in eve
   REQUIRE_THAT(grown.out, Catch::Contains("the store grew"));
   REQUIRE(store_stat(store)["vertices"] == "4096");
   REQUIRE(graphso_cli({"store-check", store}).status == 0);
-  // A batch on the grown store equals the reference over the one edge and the graph.
+  // Half of the graph deleted, then compacted: the file is no larger, nothing reclaimable is left
+  // that store-stat counted before, and the graph is the same.
+  EdgeSet half;
+  half.vertices = 4096;
+  half.edges.assign(in->set.edges.begin(), in->set.edges.begin() + in->set.edges.size() / 2);
+  write_edges(in->dir.file("half.bin"), half);
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("half.bin"), "--delete"}).status == 0);
+  // store-check's count of the block bytes in use that hold no live edge.
+  auto reclaimable = [&] {
+    CliResult check = graphso_cli({"store-check", store});
+    REQUIRE(check.status == 0);
+    const size_t at = check.out.find("reclaimable: ");
+    REQUIRE(at != std::string::npos);
+    return std::stoull(check.out.substr(at + 13));
+  };
+  const uint64_t reclaimable_before = reclaimable();
+  const auto before = store_stat(store);
+  const uint64_t file_before = std::filesystem::file_size(store);
+  CliResult compacted = graphso_cli({"store-compact", store});
+  INFO(compacted.out << compacted.err);
+  REQUIRE(compacted.status == 0);
+  REQUIRE_THAT(compacted.out, Catch::Contains("compacted"));
+  const auto after = store_stat(store);
+  REQUIRE(std::filesystem::file_size(store) <= file_before);
+  REQUIRE(reclaimable() <= reclaimable_before);
+  REQUIRE(std::stoull(after.at("block_bytes_free")) > 0);
+  REQUIRE(after.at("edges") == before.at("edges"));
+  REQUIRE(after.at("log_head") == before.at("log_head"));
+  REQUIRE(graphso_cli({"store-check", store}).status == 0);
+  // A batch on the compacted store equals the reference over the one edge and what remains.
   EdgeSet expected;
   expected.vertices = 4096;
   expected.edges = first.edges;
   expected.edges.insert(expected.edges.end(), in->set.edges.begin(), in->set.edges.end());
   expected.edges = stored_edges(expected.edges, mode);
+  // The deletions: each removes the earliest live occurrence (ftgraph: the edge).
+  for (const WeightedEdge& d : half.edges) {
+    auto hit = std::find_if(expected.edges.begin(), expected.edges.end(),
+                            [&](const WeightedEdge& e) { return e.src == d.src && e.dst == d.dst; });
+    if (hit != expected.edges.end()) expected.edges.erase(hit);
+  }
   ReaderFactory readers{ReaderOptions{}};
   auto g = StoreGraph::open(store, "", readers);
-  REQUIRE(g->info().version == in->edges.size() + 1);
+  REQUIRE(g->info().version == in->edges.size() + 1 + half.edges.size());
   auto batch = run_batch_on_store(*g, {"bfs:source=0", "wcc", "pagerank:iterations=5"}, Sharing::Chunk, 64 << 20, readers);
   for (size_t j = 0; j < batch.jobs.size(); ++j) check_against_reference(batch.specs[j], *batch.jobs[j], expected);
 }

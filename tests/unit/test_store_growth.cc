@@ -154,3 +154,62 @@ TEST_CASE("store growth: an id past 2^31 and a deletion past the capacity are st
   REQUIRE(s->out_neighbours(5) == std::vector<VertexId>{1000});
   REQUIRE(s->out_neighbours(1) == std::vector<VertexId>{2});
 }
+
+TEST_CASE("store growth: after churn a compacted store is at most twice a fresh one of its live edges") {
+  const std::string mode_name = GENERATE("xpgraph", "naive", "dgap", "gear", "ftgraph");
+  INFO(mode_name << " mode");
+  const StoreMode mode = parse_store_mode(mode_name);
+  const bool sets = mode == StoreMode::Ftgraph;
+  TempDir dir;
+  // Load N edges, then five times: delete half of the live edges, insert as many new ones.
+  EdgeSet set = graphso::testing::rmat_edges(12, 16, false, 77, dir);
+  const std::span<const WeightedEdge> all(set.edges);
+  const size_t n = all.size() / 4;
+  const std::string path = dir.file("store.pm");
+  // Its block region tight (16 pages): it grows during the load, and the churn fills it with what
+  // deletions, merges and relocations leave behind.
+  StoreGeometry g = default_geometry(set.vertices, n, 1 << 14, false, mode);
+  g.block_units = 16 * kUnitsPerPage;
+  auto s = GraphStore::create(path, g, mode, {.threads = 2});
+  std::vector<EdgeOp> ops = graphso::testing::adds_of(all.first(n));
+  s->add_edges(all.first(n));
+  std::mt19937_64 random(3);
+  size_t next = n;
+  for (int round = 0; round < 5; ++round) {
+    const auto model = adjacency_of(ops, set.vertices, sets);
+    std::vector<Edge> live;
+    for (VertexId v = 0; v < model.out.size(); ++v)
+      for (VertexId u : model.out[v]) live.push_back({v, u});
+    std::shuffle(live.begin(), live.end(), random);
+    live.resize(live.size() / 2);
+    s->del_edges(live);
+    for (const Edge& e : live) ops.push_back({e.src, e.dst, true});
+    const std::span<const WeightedEdge> fresh = all.subspan(next, std::min(live.size(), all.size() - next));
+    s->add_edges(fresh);
+    for (const WeightedEdge& e : fresh) ops.push_back({e.src, e.dst, false, e.weight});
+    next += fresh.size();
+  }
+  const auto model = adjacency_of(ops, set.vertices, sets);
+  s->close();
+  const uint64_t churned = std::filesystem::file_size(path);
+  s->reclaim();
+  const uint64_t compacted = std::filesystem::file_size(path);
+  require_store_equals(*s, model);
+  s->close();
+  s.reset();
+  // A fresh store of the same mode, created for the live edges and fed them.
+  std::vector<WeightedEdge> live;
+  for (VertexId v = 0; v < model.out_edges.size(); ++v)
+    for (const auto& [u, w] : model.out_edges[v]) live.push_back({v, u, w});
+  const std::string fresh_path = dir.file("fresh.pm");
+  auto f = GraphStore::create(fresh_path, default_geometry(set.vertices, live.size(), 1 << 14, false, mode), mode, {.threads = 2});
+  f->add_edges(live);
+  f->flush_to_blocks();
+  f->close();
+  const uint64_t fresh = std::filesystem::file_size(fresh_path);
+  INFO("churned " << churned << " bytes, compacted " << compacted << ", fresh " << fresh << ", live edges " << live.size());
+  REQUIRE(churned <= 2 * fresh);
+  REQUIRE(compacted <= 2 * fresh);
+  REQUIRE(compacted <= churned);
+  REQUIRE(check_store(path).read.edges == model.edges);
+}

@@ -46,6 +46,7 @@ grid instead of the real graphs) in under a minute.
 import argparse
 import json
 import os
+import random
 import statistics
 import resource
 import shutil
@@ -61,7 +62,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "evolving_steps", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
+               "engines", "memory", "store", "evolving", "evolving_steps", "store_growth", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
                "settings", "sweep", "many_jobs", "inmemory", "graphalytics", "spark"]
 
 
@@ -1454,6 +1455,76 @@ def exp_evolving_steps(ctx):
            "(gear's page table). Persisted: every step's ingest report (256-byte lines).")
     return raw, md + f"\n\n{threads} threads, {repeats} repeats; commit {ctx.commit}", None
 
+def exp_store_growth(ctx):
+    """Issue 64: every store mode created from one edge and fed R-MAT (max(--scale, 20); --quick: its
+    scale) in random-sized steps, one `ingest` each with no sizing options, against one ingest of the
+    whole list into a store created for it: the file's size, the ingest time, the growths, and WCC on
+    both stores compared byte for byte."""
+    quick = ctx.args.quick
+    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    steps = 10 if quick else 1000
+    threads = 2
+    work = ctx.bench.work
+    edges = ctx.bench.rmat_plain_edges(scale)
+    with open(edges, "rb") as f:
+        count = struct.unpack_from("<Q", f.read(32), 24)[0]
+    rng = random.Random(5)
+    cuts = [1] + sorted(rng.sample(range(2, count), steps - 1)) + [count]
+    step_files = []
+    for k in range(steps):
+        path = os.path.join(work, f"growth.step{k}.bin")
+        ctx.bench.cli("convert", edges, "-o", path, "--slice", f"{cuts[k]}:{cuts[k + 1]}")
+        step_files.append(path)
+    first = os.path.join(work, "growth.first.bin")
+    ctx.bench.cli("convert", edges, "-o", first, "--slice", "0:1")
+    report = os.path.join(work, "growth.ingest.json")
+    raw, rows = {}, []
+    for mode in ["xpgraph", "naive", "dgap", "gear", "ftgraph"]:
+        grown, presized = os.path.join(work, f"growth.{mode}.store"), os.path.join(work, f"presized.{mode}.store")
+        for leftover in (grown, grown + ".new", presized, presized + ".new"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        ctx.bench.cli("ingest", grown, "--input", first, "--store-mode", mode, "--threads", threads)
+        seconds, growths, growth_seconds, growth_edges = 0.0, 0, 0.0, 0
+        for path in step_files:
+            ctx.bench.cli("ingest", grown, "--input", path, "--threads", threads, "--report", report)
+            with open(report) as f:
+                r = json.load(f)
+            seconds += r["seconds"]
+            growths += r["growths"]
+            growth_seconds += r["growth_seconds"]
+            growth_edges += r["growth_edges"]
+        ctx.bench.cli("ingest", presized, "--input", edges, "--store-mode", mode, "--threads", threads, "--report", report)
+        with open(report) as f:
+            one = json.load(f)
+        results = {}
+        for label, store in (("grown", grown), ("presized", presized)):
+            out = os.path.join(work, f"growth.{label}.out")
+            ctx.bench.cli("run", store, "--job", "wcc", "--threads", threads, "--out", out)
+            with open(os.path.join(out, "0-wcc.txt"), "rb") as f:
+                results[label] = f.read()
+        x = {"steps": steps, "edges": count, "grown_file_bytes": os.path.getsize(grown),
+             "presized_file_bytes": os.path.getsize(presized), "steps_ingest_seconds": seconds,
+             "one_ingest_seconds": one["seconds"], "growths": growths, "growth_seconds": growth_seconds,
+             "growth_edges": growth_edges, "wcc_equal": results["grown"] == results["presized"]}
+        x["file_ratio"] = x["grown_file_bytes"] / x["presized_file_bytes"]
+        raw[mode] = x
+        rows.append([mode, fmt_bytes(x["grown_file_bytes"]), fmt_bytes(x["presized_file_bytes"]),
+                     f"**{x['file_ratio']:.2f}x**", growths, f"{growth_edges:,}", f"{growth_seconds:.1f}",
+                     f"{seconds:.1f}", f"{one['seconds']:.1f}", "yes" if x["wcc_equal"] else "**no**"])
+        for path in (grown, presized):
+            os.remove(path)
+    for path in step_files + [first]:
+        os.remove(path)
+    md = table(["store mode", "grown file", "presized file", "grown / presized", "growths", "edges copied",
+                "growth (s)", "ingest, all steps (s)", "one ingest (s)", "WCC equal"], rows)
+    md += (f"\n\nR-MAT {scale} ({count:,} edges) from a store created by its first edge, in {steps} steps of "
+           "random sizes, one `ingest` process each with no sizing option; presized: one `ingest` of the whole "
+           "list into a new store. Growth: rebuilds into a larger file (docs/store.md, \"Growth\"), inside the "
+           "steps' ingest time. The steps' ingest time is the sum of the reports' `seconds` (each process's "
+           "batches and final checkpoint, not its start-up); one ingest the same for the whole list.")
+    return raw, md + f"\n\n{threads} threads; commit {ctx.commit}", None
+
 
 def exp_verify(ctx):
     """What verifying every read against its page checksum costs: each batch with --verify-reads on and
@@ -1983,7 +2054,7 @@ def exp_store_insert(ctx):
 RUNNERS = {"spark": exp_spark, "graphalytics": exp_graphalytics, "inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_growth": exp_store_growth, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
            "defaults": exp_defaults, "settings": exp_settings}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -1994,6 +2065,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "store": "11. The evolving-graph store: XPGraph ingest vs the naive baseline",
           "evolving": "11b. Evolving graphs: every store mode, jobs on the live store",
           "evolving_steps": "11c. Evolving in many small steps: gear's placement against chained blocks, and wear",
+          "store_growth": "11e. A store that grows: created from one edge, fed R-MAT in 1,000 steps with no sizing option (issue 64)",
           "store_insert": "11d. Inserting in place (ftgraph) against logging (xpgraph, dgap): rate and persisted bytes",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",

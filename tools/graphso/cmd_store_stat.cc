@@ -31,6 +31,7 @@ int cmd_store_stat(const Args& args) {
   line("blocks_live", s.snapshot.blocks);
   line("block_bytes_live", s.snapshot.block_bytes);
   line("block_bytes_used", s.block_bytes_used);
+  line("block_bytes_free", s.block_bytes_free());
   line("block_bytes_capacity", s.block_bytes_capacity);
   line("bytes_used", s.bytes_used);
   line("file_bytes", s.file_bytes);

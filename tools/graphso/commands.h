@@ -28,6 +28,7 @@ int cmd_generate(const Args& args);
 int cmd_prep(const Args& args);
 int cmd_inspect(const Args& args);
 int cmd_run(const Args& args);
+int cmd_store_compact(const Args& args);
 int cmd_jobs(const Args& args);
 int cmd_disk_bandwidth(const Args& args);
 int cmd_ingest(const Args& args);

@@ -27,6 +27,7 @@ const char* kUsage =
     "  ingest STORE --input EDGES.bin  append edges to the evolving-graph store (PMEM, crash-safe)\n"
     "  store-stat STORE                what the store holds, one key: value per line\n"
     "  store-check STORE               read everything in the store, both directions; report any damage\n"
+    "  store-compact STORE             rebuild the store into a file sized for its live edges\n"
     "  snapshot STORE -o GRAPH_DIR     the store's current graph as a prepared graph for `run`\n"
     "  export GRAPH_DIR|EDGES.bin -o OUT  the graph as a text edge list (original ids)\n"
     "  validate RESULTS EXPECTED --algo A  check a result file against another by LDBC Graphalytics' rules\n"
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
     if (command == "ingest") return graphso::cmd_ingest(args);
     if (command == "store-stat") return graphso::cmd_store_stat(args);
     if (command == "store-check") return graphso::cmd_store_check(args);
+    if (command == "store-compact") return graphso::cmd_store_compact(args);
     if (command == "snapshot") return graphso::cmd_snapshot(args);
     if (command == "export") return graphso::cmd_export(args);
     if (command == "validate") return graphso::cmd_validate(args);
