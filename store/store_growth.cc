@@ -9,9 +9,9 @@
 // rename) and no format change; it also leaves behind what deletions and relocations freed.
 // Readers with a lease keep the old file mapped, so they keep their version; the old file's space
 // goes back to the device when the last of them closes it. The cost is a copy of the live graph
-// per growth; growth at least doubles the block region, so over a store's life the copies add up
-// to about the edges ingested once more.
-#include <omp.h>
+// per growth; a growth for room doubles the block region (or, when the live edges need at most
+// half of it, gives back what they do not use), so over a store's life the copies add up to about
+// the edges ingested once more.
 #include <unistd.h>
 
 #include <algorithm>

@@ -76,12 +76,16 @@ class ChainStore final : public StoreWriter {
       ends.push_back(uint64_t{e.dst} << 1 | 1);
     }
     std::sort(ends.begin(), ends.end());
-    uint64_t need = uint64_t{options_.threads} * kReservationUnits;
+    // A reservation starts wherever the shared mark is, so aligning its 256-byte blocks wastes up
+    // to 3 of its units: blocks take up to 64/63 of their units; and each thread may leave one
+    // reservation partly used.
+    uint64_t need = 2 * uint64_t{options_.threads} * kReservationUnits;
     for (size_t i = 0, j = 0; i < ends.size(); i = j) {
       while (j < ends.size() && ends[j] == ends[i]) ++j;
       const auto d = (ends[i] & 1) ? AdjacencyList::In : AdjacencyList::Out;
       need += blocks_.units_to_append(d, static_cast<VertexId>(ends[i] >> 1), j - i, entry_words(header_.geometry));
     }
+    need = need + need / 63 + 1;
     if (blocks_.high_water() + need > header_.geometry.block_units)
       fail_full("{}: the store is full ({} of adjacency blocks, {} in use) for a batch of {} edges", file_.path(),
                 human_bytes(static_cast<double>(header_.geometry.block_units * kBlockUnitBytes)),
@@ -241,20 +245,27 @@ class ChainStore final : public StoreWriter {
   void archive_in_place(std::span<const EdgeRecord> batch, bool deletes) {
     const uint32_t tombstone = deletes ? kFlagBit : 0;
     if (!dirty_) dirty_.emplace(layout_);
-    run_tasks(options_.threads, [&](uint32_t shard) {
-      const VertexId lo = shard_begin(shard);
-      const uint32_t span = shard_begin(shard + 1) - lo;
-      const uint32_t words = entry_words(header_.geometry);
-      for (const EdgeRecord& e : batch) {
-        Weight weight = 1;
-        if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = e.weight;
-        const uint32_t out[2] = {e.dst | tombstone, weight}, in[2] = {e.src | tombstone, weight};
-        if (e.src - lo < span)
-          blocks_.append_in_place(shard, AdjacencyList::Out, e.src, std::span<const uint32_t>(out, words), *dirty_);
-        if (e.dst - lo < span)
-          blocks_.append_in_place(shard, AdjacencyList::In, e.dst, std::span<const uint32_t>(in, words), *dirty_);
-      }
-    });
+    // check_naive_room made room for the batch: a store found full here would hold it logged but
+    // half archived, which only a clean close could make readable, and it must not be: an error
+    // the store does not grow from (the baseline has no recovery).
+    try {
+      run_tasks(options_.threads, [&](uint32_t shard) {
+        const VertexId lo = shard_begin(shard);
+        const uint32_t span = shard_begin(shard + 1) - lo;
+        const uint32_t words = entry_words(header_.geometry);
+        for (const EdgeRecord& e : batch) {
+          Weight weight = 1;
+          if constexpr (std::is_same_v<EdgeRecord, WeightedEdge>) weight = e.weight;
+          const uint32_t out[2] = {e.dst | tombstone, weight}, in[2] = {e.src | tombstone, weight};
+          if (e.src - lo < span)
+            blocks_.append_in_place(shard, AdjacencyList::Out, e.src, std::span<const uint32_t>(out, words), *dirty_);
+          if (e.dst - lo < span)
+            blocks_.append_in_place(shard, AdjacencyList::In, e.dst, std::span<const uint32_t>(in, words), *dirty_);
+        }
+      });
+    } catch (const StoreFull& full) {
+      throw Error(full.what());
+    }
     persister_.persist(dirty_->take());
     buffered_ = log_.head();
   }
