@@ -147,6 +147,9 @@ int cmd_ingest(const Args& args) {
       fail("ingest: {} is a {} store, not {}", store_path, store_mode_name(s.header.mode), mode_name);
     if (s.header.mode != StoreMode::Ftgraph && !vm["log-slots"].defaulted() && slots != s.header.geometry.log_slots)
       fail("ingest: --log-slots is fixed when a store is created; {} has {}", store_path, s.header.geometry.log_slots);
+    // Ids past the store grow it; a deletion naming one cannot name an edge it holds. Checked
+    // before anything changes, growth included.
+    check_input_ids(reader, deletes ? s.header.geometry.vertices : kMaxStoreVertices, input_path);
     // The store holds at least the vertices its inputs declare: a larger input grows it to that
     // count now (ids past it would grow it to a power of two as they come).
     const uint64_t declared = std::max(vertices, info.vertices);
@@ -155,8 +158,6 @@ int cmd_ingest(const Args& args) {
       std::printf("%s: grew to the %llu vertices of %s\n", store_path.c_str(), static_cast<unsigned long long>(declared),
                   vertices > info.vertices ? "--vertices" : input_path.c_str());
     }
-    // Ids past the store grow it; a deletion naming one cannot name an edge it holds.
-    check_input_ids(reader, deletes ? s.header.geometry.vertices : kMaxStoreVertices, input_path);
     std::printf("%s: opened at log position %llu (checkpoint %llu at %llu, %llu records replayed)\n",
                 store_path.c_str(), static_cast<unsigned long long>(s.head),
                 static_cast<unsigned long long>(s.checkpoint_seq), static_cast<unsigned long long>(s.flushed),
