@@ -194,9 +194,7 @@ void GraphStore::begin_input(InputProgress input, uint64_t already_logged) {
 }
 StoreStatus GraphStore::status() const {
   StoreStatus s = impl_->status();
-  s.persisted.calls += retired_persisted_.calls;
-  s.persisted.bytes += retired_persisted_.bytes;
-  s.persisted.line_bytes += retired_persisted_.line_bytes;
+  s.persisted += retired_persisted_;
   s.checkpoints += retired_checkpoints_;
   s.growths = growths_;
   s.growth_edges = growth_edges_;

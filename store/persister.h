@@ -54,6 +54,13 @@ struct PersistStats {
   uint64_t calls = 0;
   uint64_t bytes = 0;        // exactly the bytes asked for
   uint64_t line_bytes = 0;   // rounded out to 256-byte XPLines: what PMEM media would write
+
+  PersistStats& operator+=(const PersistStats& other) {
+    calls += other.calls;
+    bytes += other.bytes;
+    line_bytes += other.line_bytes;
+    return *this;
+  }
 };
 
 struct ByteRange {

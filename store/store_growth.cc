@@ -70,9 +70,7 @@ uint64_t GraphStore::grow(const Growth& growth) {
   // full before logging anything of the batch.
   impl_->close();
   const StoreStatus before = impl_->status();
-  retired_persisted_.calls += before.persisted.calls;
-  retired_persisted_.bytes += before.persisted.bytes;
-  retired_persisted_.line_bytes += before.persisted.line_bytes;
+  retired_persisted_ += before.persisted;
   retired_checkpoints_ += before.checkpoints;
   WriterLock lock = impl_->release_lock();
   impl_.reset();
