@@ -35,7 +35,7 @@ TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 # The fuzz targets, run by the test suite over their corpus and generated inputs (fuzz_replay).
-FUZZ_TARGETS := job_file edge_list graph_dir store dimacs gapbs metis graphalytics
+FUZZ_TARGETS := job_file edge_list graph_dir store dimacs gapbs metis graphalytics edge_stream
 FUZZ_SRCS := $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.cc) tests/fuzz/fuzz_scratch.cc
 FUZZ_TEST_SRCS := $(FUZZ_SRCS) tests/fuzz/fuzz_replay.cc tests/catch_main.cc
 
@@ -48,10 +48,12 @@ FUZZ_TEST_OBJS := $(FUZZ_TEST_SRCS:%.cc=$(BUILD)/%.o)
 GRAPHSO   := $(BUILD)/graphso
 # The bench's textbook in-memory kernels (tools/bench/textbook.cc): no graphso code in it.
 TEXTBOOK  := $(BUILD)/textbook
+# The bench's client of `ingest --input -` (tools/bench/stream_client.cc): pieces in, acknowledgements timed.
+STREAM_CLIENT := $(BUILD)/stream_client
 TESTS     := $(BUILD)/tests/unit_tests $(BUILD)/tests/e2e_tests $(BUILD)/tests/fuzz_tests $(BUILD)/tests/peak_rss
 
 .PHONY: test-long all deps deps-core deps-spark test asan demo bench bench-quick fuzz install clean
-all: $(GRAPHSO) $(TEXTBOOK) $(TESTS)
+all: $(GRAPHSO) $(TEXTBOOK) $(STREAM_CLIENT) $(TESTS)
 
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
@@ -62,6 +64,9 @@ $(BUILD)/libgraphso.a: $(LIB_OBJS)
 
 $(TEXTBOOK): $(BUILD)/tools/bench/textbook.o
 	$(CXX) $(LDFLAGS) $^ -o $@
+
+$(STREAM_CLIENT): $(BUILD)/tools/bench/stream_client.o $(BUILD)/libgraphso.a
+	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(GRAPHSO): $(TOOL_OBJS) $(BUILD)/libgraphso.a
 	$(CXX) $(LDFLAGS) $^ $(LDLIBS) -o $@
@@ -138,11 +143,11 @@ demo: deps-core
 
 # deps, not deps-core: the `spark` experiment runs tools/spark on both back ends.
 bench: deps
-	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK)
+	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK) $(STREAM_CLIENT)
 	/usr/bin/python3 tools/bench/bench.py --graphso $(GRAPHSO)
 
 bench-quick: deps
-	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK)
+	$(MAKE) $(JOBS) $(GRAPHSO) $(TEXTBOOK) $(STREAM_CLIENT)
 	/usr/bin/python3 tools/bench/bench.py --quick --graphso $(GRAPHSO)
 
 # libFuzzer (clang, from Debian) on every fuzz target (job file, edge lists, graph directory,
@@ -184,4 +189,4 @@ install: $(GRAPHSO)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(BUILD)/tools/bench/textbook.d $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(BUILD)/tools/bench/textbook.d $(BUILD)/tools/bench/stream_client.d $(UNIT_OBJS:.o=.d) $(E2E_OBJS:.o=.d) $(FUZZ_TEST_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

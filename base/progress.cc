@@ -146,4 +146,23 @@ uint64_t parse_size(const std::string& text, const std::string& what) {
   return value * scale;
 }
 
+std::chrono::nanoseconds parse_duration(const std::string& text, const std::string& what) {
+  size_t pos = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  if (pos == 0) fail("{}: '{}' is not a duration (expected e.g. 10ms, 500us, 2s)", what, text);
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + pos, value);
+  (void)end;
+  const std::string unit = text.substr(pos);
+  uint64_t scale = 0;
+  if (unit == "ns") scale = 1;
+  else if (unit == "us") scale = 1000;
+  else if (unit == "ms") scale = 1000 * 1000;
+  else if (unit == "s") scale = 1000 * 1000 * 1000;
+  else if (unit.empty() && value == 0) scale = 1;
+  else fail("{}: '{}' needs a unit: ns, us, ms or s", what, text);
+  if (ec == std::errc::result_out_of_range || value > (uint64_t{1} << 62) / scale) fail("{}: '{}' is too long", what, text);
+  return std::chrono::nanoseconds(static_cast<int64_t>(value * scale));
+}
+
 }  // namespace graphso

@@ -70,5 +70,7 @@ std::string fit_columns(std::string line, uint64_t columns);
 std::string human_bytes(double bytes);
 // Parses "256M", "1G", "4096", "64KiB" into bytes; throws graphso::Error naming what on failure.
 uint64_t parse_size(const std::string& text, const std::string& what);
+// Parses "10ms", "500us", "2s", "0" into a duration; throws graphso::Error naming what on failure.
+std::chrono::nanoseconds parse_duration(const std::string& text, const std::string& what);
 
 }  // namespace graphso

@@ -23,6 +23,21 @@ InputProgress identify_input(const std::string& path, const EdgeListInfo& info, 
   return id;
 }
 
+namespace {
+constexpr std::string_view kStreamPrefix = "stream:";
+}
+
+InputProgress identify_stream(const std::string& name) {
+  InputProgress id;
+  id.path = std::string(kStreamPrefix) + name;
+  id.edges = UINT64_MAX;
+  return id;
+}
+
+bool is_stream_input(const InputProgress& input) {
+  return input.path.starts_with(kStreamPrefix) && input.size == 0 && input.edges == UINT64_MAX;
+}
+
 void check_input_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path) {
   std::vector<Edge> batch;
   uint64_t at = 0;

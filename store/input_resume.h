@@ -14,6 +14,10 @@
 namespace graphso::store {
 
 InputProgress identify_input(const std::string& path, const EdgeListInfo& info, bool deletes);
+// A stream has no size or content to be known by: its name is its identity ("stream:NAME" in the
+// record's path), it has no end, and its operations are insertions and deletions together.
+InputProgress identify_stream(const std::string& name);
+bool is_stream_input(const InputProgress& input);
 
 // Every id below `vertices`, checked before anything is logged: bad input changes nothing.
 void check_input_ids(EdgeListReader& reader, uint64_t vertices, const std::string& path);

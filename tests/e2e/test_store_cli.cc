@@ -24,6 +24,7 @@
 #include "store/store_meta.h"
 #include "store/snapshot.h"
 #include "tests/e2e/cli.h"
+#include "tests/e2e/store_cli.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"
 
@@ -31,58 +32,6 @@ using namespace graphso;
 using namespace graphso::testing;
 
 namespace {
-
-struct Input {
-  TempDir dir;
-  EdgeSet set;
-  std::vector<Edge> edges;
-  std::string path;
-};
-
-std::unique_ptr<Input> rmat_input(uint32_t scale, uint32_t edge_factor, uint64_t seed, bool weighted = false) {
-  auto in = std::make_unique<Input>();
-  in->set = rmat_edges(scale, edge_factor, weighted, seed, in->dir);
-  for (const WeightedEdge& e : in->set.edges) in->edges.push_back({e.src, e.dst});
-  in->path = in->dir.file("edges.bin");
-  write_edges(in->path, in->set);
-  return in;
-}
-
-std::map<std::string, std::string> store_stat(const std::string& store) {
-  CliResult r = graphso_cli({"store-stat", store});
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  std::map<std::string, std::string> keys;
-  std::istringstream lines(r.out);
-  for (std::string line; std::getline(lines, line);) {
-    size_t colon = line.find(": ");
-    REQUIRE(colon != std::string::npos);
-    REQUIRE(colon > 0);
-    keys[line.substr(0, colon)] = line.substr(colon + 2);
-  }
-  return keys;
-}
-
-// The largest acknowledged count in the ack log (complete lines only).
-uint64_t last_ack(const std::string& path) {
-  std::ifstream in(path);
-  std::string all((std::istreambuf_iterator<char>(in)), {});
-  uint64_t best = 0;
-  std::istringstream lines(all.substr(0, all.rfind('\n') + 1));
-  for (std::string line; std::getline(lines, line);) best = std::max<uint64_t>(best, std::stoull(line));
-  return best;
-}
-
-// What a store of `mode` holds after `edges`: all of them, or (ftgraph, set semantics) the first
-// occurrence of each.
-std::vector<WeightedEdge> stored_edges(std::span<const WeightedEdge> edges, const std::string& mode) {
-  if (mode != "ftgraph") return {edges.begin(), edges.end()};
-  std::set<std::pair<VertexId, VertexId>> seen;
-  std::vector<WeightedEdge> first;
-  for (const WeightedEdge& e : edges)
-    if (seen.insert({e.src, e.dst}).second) first.push_back(e);
-  return first;
-}
 
 // The ingest command the crash tests run: a small log (wraps, checkpoints constantly), small
 // batches, two threads, archiving after every other batch.
@@ -443,14 +392,25 @@ namespace {
 
 // Kills ingests into a store of `mode` at random moments until at least 100 have been killed and
 // 50 distinct prefixes recovered; each recovery must hold exactly the acknowledged prefix or more.
-void kill_loop(const std::string& mode, const std::vector<std::string>& extra = {}) {
-  INFO(mode << " mode");
+// `stream`: the input comes as a text stream on standard input, sent again from its start after
+// each kill (--from-start), so the resumed ingest skips what the store acknowledged.
+void kill_loop(const std::string& mode, const std::vector<std::string>& extra = {}, bool stream = false) {
+  INFO(mode << " mode" << (stream ? ", a stream" : ""));
+  auto in = rmat_input(11, 16, 7);
+  const std::string text = in->dir.file("edges.txt");
+  if (stream) {
+    std::string lines;
+    for (const Edge& e : in->edges) lines += std::to_string(e.src) + " " + std::to_string(e.dst) + "\n";
+    write_text(text, lines);
+  }
   auto ingest = [&](const std::string& store, const Input& in, const std::string& acks) {
     std::vector<std::string> argv = crash_ingest(store, in, acks, mode);
     argv.insert(argv.end(), extra.begin(), extra.end());
-    return argv;
+    if (!stream) return argv;
+    std::string command = "exec";
+    for (const std::string& a : argv) command += " '" + (a == in.path ? std::string("-") : a) + "'";
+    return std::vector<std::string>{"/bin/sh", "-c", command + " --stream crash --from-start < '" + text + "'"};
   };
-  auto in = rmat_input(11, 16, 7);
   const std::string store = in->dir.file("store.pm");
   const std::string acks = in->dir.file("acks");
   std::mt19937_64 random(20261122);
@@ -527,6 +487,12 @@ TEST_CASE("store crash in ftgraph mode: kill -9 at random moments (>= 100 kills)
 TEST_CASE("store crash with growth: kill -9 at random moments (>= 100 kills), recovery and resumed ingest", "[.long][long]") {
   const std::string mode = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
   kill_loop(mode, {"--block-space", "64K"});
+}
+
+// The same through a stream (group commits of at most 97 operations or 10 ms), with growth.
+TEST_CASE("store crash with a stream: kill -9 at random moments (>= 100 kills), recovery and resumed stream", "[.long][long]") {
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
+  kill_loop(mode, {"--block-space", "64K"}, true);
 }
 
 TEST_CASE("store crash: power cuts inside growth, recovered from the shadow image") {

@@ -22,6 +22,7 @@ int fuzz_dimacs(const uint8_t* data, size_t size);
 int fuzz_gapbs(const uint8_t* data, size_t size);
 int fuzz_metis(const uint8_t* data, size_t size);
 int fuzz_graphalytics(const uint8_t* data, size_t size);
+int fuzz_edge_stream(const uint8_t* data, size_t size);
 
 namespace {
 
@@ -117,3 +118,4 @@ TEST_CASE("fuzz targets over their corpus and generated inputs: METIS") { replay
 TEST_CASE("fuzz targets over their corpus and generated inputs: Graphalytics .v/.e") {
   replay("graphalytics", fuzz_graphalytics, 3000);
 }
+TEST_CASE("fuzz targets over their corpus and generated inputs: edge stream") { replay("edge_stream", fuzz_edge_stream, 4000); }

@@ -2,6 +2,7 @@
 // persisted, so it may run while another process ingests.
 #include <cstdio>
 
+#include "store/input_resume.h"
 #include "store/store_stat.h"
 #include "tools/graphso/options.h"
 
@@ -84,9 +85,10 @@ int cmd_store_stat(const Args& args) {
   }
   if (s.input) {
     std::printf("input: %s\n", s.input->path.c_str());
-    line("input_edges", s.input->edges);
+    const bool stream = store::is_stream_input(*s.input);
+    if (!stream) line("input_edges", s.input->edges);
     line("input_acknowledged", s.input_acknowledged);
-    std::printf("input_kind: %s\n", s.input->deletes ? "deletions" : "edges");
+    std::printf("input_kind: %s\n", stream ? "stream" : s.input->deletes ? "deletions" : "edges");
   }
   return 0;
 }
