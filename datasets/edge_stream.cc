@@ -109,7 +109,10 @@ void EdgeStreamParser::parse_line(std::string_view line, std::vector<StreamOp>& 
   }
   // A deletion's weight is read (it must be a number) and ignored: it removes the earliest
   // occurrence whatever its weight.
-  if (columns == 3) op.edge.weight = parse_weight_of_kind(options_.real_text_weights, tokens[first + 2], at);
+  if (columns == 3) {
+    const Weight weight = parse_weight_of_kind(options_.real_text_weights, tokens[first + 2], at);
+    if (!deletion) op.edge.weight = weight;
+  }
   out.push_back(op);
   ++operations_;
 }
@@ -152,7 +155,7 @@ void EdgeStreamParser::parse_binary(std::vector<StreamOp>& out) {
       op.deletion = deletion;
       op.edge.src = load_u32(r);
       op.edge.dst = load_u32(r + 4);
-      op.edge.weight = kind_->weighted ? load_u32(r + 8) : 1;
+      op.edge.weight = kind_->weighted && !deletion ? load_u32(r + 8) : 1;
       if (op.edge.src >= options_.vertex_limit || op.edge.dst >= options_.vertex_limit) {
         out.resize(before);
         fail("{}: frame {} (byte {}), record {}: edge {} -> {} names an id past the largest allowed ({})",

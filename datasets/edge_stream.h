@@ -24,7 +24,7 @@
 namespace graphso {
 
 struct StreamOp {
-  WeightedEdge edge;
+  WeightedEdge edge;  // a deletion's weight is 1: it removes an occurrence whatever its weight
   bool deletion = false;
 };
 

@@ -20,6 +20,9 @@ Experiments (each states its graph, budget, chunk size, threads and commit):
   evolving     every store mode: insert, persisted bytes, jobs on the live store, snapshot, freshness
   evolving_steps  1,000 small steps (R-MAT and a skewed stream): store traversal after each tenth, gear vs
                xpgraph (and dgap), relocation bytes, page wear with levelling on and off
+  store_growth every mode created from one edge, fed R-MAT in 1,000 steps: file size, growths, WCC equal
+  evolving_stream  R-MAT through a pipe in 100-edge writes (--commit-every 10ms) against one 64 K-batch ingest, every
+               mode: rate and acknowledgement latency; ingest beside 4 `run STORE` batches against each alone
   store_insert the ftgraph tree store's insert rate and persisted bytes against xpgraph and dgap, with 10%
                repeats too, two batch sizes, the store on the disk and on tmpfs
   verify       verified reads: --verify-reads on vs off
@@ -62,7 +65,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "evolving_steps", "store_growth", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
+               "engines", "memory", "store", "evolving", "evolving_steps", "store_growth", "evolving_stream", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
                "settings", "sweep", "many_jobs", "inmemory", "graphalytics", "spark"]
 
 
@@ -92,6 +95,7 @@ class Bench:
         self.out = os.path.abspath(args.out)
         self.threads = args.threads
         self.textbook = os.path.abspath(args.textbook or os.path.join(os.path.dirname(self.graphso), "textbook"))
+        self.stream_client = os.path.join(os.path.dirname(self.graphso), "stream_client")
         os.makedirs(self.work, exist_ok=True)
         os.makedirs(self.out, exist_ok=True)
 
@@ -1526,6 +1530,149 @@ def exp_store_growth(ctx):
     return raw, md + f"\n\n{threads} threads; commit {ctx.commit}", None
 
 
+def exp_evolving_stream(ctx):
+    """Issue 64: R-MAT (max(--scale, 20); --quick: its scale) written into `ingest --input -` by the bench's
+    stream client in 100-edge pieces (binary frames), group commit every 10 ms, against one ingest of the same
+    file in 64 K batches, alternated, every mode; the rate from each ingest's report and each piece's latency
+    from its write to its acknowledgement. Then, xpgraph and dgap: a store holding a quarter of the graph takes
+    the rest while `run STORE` batches (BFS + WCC) loop beside it, against the ingest alone and the runs on an
+    idle store (interpolated between the store's first and last version by the version each run read)."""
+    quick = ctx.args.quick
+    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    repeats = 1 if quick else 2
+    threads = 2
+    work = ctx.bench.work
+    edges = ctx.bench.rmat_plain_edges(scale)
+    with open(edges, "rb") as f:
+        vertices, count = struct.unpack_from("<QQ", f.read(32), 16)
+    report = os.path.join(work, "stream.ingest.json")
+    store = os.path.join(work, "stream.store")
+
+    def fresh(path):
+        for leftover in (path, path + ".new"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+
+    def load(path):
+        with open(path) as f:
+            return json.load(f)
+
+    def file_ingest(mode):
+        fresh(store)
+        ctx.bench.cli("ingest", store, "--input", edges, "--store-mode", mode, "--threads", threads, "--report", report)
+        return load(report)
+
+    def stream_ingest(mode):
+        fresh(store)
+        command = [ctx.bench.stream_client, edges, "--piece", "100", "--", ctx.bench.graphso, "ingest", store,
+                   "--input", "-", "--store-mode", mode, "--threads", str(threads), "--commit-every", "10ms",
+                   "--vertices", str(vertices), "--expect-edges", str(count), "--report", report]
+        out = subprocess.run(command, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"bench: `{' '.join(command)}` failed:\n{out.stderr}")
+        client = json.loads(out.stdout)
+        return {"ingest": load(report), "client": client}
+
+    raw, rows = {"scale": scale, "edges": count, "modes": {}}, []
+    for mode in ["xpgraph", "dgap", "naive", "gear", "ftgraph"]:
+        files, streams = [], []
+        for k in range(repeats):
+            for which in (["file", "stream"] if k % 2 == 0 else ["stream", "file"]):
+                log(f"  {mode}: {which} ingest ({k + 1}/{repeats})")
+                if which == "file":
+                    files.append(file_ingest(mode))
+                else:
+                    streams.append(stream_ingest(mode))
+        file_rate = statistics.median(r["edges_per_second"] for r in files)
+        stream_rate = statistics.median(r["ingest"]["edges_per_second"] for r in streams)
+        p99 = statistics.median(r["client"]["latency_ms_p99"] for r in streams)
+        p50 = statistics.median(r["client"]["latency_ms_p50"] for r in streams)
+        worst = max(r["client"]["latency_ms_max"] for r in streams)
+        raw["modes"][mode] = {"file": files, "stream": streams, "ratio": stream_rate / file_rate}
+        rows.append([mode, f"{file_rate / 1e6:.2f} M", f"{stream_rate / 1e6:.2f} M", f"**{stream_rate / file_rate:.2f}x**",
+                     f"{p50:.1f}", f"**{p99:.1f}**", f"{worst:.0f}",
+                     f"{statistics.median(r['ingest']['groups'] for r in streams):,.0f}",
+                     f"{statistics.median(r['ingest']['group_commit_ms_p99'] for r in streams):.1f}"])
+    fresh(store)
+    md = table(["store mode", "file ingest, batch 64 K (edges/s)", "stream, 100-edge writes (edges/s)",
+                "stream / file", "latency p50 (ms)", "latency p99 (ms)", "latency max (ms)", "groups",
+                "group commit p99 (ms)"], rows)
+    md += (f"\n\nR-MAT {scale} ({count:,} edges). File: one `ingest` of the edge list (batch 65,536), store sized from "
+           "it. Stream: the bench's stream client (tools/bench/stream_client) writes the same edges as a binary "
+           "stream in 100-edge pieces into `ingest --input - --commit-every 10ms` (groups of at most 16,384), store "
+           "sized by --vertices and --expect-edges alike; latency from each piece's write returning to the "
+           "`acknowledged N` line covering it, read by the client. Rates from each ingest's report (its batches "
+           f"and final checkpoint); median of {repeats} alternated runs each. Targets (xpgraph, dgap): stream >= "
+           "0.8x the file's rate, p99 <= 20 ms.")
+
+    # Beside the jobs: a quarter loaded, the rest ingested while BFS + WCC batches loop on the store.
+    quarter = os.path.join(work, "stream.quarter.bin")
+    rest = os.path.join(work, "stream.rest.bin")
+    ctx.bench.cli("convert", edges, "-o", quarter, "--slice", f"0:{count // 4}")
+    ctx.bench.cli("convert", edges, "-o", rest, "--slice", f"{count // 4}:{count}")
+    base = os.path.join(work, "stream.base.store")
+    jobs = ["--job", "bfs:source=0", "--job", "wcc"]
+
+    def run_once(path):
+        started = time.time()
+        out = ctx.bench.cli("run", path, *jobs, "--threads", threads)
+        version = 0
+        for word in out.split("at version ")[1:2]:
+            version = int(word.split(":")[0].split()[0])
+        return time.time() - started, version
+
+    beside_rows = []
+    for mode in ["xpgraph", "dgap"]:
+        fresh(base)
+        ctx.bench.cli("ingest", base, "--input", quarter, "--store-mode", mode, "--threads", threads)
+        idle_start = [run_once(base) for _ in range(2)]
+        alone, beside, runs, idle_end = [], [], [], []
+        for k in range(repeats):
+            for which in (["alone", "beside"] if k % 2 == 0 else ["beside", "alone"]):
+                fresh(store)
+                shutil.copyfile(base, store)
+                log(f"  {mode}: ingest {which} ({k + 1}/{repeats})")
+                process = subprocess.Popen([ctx.bench.graphso, "ingest", store, "--input", rest, "--threads",
+                                            str(threads), "--report", report], stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.PIPE, text=True)
+                if which == "beside":
+                    while process.poll() is None and len(runs) < 4 * (k + 1):
+                        seconds, version = run_once(store)
+                        runs.append({"seconds": seconds, "version": version, "during": process.poll() is None})
+                if process.wait() != 0:
+                    raise SystemExit(f"bench: ingest beside runs failed:\n{process.stderr.read()}")
+                (beside if which == "beside" else alone).append(load(report)["edges_per_second"])
+                if which == "alone" and not idle_end:
+                    idle_end = [run_once(store) for _ in range(2)]
+        t0, v0 = statistics.median(t for t, _ in idle_start), idle_start[0][1]
+        t1, v1 = statistics.median(t for t, _ in idle_end), idle_end[0][1]
+        ratios = []
+        for r in runs:
+            idle = t0 + (t1 - t0) * (r["version"] - v0) / max(1, v1 - v0)
+            r["idle_seconds"] = idle
+            ratios.append(r["seconds"] / idle)
+        during = [x for x, r in zip(ratios, runs) if r["during"]]
+        raw[f"beside_{mode}"] = {"alone": alone, "beside": beside, "runs": runs, "idle_start": idle_start,
+                                 "idle_end": idle_end}
+        ingest_ratio = statistics.median(beside) / statistics.median(alone)
+        beside_rows.append([mode, f"{statistics.median(alone) / 1e6:.2f} M", f"{statistics.median(beside) / 1e6:.2f} M",
+                            f"**{ingest_ratio:.2f}x**", f"{t0:.2f} / {t1:.2f}", len(during),
+                            f"**{statistics.median(during):.2f}x**" if during else "none overlapped",
+                            f"{max(during):.2f}x" if during else ""])
+        fresh(store)
+        fresh(base)
+    for path in (quarter, rest):
+        os.remove(path)
+    md += "\n\n" + table(["store mode", "ingest alone (edges/s)", "ingest beside runs (edges/s)", "beside / alone",
+                          "run on idle store, first / last version (s)", "runs during ingest",
+                          "run beside / idle (median)", "worst"], beside_rows)
+    md += ("\n\nA store holding a quarter of the graph ingests the rest (one `ingest`, batch 65,536) alone, or while "
+           "`run STORE --job bfs:source=0 --job wcc` batches run one after another beside it (at most 4 per ingest). "
+           "Each run reads the version durable when it opened; its idle time is interpolated between runs on the "
+           "idle store at the first and last version. Targets: ingest >= 0.7x alone, each run <= 1.3x idle.")
+    return raw, md + f"\n\n{threads} threads each; commit {ctx.commit}", None
+
+
 def exp_verify(ctx):
     """What verifying every read against its page checksum costs: each batch with --verify-reads on and
     off, alternated in one run, the median of each kept."""
@@ -2054,7 +2201,7 @@ def exp_store_insert(ctx):
 RUNNERS = {"spark": exp_spark, "graphalytics": exp_graphalytics, "inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_growth": exp_store_growth, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_growth": exp_store_growth, "evolving_stream": exp_evolving_stream, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
            "defaults": exp_defaults, "settings": exp_settings}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -2066,6 +2213,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "evolving": "11b. Evolving graphs: every store mode, jobs on the live store",
           "evolving_steps": "11c. Evolving in many small steps: gear's placement against chained blocks, and wear",
           "store_growth": "11e. A store that grows: created from one edge, fed R-MAT in 1,000 steps with no sizing option (issue 64)",
+          "evolving_stream": "11f. A stream: 100-edge writes through a pipe in group commits against one file ingest, and ingest beside jobs (issue 64)",
           "store_insert": "11d. Inserting in place (ftgraph) against logging (xpgraph, dgap): rate and persisted bytes",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",
