@@ -79,7 +79,8 @@ TEST_CASE("readme: \"Using it\" and the Spark block run as written, in order, in
   for (const char* made : {"slashdot", "rmat22", "results/", "report.json", "rounds.png", "graph.store", "spark-results"})
     CHECK_THAT(untracked.out, !Catch::Contains(made));
   REQUIRE_THAT(r.out, Catch::Contains("graphso 0.") && Catch::Contains("\"bytes_read\"") &&
-                          Catch::Contains("input_kind: deletions") && Catch::Contains("4 jobs in"));
+                          Catch::Contains("input_kind: deletions") && Catch::Contains("acknowledged 1000\n") &&
+                          Catch::Contains("4 jobs in"));
 }
 
 TEST_CASE("readme: the first screen's example runs from the checkout") {

@@ -213,3 +213,57 @@ TEST_CASE("store growth: after churn a compacted store is at most twice a fresh 
   REQUIRE(compacted <= churned);
   REQUIRE(check_store(path).read.edges == model.edges);
 }
+
+// Issue 64, item 4: a reader that holds an old version forever keeps the pages its checkpoint
+// names from reuse (dgap's sections, gear's subpages). The writer is not starved: a store that
+// runs out of free space while the lease holds it is rebuilt (compact, so no larger than its live
+// edges need) into a new file, and the reader goes on reading its version from the old one.
+TEST_CASE("store growth: a reader holding an old version forever never starves the writer") {
+  const std::string mode_name = GENERATE("dgap", "gear");
+  INFO(mode_name << " mode");
+  const StoreMode mode = parse_store_mode(mode_name);
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 41, dir);
+  const std::span<const WeightedEdge> all(set.edges);
+  const size_t n = all.size() / 2;
+  const std::string path = dir.file("store.pm");
+  // A tight block region: the load grows it to about what the edges need, leaving little slack.
+  StoreGeometry g = default_geometry(set.vertices, n, 1 << 14, false, mode);
+  g.block_units = 8 * kUnitsPerPage;
+  auto s = GraphStore::create(path, g, mode, {.threads = 2, .section_log = 16, .wear_levelling = false});
+  std::vector<EdgeOp> ops = graphso::testing::adds_of(all.first(n));
+  s->add_edges(all.first(n));
+  s->flush_to_blocks();
+  const uint64_t growths_before = s->status().growths;
+  auto reader = StoreView::open(path);
+  const std::vector<EdgeTuple> seen = view_edges(*reader);
+  const uint64_t file_at_open = std::filesystem::file_size(path);
+  // Churn many times the store's room: delete a third of the live edges, insert as many back.
+  std::mt19937_64 random(8);
+  for (int round = 0; round < 12; ++round) {
+    const auto model = adjacency_of(ops, set.vertices);
+    std::vector<Edge> live;
+    for (VertexId v = 0; v < model.out.size(); ++v)
+      for (VertexId u : model.out[v]) live.push_back({v, u});
+    std::shuffle(live.begin(), live.end(), random);
+    live.resize(live.size() / 3);
+    s->del_edges(live);
+    for (const Edge& e : live) ops.push_back({e.src, e.dst, true});
+    s->add_edges(live);
+    for (const Edge& e : live) ops.push_back({e.src, e.dst, false});
+    s->flush_to_blocks();
+  }
+  INFO(s->status().growths << " growths; file " << std::filesystem::file_size(path) << " bytes, " << file_at_open
+                           << " when the reader opened");
+  // The lease held the old pages, so the writer rebuilt rather than fill: at least once, and to a
+  // file no more than twice a fresh store of its live edges (compact copies, not a doubling per
+  // round).
+  REQUIRE(s->status().growths > growths_before);
+  const uint64_t fresh = StoreLayout(default_geometry(set.vertices, n, 1 << 14, false, mode)).file_bytes;
+  INFO("a fresh store of the live edges: " << fresh << " bytes");
+  REQUIRE(std::filesystem::file_size(path) <= 2 * fresh);
+  require_store_equals(*s, adjacency_of(ops, set.vertices));
+  // The reader still reads exactly its version.
+  REQUIRE(reader->version() == n);
+  REQUIRE(view_edges(*reader) == seen);
+}
