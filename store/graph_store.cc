@@ -64,7 +64,13 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
 
 GraphStore::GraphStore(std::unique_ptr<StoreWriter> impl, const StoreOptions& options)
     : impl_(std::move(impl)), path_(impl_->path()), options_(options) {}
+GraphStore::GraphStore(std::string path, const StoreOptions& options) : path_(std::move(path)), options_(options) {}
 GraphStore::~GraphStore() = default;
+
+StoreWriter& GraphStore::writer() const {
+  if (!impl_) fail("{}: an earlier error left this store without its writer: open it again", path_);
+  return *impl_;
+}
 
 std::unique_ptr<GraphStore> GraphStore::create(const std::string& path, const StoreGeometry& geometry, StoreMode mode,
                                                const StoreOptions& options) {
@@ -142,7 +148,17 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
       // held: a process creating the store first, which finds it exists and removes its file
     }
   }
-  return std::unique_ptr<GraphStore>(new GraphStore(open_writer(std::move(lock), path, options), options));
+  try {
+    return std::unique_ptr<GraphStore>(new GraphStore(open_writer(std::move(lock), path, options), options));
+  } catch (const StoreFull&) {
+    // Its log holds more than its blocks have room for (a growth that failed, on a full device say,
+    // after the log took part of a batch): recovering it is a growth, from what a view reads.
+    std::unique_ptr<GraphStore> store(new GraphStore(path, options));
+    WriterLock again = WriterLock::take(path, path, false);
+    store->grow_locked(again, Growth{0, true});
+    store->impl_ = open_writer(std::move(again), path, options);
+    return store;
+  }
 }
 
 std::unique_ptr<StoreWriter> GraphStore::open_writer(WriterLock lock, const std::string& path, const StoreOptions& options) {
@@ -180,20 +196,20 @@ void GraphStore::del_edge(VertexId src, VertexId dst) {
   WeightedEdge e{src, dst, 1};
   write(std::span<const WeightedEdge>(&e, 1), true);
 }
-std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::Out, v)); }
-std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return neighbours_of(impl_->edges(AdjacencyList::In, v)); }
-std::vector<std::pair<VertexId, Weight>> GraphStore::out_edges(VertexId v) const { return impl_->edges(AdjacencyList::Out, v); }
-std::vector<std::pair<VertexId, Weight>> GraphStore::in_edges(VertexId v) const { return impl_->edges(AdjacencyList::In, v); }
-void GraphStore::buffer_all_edges() { with_room([&] { impl_->buffer_all(); }); }
-void GraphStore::flush_to_blocks() { with_room([&] { impl_->checkpoint(); }); }
-void GraphStore::compact() { with_room([&] { impl_->compact(); }); }
-void GraphStore::close() { impl_->close(); }
-InputRecords GraphStore::input() const { return impl_->input(); }
+std::vector<VertexId> GraphStore::out_neighbours(VertexId v) const { return neighbours_of(writer().edges(AdjacencyList::Out, v)); }
+std::vector<VertexId> GraphStore::in_neighbours(VertexId v) const { return neighbours_of(writer().edges(AdjacencyList::In, v)); }
+std::vector<std::pair<VertexId, Weight>> GraphStore::out_edges(VertexId v) const { return writer().edges(AdjacencyList::Out, v); }
+std::vector<std::pair<VertexId, Weight>> GraphStore::in_edges(VertexId v) const { return writer().edges(AdjacencyList::In, v); }
+void GraphStore::buffer_all_edges() { with_room([&] { writer().buffer_all(); }); }
+void GraphStore::flush_to_blocks() { with_room([&] { writer().checkpoint(); }); }
+void GraphStore::compact() { with_room([&] { writer().compact(); }); }
+void GraphStore::close() { writer().close(); }
+InputRecords GraphStore::input() const { return writer().input(); }
 void GraphStore::begin_input(InputProgress input, uint64_t already_logged) {
-  impl_->begin_input(std::move(input), already_logged);
+  writer().begin_input(std::move(input), already_logged);
 }
 StoreStatus GraphStore::status() const {
-  StoreStatus s = impl_->status();
+  StoreStatus s = writer().status();
   s.persisted += retired_persisted_;
   s.checkpoints += retired_checkpoints_;
   s.growths = growths_;
@@ -201,7 +217,7 @@ StoreStatus GraphStore::status() const {
   s.growth_seconds = growth_seconds_;
   return s;
 }
-const StoreHeader& GraphStore::header() const { return impl_->header(); }
+const StoreHeader& GraphStore::header() const { return writer().header(); }
 const std::string& GraphStore::path() const { return path_; }
 
 }  // namespace graphso::store

@@ -112,6 +112,9 @@ class GraphStore {
 
  private:
   GraphStore(std::unique_ptr<StoreWriter> impl, const StoreOptions& options);
+  GraphStore(std::string path, const StoreOptions& options);  // no writer yet: recovery grows it first
+  // The mode's writer; an error when a failed growth could not reopen the store.
+  StoreWriter& writer() const;
   static std::unique_ptr<GraphStore> open_locked(WriterLock lock, const std::string& path, const StoreOptions& options);
   // The mode's writer over a locked store file (recovering it).
   static std::unique_ptr<StoreWriter> open_writer(WriterLock lock, const std::string& path, const StoreOptions& options);
@@ -133,6 +136,8 @@ class GraphStore {
     bool larger = false;    // full again right after a rebuild that only gave space back: grow
   };
   uint64_t grow(const Growth& growth);
+  // The copy and its accounting, with the store's lock in hand and no writer open.
+  uint64_t grow_locked(WriterLock& lock, const Growth& growth);
   // The old store's graph at its durable version into a new file, renamed over it; `lock` is then
   // the new file's. On an error the old store is untouched and `lock` still its lock.
   uint64_t copy_into_larger(WriterLock& lock, const Growth& growth);

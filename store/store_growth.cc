@@ -31,14 +31,14 @@ void GraphStore::write(std::span<const EdgeRecord> edges, bool deletes) {
     VertexId top = 0;
     for (const EdgeRecord& e : edges) top = std::max({top, e.src, e.dst});
     // An id past 2^31 cannot be stored: the writer's check names it.
-    if (top >= impl_->header().geometry.vertices && top < kMaxStoreVertices)
+    if (top >= writer().header().geometry.vertices && top < kMaxStoreVertices)
       grow(Growth{std::min<uint64_t>(std::bit_ceil(uint64_t{top} + 1), kMaxStoreVertices), false});
   }
   bool stalled = false;
   for (;;) {
-    const uint64_t before = impl_->head();
+    const uint64_t before = writer().head();
     try {
-      impl_->add(edges, deletes);
+      writer().add(edges, deletes);
       return;
     } catch (const StoreFull&) {
       // What the log took of the batch before the store filled is durable and in the rebuilt store.
@@ -65,10 +65,9 @@ void GraphStore::rebuild(uint64_t vertices) { grow(Growth{vertices, false}); }
 void GraphStore::reclaim() { grow(Growth{0, false, true}); }
 
 uint64_t GraphStore::grow(const Growth& growth) {
-  const auto start = std::chrono::steady_clock::now();
   // A writer whose store is read back only after a clean close (naive) closes; it found the store
   // full before logging anything of the batch.
-  impl_->close();
+  writer().close();
   const StoreStatus before = impl_->status();
   retired_persisted_ += before.persisted;
   retired_checkpoints_ += before.checkpoints;
@@ -76,13 +75,25 @@ uint64_t GraphStore::grow(const Growth& growth) {
   impl_.reset();
   uint64_t head = 0;
   try {
-    head = copy_into_larger(lock, growth);
+    head = grow_locked(lock, growth);
   } catch (...) {
     // The old store is as it was: reopened, so this object stays usable once the cause is gone.
-    impl_ = open_writer(std::move(lock), path_, options_);
-    throw;
+    // Reopening replays its log, which a full store may have no room for: then the copy's error
+    // (a full device, say) is still the one to report, and this object has no writer left.
+    const std::exception_ptr failed = std::current_exception();
+    try {
+      impl_ = open_writer(std::move(lock), path_, options_);
+    } catch (const Error&) {
+    }
+    std::rethrow_exception(failed);
   }
   impl_ = open_writer(std::move(lock), path_, options_);
+  return head;
+}
+
+uint64_t GraphStore::grow_locked(WriterLock& lock, const Growth& growth) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t head = copy_into_larger(lock, growth);
   ++growths_;
   growth_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return head;

@@ -785,3 +785,51 @@ TEST_CASE("store: ingest holds its DRAM to --buffer-mem + 64 MiB; the store file
 #endif
   }
 }
+
+// Growth needs a second file as large as the grown store: on a full device it is a one-line error,
+// the store is left as it was (every acknowledged edge in it, no partial new file), and once space
+// is freed the same command resumes and the store grows.
+TEST_CASE("store cli: a full disk during growth is a clear error; the store is intact and grows once space is freed") {
+  if (geteuid() != 0) {
+    WARN("not root: the full-filesystem check is skipped");
+    return;
+  }
+  const std::string mode = GENERATE("xpgraph", "dgap", "gear", "ftgraph");
+  INFO(mode << " mode");
+  auto in = rmat_input(12, 16, 23);
+  SmallFilesystem media(in->dir.file("media"), 48);
+  REQUIRE(media.mounted());
+  const std::string store = in->dir.file("media/store.pm");
+  const std::string acks = in->dir.file("acks");
+  EdgeSet first;
+  first.vertices = in->set.vertices;
+  first.edges.assign(in->set.edges.begin(), in->set.edges.begin() + 1000);
+  write_edges(in->dir.file("first.bin"), first);
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->dir.file("first.bin"), "--store-mode", mode, "--log-slots", "4096",
+                       "--block-space", "64K"}).status == 0);
+  media.fill();
+  // The whole graph: 64 K edges need the block region grown many times over.
+  CliResult full = graphso_cli({"ingest", store, "--input", in->path, "--batch", "2000", "--ack-log", acks});
+  INFO(full.out << full.err);
+  require_one_line_error(full, "No space left on device");
+  REQUIRE(files_in(in->dir.file("media")) == std::vector<std::string>{"filler", "store.pm"});
+  REQUIRE(graphso_cli({"store-check", store}).status == 0);
+  // What the failed ingest acknowledged is there: the first input, then a prefix of this one.
+  const auto stat = store_stat(store);
+  REQUIRE(std::stoull(stat.at("input_acknowledged")) >= last_ack(acks));
+  media.unfill();
+  CliResult resumed = graphso_cli({"ingest", store, "--input", in->path, "--batch", "2000"});
+  INFO(resumed.out << resumed.err);
+  REQUIRE(resumed.status == 0);
+  REQUIRE_THAT(resumed.out, Catch::Contains("the store grew"));
+  std::vector<WeightedEdge> expected = first.edges;
+  expected.insert(expected.end(), in->set.edges.begin(), in->set.edges.end());
+  ReaderFactory readers{ReaderOptions{}};
+  auto g = StoreGraph::open(store, "", readers);
+  REQUIRE(g->info().version == expected.size());
+  EdgeSet whole;
+  whole.vertices = in->set.vertices;
+  whole.edges = stored_edges(expected, mode);
+  auto batch = run_batch_on_store(*g, {"bfs:source=0", "wcc"}, Sharing::Chunk, 64 << 20, readers);
+  for (size_t j = 0; j < batch.jobs.size(); ++j) check_against_reference(batch.specs[j], *batch.jobs[j], whole);
+}

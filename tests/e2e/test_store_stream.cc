@@ -277,6 +277,26 @@ TEST_CASE("store stream: a stream that breaks keeps exactly what came before the
     REQUIRE(acknowledgements(r.out).back() == good);
     require_store_matches(store, std::span(ops).first(good), "gear");
   }
+  SECTION("weights of another kind than the store's: refused before the first insertion") {
+    write_text(in->dir.file("real.txt"), "0 1 0.5\n1 2 2.25\n");
+    CliResult made = ingest_from(in->dir.file("real.txt"), {store, "--input", "-", "--real-weights"});
+    REQUIRE(made.status == 0);
+    REQUIRE_THAT(made.out, Catch::Contains("real weights"));
+    // A binary stream of integer weights: its deletion goes in, its insertions are refused.
+    const EdgeStreamKind integers{true, false};
+    std::vector<std::byte> bytes = edge_stream_header(integers);
+    const std::vector<WeightedEdge> gone = {{0, 1, 1}}, more = {{2, 3, 7}};
+    append_edge_stream_frames(gone, true, integers, bytes);
+    append_edge_stream_frames(more, false, integers, bytes);
+    write_bytes(in->dir.file("ints.bin"), bytes);
+    CliResult r = ingest_from(in->dir.file("ints.bin"), {store, "--input", "-", "--stream", "ints"});
+    require_one_line_error(r, "stdin has integer weights and " + store + " keeps real ones");
+    REQUIRE(acknowledgements(r.out).back() == 1);
+    auto s = store::GraphStore::open(store, {});
+    REQUIRE(s->out_neighbours(0).empty());
+    REQUIRE(s->out_neighbours(1) == std::vector<VertexId>{2});
+    REQUIRE(s->out_neighbours(2).empty());
+  }
   SECTION("a deletion naming a vertex past the store's") {
     std::string text = as_text(std::span(ops).first(good), false) + "- 5000000 1\n";
     write_text(in->dir.file("s.txt"), text);

@@ -130,11 +130,16 @@ int run(int argc, char** argv) {
   std::vector<Clock::time_point> written(piece_end.size());
   const auto start = Clock::now();
   size_t at = 0;
-  for (size_t i = 0; i < piece_end.size(); ++i) {
-    // The header goes with the first piece.
-    write_all(to_child[1], stream.data() + at, piece_end[i] - at);
-    written[i] = Clock::now();
-    at = piece_end[i];
+  std::string write_error;  // the command stopped reading: reported after it is waited for
+  try {
+    for (size_t i = 0; i < piece_end.size(); ++i) {
+      // The header goes with the first piece.
+      write_all(to_child[1], stream.data() + at, piece_end[i] - at);
+      written[i] = Clock::now();
+      at = piece_end[i];
+    }
+  } catch (const std::exception& e) {
+    write_error = e.what();
   }
   ::close(to_child[1]);
   int status = 0;
@@ -142,6 +147,7 @@ int run(int argc, char** argv) {
   const auto end = Clock::now();
   listener.join();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) graphso::fail("stream_client: the command failed (status {})", status);
+  if (!write_error.empty()) throw graphso::Error(write_error);
 
   // Each piece's latency: from its write to the first acknowledgement covering it.
   std::vector<double> latency_ms;

@@ -381,17 +381,9 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
   }
   std::fflush(stdout);
   const IngestStart begun = starting(gs, done);
-  GroupCommitOptions group{request.batch, stream.commit_every, done, stream.from_start, shown};
-  bool noticed = false;
-  GroupCommitResult committed = commit_groups(gs, *input, group, [&](uint64_t n) {
-    if (!noticed) {  // once the stream's kind is known
-      if (auto kind = input->kind()) {
-        check_weights(shown, kind->weighted, kind->real_weights, gs);
-        noticed = true;
-      }
-    }
-    acknowledge(n);
-  });
+  GroupCommitOptions group{request.batch, stream.commit_every, done, stream.from_start, shown,
+                           [&](const EdgeStreamKind& kind) { check_weights(shown, kind.weighted, kind.real_weights, gs); }};
+  GroupCommitResult committed = commit_groups(gs, *input, group, acknowledge);
   input.reset();
   if (!committed.error.empty()) {
     // What came before the error is acknowledged: the store keeps it and is closed as after any

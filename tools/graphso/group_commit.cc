@@ -161,6 +161,7 @@ GroupCommitResult commit_groups(store::GraphStore& store, StreamInput& input, co
   // The stream's operations passed: in the store before, skipped, committed.
   uint64_t position = options.resent ? 0 : options.already;
   const bool keeps_weights = store.header().geometry.weighted;
+  bool insertions_checked = false;
   while (input.next_group(group, options.batch, options.commit_every)) {
     std::span<const StreamOp> ops(group);
     if (position < options.already) {
@@ -187,6 +188,15 @@ GroupCommitResult commit_groups(store::GraphStore& store, StreamInput& input, co
             n = i;
             break;
           }
+        }
+      }
+      if (!deletion && !insertions_checked) {
+        insertions_checked = true;
+        try {
+          if (options.before_insertions) options.before_insertions(input.kind().value_or(EdgeStreamKind{}));
+        } catch (const Error& e) {
+          refused = e.what();
+          n = 0;
         }
       }
       if (n > 0) {

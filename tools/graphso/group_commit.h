@@ -95,6 +95,9 @@ struct GroupCommitOptions {
   uint64_t already = 0;  // the stream's operations already in the store
   bool resent = false;   // the stream starts again at its first operation: `already` are skipped, not logged twice
   std::string name;      // the stream, in error messages
+  // Called once, before the stream's first insertion is committed, with its kind (weights or not,
+  // real or integer); an Error from it stops the stream there, as a malformed line would.
+  std::function<void(const EdgeStreamKind&)> before_insertions;
 };
 
 struct GroupCommitResult {
