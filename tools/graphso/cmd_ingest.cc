@@ -448,7 +448,7 @@ int cmd_ingest(const Args& args) {
       ("wear-levelling", po::value(&wear_levelling)->default_value("on"),
        "gear: on (new subpages on the least written pages, GEAR's dual-granularity leveller) or off (first fit)")
       ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
-       "logged edges that start buffering (XPGraph's archiving threshold)")
+       "logged edges that start buffering (XPGraph's archiving threshold; a stream's default: --batch)")
       ("report", po::value(&request.report), "write a JSON report here")
       ("ack-log", po::value(&request.ack_log), "append the acknowledged operation count after every batch or group")
       ("acknowledged", number(&acknowledged),
@@ -493,6 +493,10 @@ int cmd_ingest(const Args& args) {
   if (vm.count("acknowledged")) request.told = acknowledged;
   if (!streaming) return ingest_file(request);
   if (vm["batch"].defaulted()) request.batch = 16384;
+  // Buffering what the log holds (xpgraph, gear) overlaps logging the next batch when a batch is
+  // what starts it, as in a file's ingest; with the file's 65,536 every fourth group would buffer
+  // four groups' edges at once, and the pieces behind it wait (p99 26 ms against 6-16 ms).
+  if (vm["archive-threshold"].defaulted()) store_options.archive_threshold = request.batch;
   stream.name = !stream_name.empty() ? stream_name
                 : request.input == "-" ? "stdin"
                                        : std::filesystem::absolute(request.input).lexically_normal().string();
