@@ -130,7 +130,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "ins = r['experiments']['store_insert']['data']\n"
                                 "assert {(x['tier'], x['input']) for x in ins} >= {('disk', 'R-MAT insert'), ('disk', 'with 10% repeats')}, ins\n"
                                 "for x in ins:\n"
-                                "    assert set(x['runs']) == {'xpgraph', 'dgap', 'ftgraph'}\n"
+                                "    assert set(x['runs']) == {'xpgraph', 'dgap', 'gear', 'ftgraph'}\n"
                                 "    for mode, runs in x['runs'].items():\n"
                                 "        for run in runs: assert run['mode'] == mode and run['edges'] > 0 and run['persisted_line_bytes'] > 0\n"
                                 "    # set semantics: the repeats are found and not written again\n"

@@ -22,6 +22,7 @@
 #include "store/input_resume.h"
 #include "tools/graphso/group_commit.h"
 #include "tools/graphso/options.h"
+#include "tools/graphso/power_cut_options.h"
 
 namespace graphso {
 namespace {
@@ -411,7 +412,7 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
 
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
-  std::string input_path, mode_name, log_slots, block_space, buffer_mem, crash_at, wear_levelling, commit_every,
+  std::string input_path, mode_name, log_slots, block_space, buffer_mem, wear_levelling, commit_every,
       stream_name;
   uint64_t acknowledged = 0;
   IngestRequest request;
@@ -454,11 +455,8 @@ int cmd_ingest(const Args& args) {
       ("acknowledged", number(&acknowledged),
        "N of this input's edges are already in the store (when the store can no longer tell: both copies of its "
        "input record damaged); ingest goes on after them");
-  po::options_description testing("crash testing");
-  testing.add_options()
-      ("shadow", po::value(&store_options.power_cut.shadow_path), "power-cut mode: copy every persisted range here")
-      ("crash-at", po::value(&crash_at), "power-cut mode: stop at crash point NAME[:PASS]");
-  options.add(testing);
+  PowerCutOptions power_cut;
+  options.add(power_cut.described());
   po::positional_options_description positional;
   positional.add("store", 1);
   po::variables_map vm;
@@ -467,11 +465,7 @@ int cmd_ingest(const Args& args) {
   command_line([&] {
     if (request.batch == 0) fail("ingest: --batch must be at least 1");
     store_options.buffer_memory = parse_size(buffer_mem, "--buffer-mem");
-    if (!crash_at.empty()) {
-      size_t colon = crash_at.find(':');
-      store_options.power_cut.crash_point = crash_at.substr(0, colon);
-      if (colon != std::string::npos) store_options.power_cut.crash_after = parse_size(crash_at.substr(colon + 1), "--crash-at pass");
-    }
+    power_cut.apply(store_options.power_cut);
     settings.log_slots = parse_size(log_slots, "--log-slots");
     settings.log_slots_given = !vm["log-slots"].defaulted();
     if (settings.log_slots < kMinLogSlots)

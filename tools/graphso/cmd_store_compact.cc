@@ -1,4 +1,4 @@
-// graphso store-compact STORE [--threads N]: rebuilds the store into a file sized for its live
+// graphso store-compact STORE [--threads N] [--shadow FILE --crash-at NAME[:PASS]]: rebuilds the store into a file sized for its live
 // edges (docs/store.md, "Growth"), giving back what deletions, relocations and merges left behind.
 // The store's writer: refused while an ingest writes to it; readers keep their version.
 #include <chrono>
@@ -8,6 +8,7 @@
 #include "base/progress.h"
 #include "store/graph_store.h"
 #include "tools/graphso/options.h"
+#include "tools/graphso/power_cut_options.h"
 
 namespace graphso {
 
@@ -18,11 +19,16 @@ int cmd_store_compact(const Args& args) {
   options.add_options()
       ("store", po::value(&store_path)->required(), "store file")
       ("threads", number(&store_options.threads)->default_value(2), "threads of the mode's writer");
+  PowerCutOptions power_cut;
+  options.add(power_cut.described());
   po::positional_options_description positional;
   positional.add("store", 1);
   po::variables_map vm;
   if (!parse_options("store-compact", "STORE [--threads N]", args, options, positional, vm)) return 0;
-  command_line([&] { store::check_store_options(store_options); });
+  command_line([&] {
+    power_cut.apply(store_options.power_cut);
+    store::check_store_options(store_options);
+  });
 
   const auto start = std::chrono::steady_clock::now();
   auto graph_store = store::GraphStore::open(store_path, store_options);
