@@ -43,6 +43,18 @@ std::vector<EdgeTuple> model_edges(const graphso::testing::AdjacencyModel& model
   return edges;
 }
 
+// One in `of` of the live edges after `ops`, chosen at random: what a churn round deletes.
+std::vector<Edge> live_sample(const std::vector<EdgeOp>& ops, uint64_t vertices, bool sets, size_t of,
+                              std::mt19937_64& random) {
+  const auto model = adjacency_of(ops, vertices, sets);
+  std::vector<Edge> live;
+  for (VertexId v = 0; v < model.out.size(); ++v)
+    for (VertexId u : model.out[v]) live.push_back({v, u});
+  std::shuffle(live.begin(), live.end(), random);
+  live.resize(live.size() / of);
+  return live;
+}
+
 }  // namespace
 
 TEST_CASE("store growth: a store created from one edge takes a graph in random steps, ids past its capacity and deletions") {
@@ -176,12 +188,7 @@ TEST_CASE("store growth: after churn a compacted store is at most twice a fresh 
   std::mt19937_64 random(3);
   size_t next = n;
   for (int round = 0; round < 5; ++round) {
-    const auto model = adjacency_of(ops, set.vertices, sets);
-    std::vector<Edge> live;
-    for (VertexId v = 0; v < model.out.size(); ++v)
-      for (VertexId u : model.out[v]) live.push_back({v, u});
-    std::shuffle(live.begin(), live.end(), random);
-    live.resize(live.size() / 2);
+    const std::vector<Edge> live = live_sample(ops, set.vertices, sets, 2, random);
     s->del_edges(live);
     for (const Edge& e : live) ops.push_back({e.src, e.dst, true});
     const std::span<const WeightedEdge> fresh = all.subspan(next, std::min(live.size(), all.size() - next));
@@ -241,12 +248,7 @@ TEST_CASE("store growth: a reader holding an old version forever never starves t
   // Churn many times the store's room: delete a third of the live edges, insert as many back.
   std::mt19937_64 random(8);
   for (int round = 0; round < 12; ++round) {
-    const auto model = adjacency_of(ops, set.vertices);
-    std::vector<Edge> live;
-    for (VertexId v = 0; v < model.out.size(); ++v)
-      for (VertexId u : model.out[v]) live.push_back({v, u});
-    std::shuffle(live.begin(), live.end(), random);
-    live.resize(live.size() / 3);
+    const std::vector<Edge> live = live_sample(ops, set.vertices, false, 3, random);
     s->del_edges(live);
     for (const Edge& e : live) ops.push_back({e.src, e.dst, true});
     s->add_edges(live);
