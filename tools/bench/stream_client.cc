@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/error.h"
+#include "base/percentile.h"
 #include "datasets/edge_list.h"
 #include "datasets/edge_stream.h"
 
@@ -47,13 +48,6 @@ void write_all(int fd, const std::byte* data, size_t size) {
     data += n;
     size -= static_cast<size_t>(n);
   }
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto at = static_cast<size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(at, values.size() - 1)];
 }
 
 int run(int argc, char** argv) {
@@ -169,8 +163,8 @@ int run(int argc, char** argv) {
               "\"acknowledgements\": %zu, \"latency_ms_p50\": %.3f, \"latency_ms_p90\": %.3f, \"latency_ms_p99\": %.3f, "
               "\"latency_ms_max\": %.3f}\n",
               edges.size(), written.size(), static_cast<unsigned long long>(piece), seconds,
-              static_cast<double>(edges.size()) / std::max(seconds, 1e-9), acks.size(), percentile(latency_ms, 0.5),
-              percentile(latency_ms, 0.9), percentile(latency_ms, 0.99), percentile(latency_ms, 1.0));
+              static_cast<double>(edges.size()) / std::max(seconds, 1e-9), acks.size(), graphso::percentile(latency_ms, 0.5),
+              graphso::percentile(latency_ms, 0.9), graphso::percentile(latency_ms, 0.99), graphso::percentile(latency_ms, 1.0));
   return 0;
 }
 

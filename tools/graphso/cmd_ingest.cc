@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "base/json_writer.h"
+#include "base/percentile.h"
 #include "base/progress.h"
 #include "datasets/edge_list.h"
 #include "store/graph_store.h"
@@ -310,12 +311,6 @@ int ingest_file(const IngestRequest& request) {
   return 0;
 }
 
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, static_cast<size_t>(p * static_cast<double>(values.size() - 1) + 0.5))];
-}
-
 struct StreamRequest {
   std::string name;  // the stream's identity in the store (--stream)
   std::chrono::nanoseconds commit_every{};
@@ -412,7 +407,7 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
 
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
-  std::string input_path, mode_name, log_slots, block_space, buffer_mem, wear_levelling, commit_every,
+  std::string mode_name, log_slots, block_space, buffer_mem, wear_levelling, commit_every,
       stream_name;
   uint64_t acknowledged = 0;
   IngestRequest request;
