@@ -525,6 +525,7 @@ std::string report_json(const BatchReport& r) {
     w.field("traversal_seconds", r.store->traversal_seconds);
     w.field("lists_read", r.store->lists_read);
     w.field("store_pages_read", r.store->store_pages_read);
+    w.field("replaced", r.store->replaced);
     w.end_object();
   }
   w.field("order", r.order);

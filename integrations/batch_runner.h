@@ -154,6 +154,9 @@ struct StoreRunInfo {
   double traversal_seconds = 0;
   uint64_t lists_read = 0;   // chain blocks or gear lists
   uint64_t store_pages_read = 0;  // distinct 4 KiB pages of the store's block region
+  // The store was rebuilt (it grew, or was compacted) while the run read it: the run's version came
+  // from the file it opened, which the store's path no longer names.
+  bool replaced = false;
 };
 
 struct BatchReport {

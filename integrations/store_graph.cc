@@ -52,6 +52,13 @@ class ScratchPages {
 
 }  // namespace
 
+bool StoreGraph::replaced() const {
+  struct stat st {};
+  if (::stat(info_.path.c_str(), &st) != 0) return true;
+  return store::FileIdentity{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)} !=
+         view_->file().identity();
+}
+
 bool StoreGraph::is_store(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;

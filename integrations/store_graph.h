@@ -45,6 +45,9 @@ class StoreGraph {
   const StoreRunInfo& info() const { return info_; }
   // Every edge at the run's version, in memory (`run --verify`).
   ReferenceGraph reference() const;
+  // Whether the store's path now names another file than the one this graph reads (a writer
+  // rebuilt it): the run's version is still whole, read from the old file.
+  bool replaced() const;
 
  private:
   StoreGraph() = default;

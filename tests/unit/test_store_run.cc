@@ -129,3 +129,26 @@ TEST_CASE("store run: a dgap store checkpointed is read wholly in place, and its
   first_half.edges.assign(set.edges.begin(), set.edges.begin() + static_cast<long>(half));
   check_runs(*g, first_half, readers);
 }
+
+// A run whose store is rebuilt under it (a growth, a compaction) keeps reading its version from
+// the file it opened, and is told.
+TEST_CASE("store run: a run whose store is rebuilt meanwhile keeps its version and knows it") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(10, 8, false, 35, dir);
+  const size_t half = set.edges.size() / 2;
+  const std::string path = dir.file("store.pm");
+  auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size(), 2048, false, StoreMode::Gear),
+                              StoreMode::Gear, {.threads = 2});
+  s->add_edges(std::span(set.edges).first(half));
+  ReaderFactory readers{ReaderOptions{}};
+  auto g = StoreGraph::open(path, "", readers);
+  REQUIRE(!g->replaced());
+  s->add_edges(std::span(set.edges).subspan(half));
+  REQUIRE(!g->replaced());  // written in place: the same file
+  s->reclaim();
+  REQUIRE(g->replaced());
+  EdgeSet first_half;
+  first_half.vertices = set.vertices;
+  first_half.edges.assign(set.edges.begin(), set.edges.begin() + static_cast<long>(half));
+  check_runs(*g, first_half, readers);
+}

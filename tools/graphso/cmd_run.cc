@@ -62,6 +62,10 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                  r.store->path.c_str(), r.store->mode.c_str(), static_cast<unsigned long long>(r.store->version),
                  static_cast<unsigned long long>(r.store->pages_in_place),
                  static_cast<unsigned long long>(r.store->pages_rewritten), r.store->open_seconds);
+  if (r.store && r.store->replaced)
+    std::fprintf(out, "store %s was rebuilt during the run (it grew or was compacted): the run read version %llu from the "
+                 "file it opened; the store goes on from there\n",
+                 r.store->path.c_str(), static_cast<unsigned long long>(r.store->version));
   if (r.store && r.store->lists_read)
     std::fprintf(out, "store traversal: %llu %s read in %.3f s, over %llu pages of the store\n",
                  static_cast<unsigned long long>(r.store->lists_read), r.store->mode == "gear" ? "lists" : "blocks",
@@ -360,6 +364,7 @@ int cmd_run(const Args& args) {
       std::unique_ptr<Engine> engine = make_engine(config.engine, graph, store->layout(), readers);
       report = run_batch(config, graph, *engine, jobs, readers);
       report.store = store->info();
+      report.store->replaced = store->replaced();
     } else {
       report = run_batch(config, graph, jobs, readers);
     }
