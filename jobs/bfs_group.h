@@ -107,6 +107,15 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
     return gained != 0;
   }
   void end_round() override;
+  // Light rounds: a bit-parallel round over the graph in memory (top-down or bottom-up, as through
+  // the chunks); in passes, every lane run to its end by a queue traversal of its own.
+  bool adjacency_round(const Adjacency& graph) override;
+  // Only in passes: a small world's rounds are over before building the adjacency would pay.
+  bool takes_adjacency() const override { return passes_.has_value(); }
+  // On a resident symmetric graph, under --async auto: passes as soon as a top-down round stops
+  // growing fast before any bottom-up step (a road network), as a BFS alone goes (jobs/bfs.h),
+  // not after kPassesAfter rounds.
+  void graph_resident() override;
   std::string signature() const override { return {}; }
   Job::BinaryValues binary_values() const override { return {"uint32", "4294967295"}; }
   std::vector<std::pair<std::string, uint64_t>> counts() const override {
@@ -126,6 +135,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   // A bottom-up step over a run: each searching source looks for the lanes it lacks among its
   // neighbours' frontier lanes.
   void pull(const EdgeRun& run);
+  // The same two steps over the graph in memory.
+  void push(const Adjacency& graph);
+  void pull(const Adjacency& graph);
   // The running lanes v has not seen, or none (false) when it has every one or has no edges.
   bool lacks(uint64_t v, Lanes& missing) const;
   // Sets frontier_ to the vertices a bottom-up step searches from, and returns their out-edges.
@@ -160,6 +172,8 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool symmetric_ = false;
   bool bottom_up_ = false;             // this round's step
   uint64_t edges_unsearched_ = 0;      // at most: out-edges of vertices still lacking a lane
+  uint64_t frontier_edges_ = 0;        // out-edges of the last round's arrivals
+  bool leaves_early_ = false;          // to passes once the rounds stop growing (graph_resident)
   uint32_t bottom_up_rounds_ = 0;
   uint32_t passes_after_ = 0;  // the round from which it runs in passes (UINT32_MAX: never)
   uint32_t pass_rounds_ = 0;   // rounds run as passes

@@ -16,6 +16,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "base/adjacency.h"
@@ -29,13 +30,15 @@ inline constexpr uint64_t kParallelBucket = 8192;
 // these are done (one heavy edge would otherwise allocate a bucket per width it spans).
 inline constexpr uint64_t kBucketWindow = uint64_t{1} << 16;
 
-// values: the job's, per vertex; pending: the vertices to push (any values); bucket(value): its
+// values: the job's, per vertex (a vector, or any view whose values[v] is a reference: a group's
+// lane); pending: the vertices to push (any values); bucket(value): its
 // bucket, not decreasing in the value; extend(value, weight): what an edge carries to its
 // destination (weight 1 on an unweighted graph); parallel_from: the least bucket pushed on every
 // thread. Returns the pushes (a vertex lowered twice within its bucket may push twice).
-template <typename T, typename Bucket, typename Extend>
-uint64_t bucket_pass(const Adjacency& graph, std::vector<T>& values, std::vector<VertexId> pending, Bucket&& bucket,
+template <typename Values, typename Bucket, typename Extend>
+uint64_t bucket_pass(const Adjacency& graph, Values&& values, std::vector<VertexId> pending, Bucket&& bucket,
                      Extend&& extend, int threads, uint64_t parallel_from = kParallelBucket) {
+  using T = std::remove_cvref_t<decltype(values[0])>;
   std::vector<std::vector<VertexId>> buckets;
   std::vector<VertexId> far;
   uint64_t base = 0;  // the bucket buckets[0] stands for

@@ -163,6 +163,33 @@ class LanePasses {
     return pending;
   }
 
+  // Light rounds (base/adjacency.h), at a pass's boundary: every lane pending anywhere is run to
+  // its fixed point by settle_lane(lane, the vertices it pends at), a bucket pass over the graph in
+  // memory (jobs/bucket_pass.h) that writes only that lane's values, the lanes spread over the
+  // threads. A road network's lanes, far apart, then each cost a queue traversal alone, every
+  // core busy, where passes through the chunks took hundreds of rounds. Nothing pends after (the
+  // next end_pass() finds every lane done); returns the pushes.
+  template <typename SettleLane>
+  uint64_t settle(SettleLane&& settle_lane) {
+    std::vector<std::vector<VertexId>> pending(kLanes);
+    auto collect = [&](uint64_t v) {
+      Lanes& lanes = frontier_lanes_[v];
+      Lanes& next = next_lanes_[v];
+      for (uint32_t k = 0; k < W; ++k) lanes.word[k] |= next.word[k];
+      lanes.for_each([&](uint32_t lane) { pending[lane].push_back(static_cast<VertexId>(v)); });
+      lanes = next = Lanes{};
+    };
+    frontier_.for_each(collect);
+    next_.for_each(collect);
+    frontier_.clear();
+    next_.clear();
+    uint64_t pushed = 0;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1) reduction(+ : pushed)
+    for (uint32_t lane = 0; lane < kLanes; ++lane)
+      if (!pending[lane].empty()) pushed += settle_lane(lane, std::move(pending[lane]));
+    return pushed;
+  }
+
  private:
   struct WeightTally {
     uint64_t edges = 0;

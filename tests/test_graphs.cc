@@ -177,6 +177,18 @@ std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set) {
   return {hub, leaf};
 }
 
+std::vector<std::string> jobs_from_sources(const EdgeSet& set, const std::string& algo, size_t count, uint64_t salt) {
+  std::vector<bool> has_edges(set.vertices, false);
+  for (const WeightedEdge& e : set.edges) has_edges[e.src] = true;
+  std::vector<VertexId> sources;
+  for (VertexId v = 0; v < set.vertices; ++v)
+    if (has_edges[v]) sources.push_back(v);
+  std::vector<std::string> jobs;
+  for (size_t k = 0; k < count; ++k)
+    jobs.push_back(fmt::format("{}:source={}", algo, sources[(k * 7919 + salt * 104729) % sources.size()]));
+  return jobs;
+}
+
 EdgeSet street_lattice(uint32_t width, uint32_t height) {
   EdgeSet set;
   set.vertices = width * height;

@@ -113,6 +113,10 @@ EdgeSet street_lattice(uint32_t width, uint32_t height);
 // The highest-degree vertex (a hub: a traversal from it grows fast) and a vertex of degree one.
 std::pair<VertexId, VertexId> hub_and_leaf(const EdgeSet& set);
 
+// `count` jobs of `algo` (`algo:source=V`) from sources spread over the vertices with out-edges,
+// a different spread for each salt.
+std::vector<std::string> jobs_from_sources(const EdgeSet& set, const std::string& algo, size_t count, uint64_t salt);
+
 // The edges of a TChunk chunk, read straight from the graph file (weight 1 when unweighted).
 std::vector<WeightedEdge> chunk_edges(const EngineLayout& layout, const ChunkInfo& chunk);
 

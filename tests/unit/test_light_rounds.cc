@@ -11,6 +11,7 @@
 
 #include "base/adjacency.h"
 #include "base/error.h"
+#include "jobs/bfs_group.h"
 #include "jobs/bucket_pass.h"
 #include "reference/reference.h"
 #include "tests/test_graphs.h"
@@ -89,6 +90,69 @@ TEST_CASE("light rounds: BFS and SSSP over the graph in memory equal the referen
           REQUIRE(outcome_of(on.report, pagerank).light_rounds == 0);
         }
       }
+}
+
+TEST_CASE("light rounds: bit-parallel BFS groups and SSSP lanes over the graph in memory equal the reference and the chunks") {
+  const EngineKind engine = GENERATE(from_range(kEngines));
+  TempDir dir;
+  // A small world, whose BFS group does its rounds over the arrays (top-down and bottom-up), and
+  // long lattices, whose groups go to passes and there run each lane to its end on its own; one
+  // lattice with real weights.
+  EdgeSet world = graphso::testing::rmat_edges(11, 8, true, 23, dir);
+  EdgeTransforms symmetrize;
+  symmetrize.symmetrize = true;
+  apply_transforms(world, symmetrize);
+  const EdgeSet lattice = graphso::testing::street_lattice(8, 300);
+  EdgeSet real_lattice = graphso::testing::street_lattice(6, 200);
+  std::mt19937_64 draw(3);
+  for (WeightedEdge& e : real_lattice.edges) e.weight = real_weight_bits(static_cast<float>(draw() % 1000) / 64.0f);
+  real_lattice.real_weights = true;
+  const std::pair<const char*, const EdgeSet*> graphs[] = {{"world", &world}, {"lattice", &lattice}, {"real", &real_lattice}};
+  for (const auto& [name, set] : graphs) {
+    const std::string graph = graphso::testing::prepare_graph(dir, *set, 4, name);
+    std::vector<std::string> jobs = graphso::testing::jobs_from_sources(*set, "bfs", 20, 1);
+    for (const std::string& job : graphso::testing::jobs_from_sources(*set, "sssp", 12, 2)) jobs.push_back(job);
+    const uint64_t mem = graphso::testing::budget_for(graph, jobs, 16.0);
+    for (const AsyncPolicy async : {AsyncPolicy::Auto, AsyncPolicy::On, AsyncPolicy::Off}) {
+      INFO("engine " << engine_name(engine) << ", " << name << ", async " << static_cast<int>(async));
+      const graphso::testing::RunOptions light{.chunk_bytes = 4096, .engine = engine, .update_mem_bytes = 1 << 20, .async = async};
+      graphso::testing::RunOptions heavy = light;
+      heavy.light_rounds = LightRounds::Off;
+      auto on = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, light);
+      auto off = graphso::testing::run_batch_on(graph, jobs, Sharing::Chunk, mem, heavy);
+      REQUIRE(on.report.graph_resident);
+      require_same_results(on, off, *set);
+      REQUIRE(on.report.runnables.size() == 2);
+      const RunnableOutcome& bfs = on.report.runnables[0];
+      const RunnableOutcome& sssp = on.report.runnables[1];
+      REQUIRE(bfs.method == "bit-parallel bfs");
+      REQUIRE(sssp.method == "sssp lanes");
+      if (async == AsyncPolicy::Off) {
+        // Synchronous groups stay in rounds through the chunks: nothing takes the arrays.
+        REQUIRE(on.report.light_rounds.state == "not taken");
+        continue;
+      }
+      // The SSSP lanes take the arrays from their first pass, which runs every lane to its end.
+      REQUIRE(on.report.light_rounds.state == "built");
+      REQUIRE(on.report.light_rounds.round == 0);
+      REQUIRE(sssp.light_rounds == 1);
+      REQUIRE(sssp.rounds == 1);
+      // Every round of the BFS group is over the arrays: a small world's in rounds, bottom-up
+      // among them; a lattice's rounds until they stop growing (or none, asked for passes), then
+      // one pass in which every lane runs to its end. The real weights differ each way, so that
+      // lattice is not symmetric: its rounds stop after kPassesAfter, as out of core.
+      REQUIRE(bfs.light_rounds == bfs.rounds);
+      const uint64_t bottom_up = bfs.counts.at(0).second, passes = bfs.counts.at(1).second;
+      const std::string which = name;
+      if (which == "world" && async == AsyncPolicy::Auto) {
+        REQUIRE(bottom_up > 0);
+      } else if (which != "world") {
+        REQUIRE(passes == 1);
+        const uint32_t most = async == AsyncPolicy::On ? 1 : which == "lattice" ? 5 : BfsGroup<1>::kPassesAfter + 1;
+        REQUIRE(bfs.rounds <= most);
+      }
+    }
+  }
 }
 
 TEST_CASE("light rounds: a BFS joining after the graph was read takes it from the cache, reading nothing more") {

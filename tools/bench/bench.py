@@ -569,6 +569,7 @@ def exp_many_jobs(ctx):
             series.append({"series": f"{g.name}, 1/{fraction}", "points": points})
             if len(off_points) > 1:
                 series.append({"series": f"{g.name}, 1/{fraction}, grouping off", "points": off_points})
+    resident_rows = resident_groups(ctx, rmat, raw)
     # The mixed batch: grouped and not, alternated; then each of its jobs alone.
     sources = giant_sources(ctx, rmat, 56, seed=2)
     mixed = mixed_64(sources)
@@ -614,6 +615,12 @@ def exp_many_jobs(ctx):
           "ratio: over one BFS alone (the median of five sources' medians); cores: the batch's processor time over its "
           "wall time (`cpu_seconds` / `wall_seconds`); io wait: seconds the rounds waited for reads.\n\n" +
           table(["graph", "budget", "batch", "seconds", "ratio", "bytes read", "rounds", "cores", "io wait"], rows) +
+          "\n\nThe same graphs resident (budget 16 times the stored graph): groups through light rounds (the default: "
+          "bit-parallel rounds over the graph in memory, then each lane run to its end by a queue of its own), against "
+          "`--light-rounds off` (every round through the chunks) and `--grouping off` (each job alone, light rounds "
+          "on), alternated:\n\n" +
+          table(["graph", "batch", "seconds", "/ one alone", "/ light rounds off", "/ grouping off", "rounds", "cores",
+                 "light rounds"], resident_rows) +
           f"\n\nMixed batch of 64 on {rmat.name} at 1/4 (32 BFS, 16 SSSP, 8 PPR, 4 WCC, 4 PageRank x10, sources in the "
           f"giant component):\n\n" + table(["batch", "seconds", "cores", "/ grouped"], mixed_rows) +
           f"\n\nGrouped / ungrouped {grouped / off:.3f} (issue 63's target <= 0.25); grouped / sum alone "
@@ -622,6 +629,43 @@ def exp_many_jobs(ctx):
                f"commit {ctx.commit}")
     mixed_plot = {"grouped": grouped, "grouping off": off, "sum alone": alone_seconds}
     return raw, md, lambda path: plots.many_jobs(series, mixed_plot, setting, path)
+
+
+def resident_groups(ctx, rmat, raw):
+    """Many traversals on a graph the budget holds: 64 BFS and 16 SSSP from giant-component sources on each graph,
+    grouped by default (light rounds), with --light-rounds off and with --grouping off, beside one of them alone,
+    alternated; the table's rows."""
+    quick = ctx.args.quick
+    counts = {"BFS": 8 if quick else 64, "SSSP": 4 if quick else 16}
+    rows = []
+    raw["resident"] = []
+    for g, repeats in [(rmat, 1 if quick else max(3, ctx.repeats)), (ctx.road(), 1 if quick else max(2, ctx.repeats))]:
+        budget = max(16 * stored_bytes(g), 64 << 20)
+        sources = giant_sources(ctx, g, counts["BFS"], seed=4)
+        for algo, n in counts.items():
+            jobs = [f"{algo.lower()}:source={s}" for s in sources[:n]]
+            batches = [(g.path, jobs[:1], "chunk", budget, f"{g.name} resident one {algo}", ()),
+                       (g.path, jobs, "chunk", budget, f"{g.name} resident {n} {algo}", ()),
+                       (g.path, jobs, "chunk", budget, f"{g.name} resident {n} {algo}, light rounds off",
+                        ("--light-rounds", "off")),
+                       (g.path, jobs, "chunk", budget, f"{g.name} resident {n} {algo}, grouping off",
+                        ("--grouping", "off"))]
+            times, last = alternated(ctx, batches, repeats)
+            m = [statistics.median(t) for t in times]
+            labels = [f"one {algo} alone", f"{n} {algo} (default)", f"{n} {algo}, --light-rounds off",
+                      f"{n} {algo}, --grouping off"]
+            for i, label in enumerate(labels):
+                r = last[i]
+                cores = r["cpu_seconds"] / r["wall_seconds"] if r["wall_seconds"] > 0 else 0
+                rows.append([g.name, label, f"{m[i]:.3f} ({min(times[i]):.3f}-{max(times[i]):.3f})", f"{m[i] / m[0]:.2f}",
+                             f"**{m[1] / m[2]:.2f}**" if i == 1 else "", f"**{m[1] / m[3]:.2f}**" if i == 1 else "",
+                             str(r["rounds_total"]), f"{cores:.2f}",
+                             f"{r['light_rounds']} (round {r['adjacency_round']}, {r['adjacency_seconds']:.3f} s)"
+                             if r["light_rounds"] == "built" else r["light_rounds"]])
+            raw["resident"].append({"graph": g.name, "algo": algo, "jobs": n, "budget": budget, "labels": labels,
+                                    "seconds": times,
+                                    "reports": [{k: v for k, v in x.items() if k != "jobs"} for x in last]})
+    return rows
 
 
 def textbook(ctx, g, source, repeats):
