@@ -291,18 +291,19 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   const auto start = Clock::now();
   const double cpu_at_start = cpu_seconds();
   std::vector<uint32_t> light_rounds(R, 0);
-  // Whether a job that would do light rounds runs in this round.
-  auto takers = [&](uint32_t round) {
+  // Whether a job that would do light rounds (and one that wants them now) runs in this round.
+  auto any_running = [&](uint32_t round, bool (Job::*which)() const) {
     for (uint32_t r = 0; r < R; ++r)
-      if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] <= round && runnables[r]->takes_adjacency())
+      if (!failed[r] && !runnables[r]->finished() && plan.arrive_after[r] <= round && (runnables[r]->*which)())
         return true;
     return false;
   };
   for (uint32_t round = 0;; ++round) {
     // Built before the round's arrivals are timed: their time, like a textbook kernel's, starts
     // with the graph in memory (the report gives the build's own).
-    const bool light_takers = takers(round);
-    const Adjacency* adjacency = resident.before_round(round, light_takers, engine, io_bytes, graph.out_degrees());
+    const bool light_takers = any_running(round, &Job::takes_adjacency);
+    const Adjacency* adjacency = resident.before_round(round, light_takers, any_running(round, &Job::wants_adjacency_now),
+                                                       engine, io_bytes, graph.out_degrees());
     std::vector<uint32_t> running;
     bool waiting = false;
     for (uint32_t r = 0; r < R; ++r) {
@@ -592,6 +593,7 @@ std::string report_json(const BatchReport& r) {
   w.field("adjacency_seconds", r.light_rounds.seconds);
   w.field("adjacency_bytes_read", r.light_rounds.bytes_read);
   w.field("light_rent_seconds", r.light_rounds.rent_seconds);
+  w.field("adjacency_asked", r.light_rounds.asked);
   w.field("adjacency_round", r.light_rounds.round);
   w.field("cache_used_bytes", r.cache_used_bytes);
   w.field("cached_chunks", r.cached_chunks);

@@ -33,9 +33,10 @@ ResidentAdjacency::ResidentAdjacency(LightRounds policy, GraphSO* middleware, bo
   }
 }
 
-// Auto buys once the rent paid for going without reaches the price.
-bool ResidentAdjacency::worth_building() const {
-  if (policy_ == LightRounds::On) return true;
+// Auto buys once the rent paid for going without reaches the price, or when a job knows it will
+// run long.
+bool ResidentAdjacency::worth_building(bool asked) const {
+  if (policy_ == LightRounds::On || asked) return true;
   const double fill = static_cast<double>(Adjacency::bytes_for(vertices_, edges_, weighted_));
   const double read = middleware_->caches_every_chunk() ? 0.0 : static_cast<double>(stored_bytes_);
   return report_.rent_seconds >= (fill + read) / kLightRoundsBuildRate;
@@ -55,12 +56,13 @@ void ResidentAdjacency::read_whole_graph(Engine& engine, const std::function<uin
   report_.bytes_read = bytes_read() - before;
 }
 
-const Adjacency* ResidentAdjacency::before_round(uint32_t round, bool takers, Engine& engine,
+const Adjacency* ResidentAdjacency::before_round(uint32_t round, bool takers, bool asked, Engine& engine,
                                                  const std::function<uint64_t()>& bytes_read,
                                                  std::span<const uint32_t> out_degrees) {
   if (adjacency_ || !wanted_ || !takers) return adjacency_ ? &*adjacency_ : nullptr;
   const bool cached = middleware_->caches_every_chunk();
-  if ((!cached && packed_cache(*middleware_)) || !worth_building()) return nullptr;
+  if ((!cached && packed_cache(*middleware_)) || !worth_building(asked)) return nullptr;
+  report_.asked = asked && policy_ == LightRounds::Auto && !worth_building(false);
   const auto start = std::chrono::steady_clock::now();
   if (!cached) read_whole_graph(engine, bytes_read);
   // Chunks read by pages (--granularity page) are not cached: the cache never holds the graph then,

@@ -40,6 +40,7 @@ struct LightRoundsReport {
   uint64_t bytes_read = 0;      // that read: no job had read the whole graph
   uint32_t round = 0;           // the round before which it was built
   double rent_seconds = 0;      // rounds run with a job that would take it, before it was built
+  bool asked = false;           // built at a job's asking (Job::wants_adjacency_now), rent or not
 };
 
 class ResidentAdjacency {
@@ -49,18 +50,19 @@ class ResidentAdjacency {
   ResidentAdjacency(LightRounds policy, GraphSO* middleware, bool resident, uint64_t room, uint64_t vertices,
                     uint64_t edges, bool weighted, uint64_t stored_bytes);
 
-  // At a round's start, `takers` telling whether a job that would take the adjacency runs in it:
-  // builds it when that pays (engine: checks the runs of a whole read; bytes_read: the run's I/O
-  // so far). The adjacency, or null.
-  const Adjacency* before_round(uint32_t round, bool takers, Engine& engine, const std::function<uint64_t()>& bytes_read,
-                                std::span<const uint32_t> out_degrees);
+  // At a round's start, `takers` telling whether a job that would take the adjacency runs in it
+  // and `asked` whether one wants it now (Job::wants_adjacency_now): builds it when that pays, or
+  // when asked and not off (engine: checks the runs of a whole read; bytes_read: the run's I/O so
+  // far). The adjacency, or null.
+  const Adjacency* before_round(uint32_t round, bool takers, bool asked, Engine& engine,
+                                const std::function<uint64_t()>& bytes_read, std::span<const uint32_t> out_degrees);
   // After a round that took `seconds`, a job that would take the adjacency in it or not.
   void after_round(double seconds, bool takers);
   // The report, once the run is over.
   LightRoundsReport report() const;
 
  private:
-  bool worth_building() const;
+  bool worth_building(bool asked) const;
   void read_whole_graph(Engine& engine, const std::function<uint64_t()>& bytes_read);
 
   LightRounds policy_;

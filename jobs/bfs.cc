@@ -22,6 +22,7 @@ void BfsJob::init(const GraphInfo& graph, int threads) {
   frontier_.set(source_);
   bottom_up_ = false;
   bottom_up_rounds_ = pass_rounds_ = 0;
+  thin_ = false;
   passes_after_ = kNever;
   parents_ = Bitmap();
   if (!async_) optimise_direction();
@@ -178,6 +179,7 @@ void BfsJob::choose_step() {
   // top-down traversal stops growing fast (a road network from its first rounds, a small world
   // in its tail), where bottom-up steps will not come and passes take fewer rounds.
   if (rounds_ >= passes_after_ || (passes_after_ != kNever && !bottom_up_ && !growing)) {
+    thin_ = bottom_up_rounds_ == 0 && !growing;
     bottom_up_ = false;
     async_ = true;
     parents_ = Bitmap();

@@ -57,6 +57,8 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   // to the traversal's end (jobs/bucket_pass.h).
   bool adjacency_round(const Adjacency& graph) override;
   bool takes_adjacency() const override { return true; }
+  // In passes because its rounds stopped growing before any went bottom-up: hundreds to come.
+  bool wants_adjacency_now() const override { return async_ && thin_; }
   void process(const EdgeRun& run) override;
   void scatter_updates(const EdgeRun& run, std::vector<std::byte>& out) override;
   uint32_t scatter(VertexId u, Weight) const { return level_[u] + 1; }
@@ -103,6 +105,7 @@ class BfsJob final : public EdgeJob<BfsJob, EdgeUse::OutEdges> {
   uint64_t frontier_edges_ = 0;     // out-edges of the last round's arrivals
   uint32_t passes_after_ = kNever;  // the round from which it runs in passes
   uint32_t bottom_up_rounds_ = 0;
+  bool thin_ = false;  // went to passes on a frontier that stopped growing, never bottom-up
   uint32_t pass_rounds_ = 0;
 };
 

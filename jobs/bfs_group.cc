@@ -61,7 +61,7 @@ void BfsGroup<W>::init(const GraphInfo& graph, int threads) {
   levels_.clear();
   running_ = Lanes{};
   frontier_edges_ = 0;
-  leaves_early_ = false;
+  leaves_early_ = thin_ = false;
   bottom_up_ = false;
   bottom_up_rounds_ = 0;
   for (size_t lane = 0; lane < bfs_.size(); ++lane) {
@@ -372,7 +372,8 @@ void BfsGroup<W>::end_round() {
   // Early only before any bottom-up step: a small world's tail, after them, is a few rounds that
   // cost less bit-parallel than as passes through the chunks (64 BFS on R-MAT 20: 0.017-0.020 s
   // against 0.024-0.036 s a round).
-  if (level >= passes_after_ || (leaves_early_ && bottom_up_rounds_ == 0 && !bottom_up_ && !growing)) {
+  thin_ = leaves_early_ && bottom_up_rounds_ == 0 && !bottom_up_ && !growing;
+  if (level >= passes_after_ || thin_) {
     enter_passes();
   } else if (bottom_up_) {
     edges_unsearched_ = take_searchers();

@@ -112,6 +112,8 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   bool adjacency_round(const Adjacency& graph) override;
   // Only in passes: a small world's rounds are over before building the adjacency would pay.
   bool takes_adjacency() const override { return passes_.has_value(); }
+  // In passes because its rounds stopped growing before any went bottom-up (graph_resident).
+  bool wants_adjacency_now() const override { return passes_.has_value() && thin_; }
   // On a resident symmetric graph, under --async auto: passes as soon as a top-down round stops
   // growing fast before any bottom-up step (a road network), as a BFS alone goes (jobs/bfs.h),
   // not after kPassesAfter rounds.
@@ -174,6 +176,7 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   uint64_t edges_unsearched_ = 0;      // at most: out-edges of vertices still lacking a lane
   uint64_t frontier_edges_ = 0;        // out-edges of the last round's arrivals
   bool leaves_early_ = false;          // to passes once the rounds stop growing (graph_resident)
+  bool thin_ = false;                  // went to passes so: a long chain of thin frontiers
   uint32_t bottom_up_rounds_ = 0;
   uint32_t passes_after_ = 0;  // the round from which it runs in passes (UINT32_MAX: never)
   uint32_t pass_rounds_ = 0;   // rounds run as passes

@@ -121,6 +121,10 @@ class Job {
   // Whether adjacency_round() would take rounds now: the run builds the adjacency only for a job
   // that would.
   virtual bool takes_adjacency() const { return false; }
+  // Whether its rounds to come are known to be many (a traversal gone to passes on a frontier that
+  // stopped growing before any bottom-up step: a road network's), so that under auto the run
+  // builds the adjacency at once instead of renting first.
+  virtual bool wants_adjacency_now() const { return false; }
 
   // Whether this job's class can run asynchronously (docs/jobs.md, "Asynchronous passes"); the
   // registry's declaration for its algorithm says when a user may ask for it.

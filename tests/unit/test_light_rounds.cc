@@ -185,22 +185,39 @@ TEST_CASE("light rounds: a BFS joining after the graph was read takes it from th
   REQUIRE(pagerank.report.light_rounds.bytes == 0);
 }
 
-TEST_CASE("light rounds, auto: built once the rounds without them have cost what building them would") {
+TEST_CASE("light rounds, auto: built once the rounds without them have cost what building them would, or when a job asks") {
   const EngineKind engine = GENERATE(from_range(kEngines));
   TempDir dir;
   // A long lattice: hundreds of thin passes through the chunks, well past the price of a small
   // graph's adjacency.
   const EdgeSet long_one = graphso::testing::street_lattice(4, 3000);
   const std::string lattice = graphso::testing::prepare_graph(dir, long_one, 4, "lattice");
-  const std::vector<std::string> bfs = {"bfs:source=1"};
-  graphso::testing::RunOptions options{.chunk_bytes = 4096, .engine = engine};
+  graphso::testing::RunOptions options{.chunk_bytes = 4096, .engine = engine, .grouping = false};
   options.light_rounds = LightRounds::Auto;
-  auto built = graphso::testing::run_batch_on(lattice, bfs, Sharing::Chunk, graphso::testing::budget_for(lattice, bfs, 16.0), options);
-  REQUIRE(built.report.light_rounds.state == "built");
-  REQUIRE(built.report.light_rounds.round > 0);  // after some rounds through the chunks
-  REQUIRE(built.report.light_rounds.rent_seconds >= static_cast<double>(built.report.light_rounds.bytes) / kLightRoundsBuildRate);
-  REQUIRE(outcome_of(built.report, built.specs[0].name).light_rounds > 0);
-  graphso::testing::check_against_reference(built.specs[0], *built.jobs[0], long_one);
+  // An SSSP runs in passes from its first round and never asks: the rent decides.
+  const std::vector<std::string> sssp = {"sssp:source=1"};
+  auto rented = graphso::testing::run_batch_on(lattice, sssp, Sharing::Chunk, graphso::testing::budget_for(lattice, sssp, 16.0), options);
+  REQUIRE(rented.report.light_rounds.state == "built");
+  REQUIRE_FALSE(rented.report.light_rounds.asked);
+  REQUIRE(rented.report.light_rounds.round > 0);  // after some rounds through the chunks
+  REQUIRE(rented.report.light_rounds.rent_seconds >= static_cast<double>(rented.report.light_rounds.bytes) / kLightRoundsBuildRate);
+  REQUIRE(outcome_of(rented.report, rented.specs[0].name).light_rounds > 0);
+  graphso::testing::check_against_reference(rented.specs[0], *rented.jobs[0], long_one);
+  // A BFS, and a group of them, whose rounds stop growing before any bottom-up step ask for it
+  // as they go to passes: built a few rounds in, whatever the rent, then one pass to the end.
+  const std::vector<std::string> bfs = {"bfs:source=1", "bfs:source=6001", "bfs:source=11998"};
+  for (const bool grouping : {false, true}) {
+    INFO("grouping " << grouping);
+    options.grouping = grouping;
+    const std::vector<std::string> jobs(bfs.begin(), bfs.begin() + (grouping ? 3 : 1));
+    auto asked = graphso::testing::run_batch_on(lattice, jobs, Sharing::Chunk, graphso::testing::budget_for(lattice, jobs, 16.0), options);
+    REQUIRE(asked.report.light_rounds.state == "built");
+    REQUIRE(asked.report.light_rounds.asked);
+    REQUIRE(asked.report.light_rounds.round <= 5);
+    REQUIRE(asked.report.runnables.size() == 1);
+    REQUIRE(asked.report.runnables[0].rounds <= asked.report.light_rounds.round + 1);
+    for (size_t j = 0; j < jobs.size(); ++j) graphso::testing::check_against_reference(asked.specs[j], *asked.jobs[j], long_one);
+  }
 }
 
 TEST_CASE("light rounds are off out of core and in the stock modes") {
