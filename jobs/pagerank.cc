@@ -158,6 +158,23 @@ void PageRankDeltaJob::fall_back() {
   sync_from_round_ = rounds_ + 1;
 }
 
+// Before the first round, from the asynchronous start (the frontier's pending moved to what it
+// pushes, and to rank) to the synchronous one (rank and pending both hold the start; nothing
+// arrived yet).
+void PageRankDeltaJob::graph_resident() {
+  if (!async_ || !revisable_ || rounds_ != 0) return;
+  const int64_t n = static_cast<int64_t>(rank_.size());
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int64_t v = 0; v < n; ++v) {
+    rank_[v] += pending_[v];
+    pending_[v] += incoming_[v];
+    incoming_[v] = 0;
+  }
+  async_ = revisable_ = false;
+  pushed_ = pending_.data();
+  sync_from_round_ = 1;
+}
+
 void PageRankDeltaJob::settle() {
   for (size_t v = 0; v < rank_.size(); ++v) {
     rank_[v] += pending_[v];

@@ -129,6 +129,11 @@ class PageRankDeltaJob final : public EdgeJob<PageRankDeltaJob, EdgeUse::OutEdge
     return in_frontier || more > 0;
   }
   void end_round() override;
+  // On a resident graph a pass saves no load, only edges, and its edges cost kAsyncEdgeCost times a
+  // round's: a revisable job starts in synchronous rounds instead (measured, resident, 2 threads:
+  // road-FLA 0.57 s in passes against 0.37 s in rounds, R-MAT 20 2.39 against 2.09, soc-slashdot
+  // 0.094 against 0.076).
+  void graph_resident() override;
   void write_values(OutFormat format, const VertexOrder& order, const ResultSink& sink) const override;
   BinaryValues binary_values() const override { return {"float64", nullptr}; }
   const std::vector<double>& ranks() const { return rank_; }

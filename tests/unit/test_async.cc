@@ -295,6 +295,35 @@ TEST_CASE("async auto: a delta job falls back to rounds where its passes push no
   REQUIRE(job->sync_from_round() == 0);
 }
 
+TEST_CASE("async auto: on a resident graph a delta job starts in rounds, the same rounds as --async off; forced passes stay") {
+  graphso::testing::TempDir dir;
+  const EdgeSet set = graphso::testing::rmat_edges(11, 8, true, 5, dir);
+  // A chain in edge order, where passes carry the delta to the end and are kept out of core.
+  const EdgeSet forward = chain(500, true);
+  for (const EdgeSet* graph : {&set, &forward}) {
+    const Runs runs = one_run(*graph);
+    for (const char* arg : {"pagerank-delta:tolerance=1e-4", "ppr:source=3,9:tolerance=1e-4"}) {
+      INFO(arg << ", " << graph->vertices << " vertices");
+      auto resident = made(arg, *graph, runs, AsyncPolicy::Auto), off = made(arg, *graph, runs, AsyncPolicy::Off),
+           forced = made(arg, *graph, runs, AsyncPolicy::On);
+      REQUIRE(resident->async());
+      for (Job* job : {resident.get(), off.get(), forced.get()}) job->graph_resident();
+      REQUIRE_FALSE(resident->async());
+      REQUIRE(resident->sync_from_round() == 1);
+      REQUIRE(forced->async());
+      const uint32_t rounds = runs.run(*resident);
+      REQUIRE(rounds == runs.run(*off));
+      runs.run(*forced);
+      REQUIRE(resident->converged());
+      // One thread, one order: the rounds add the same shares in the same order.
+      REQUIRE(resident->format_results(OutFormat::Binary, VertexOrder::natural(graph->vertices)) ==
+              off->format_results(OutFormat::Binary, VertexOrder::natural(graph->vertices)));
+      graphso::testing::check_against_reference(parse_job_argument(arg, 0), *resident, *graph);
+      graphso::testing::check_against_reference(parse_job_argument(arg, 0), *forced, *graph);
+    }
+  }
+}
+
 TEST_CASE("asynchronous k-core: a vertex removed during a pass lowers each neighbour once, whatever the cut") {
   graphso::testing::TempDir dir;
   // Symmetric, with parallel edges (counted) and self-loops (not): every edge both ways.
