@@ -171,6 +171,47 @@ TEST_CASE("EdgeProcessor on two threads owns every destination range but one hol
   }
 }
 
+TEST_CASE("EdgeProcessor gives decoded runs of any size to the threads owning their destinations, never slices them") {
+  // Two columns of a 2 x 2 grid over [0, 64), each block a decoded run (the chunk cache's groups)
+  // of 150,000 edges, more than a run the engine hands every thread a slice of: each column is
+  // one owned item, as a packed run's or a small run's would be, so every edge is handed owned.
+  constexpr uint32_t kBlockEdges = 150000;
+  EngineLayout layout;
+  layout.name = "test";
+  layout.files = {"none"};
+  layout.vertices = 64;
+  std::vector<DecodedGroups> decoded(4);
+  std::vector<EdgeRun> runs(4);
+  static constexpr uint32_t kJob[] = {0};
+  for (uint32_t b = 0; b < 4; ++b) {
+    const VertexId src = b / 2 * 32, dst = b % 2 * 32;
+    layout.partitions.push_back(StaticPartition{0, 0, 2, src, src + 32, dst, dst + 32});
+    std::vector<Edge> edges;
+    for (uint32_t e = 0; e < kBlockEdges; ++e) edges.push_back({src + e * 32 / kBlockEdges, dst + e * 7 % 32});
+    std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return std::tie(x.src, x.dst) < std::tie(y.src, y.dst); });
+    std::vector<std::byte> pages;
+    PackedPageWriter writer(false, pages);
+    for (const Edge& e : edges) writer.add({e.src, e.dst, 1});
+    writer.finish();
+    PackedPageProblem problem;
+    REQUIRE(decode_packed_groups(pages, false, decoded[b], &problem) == kBlockEdges);
+    runs[b].count = kBlockEdges;
+    runs[b].partition = b;
+    runs[b].jobs = std::span(kJob);
+    runs[b].groups = decoded[b].view();
+  }
+  std::mutex mutex;
+  uint64_t handed = 0, owned = 0;
+  EdgeProcessor processor(layout, 2, [&](uint32_t, const EdgeRun& r) {
+    std::lock_guard lock(mutex);
+    handed += r.count;
+    if (r.owns_destinations) owned += r.count;
+  }, [](const EdgeRun&) { return std::string("run"); });
+  processor.process(runs);
+  REQUIRE(handed == 4 * kBlockEdges);
+  REQUIRE(owned == handed);
+}
+
 namespace {  // packed runs
 
 struct Received {
