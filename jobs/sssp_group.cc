@@ -97,7 +97,8 @@ bool SsspGroup<L>::adjacency_round(const Adjacency& graph) {
   uint64_t* rows = dist_->data();
   // Each lane runs on a copy of its distances side by side: read in place, every distance is a
   // cache line of its own (a vertex's row holds every lane's), shared with the other threads'
-  // lanes. On R-MAT 20, 64 SSSP: 24.9 s in place, against 18.3 s in passes through the chunks.
+  // lanes. On R-MAT 20, 64 SSSP: 16.1 s on copies, 24.9 s in place, 18.3 s in passes through the
+  // chunks.
   passes_->settle([&](uint32_t lane, std::vector<VertexId> pending) {
     std::vector<uint64_t> column(n);
     for (uint64_t v = 0; v < n; ++v) column[v] = rows[v * L + lane];
