@@ -121,6 +121,8 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "    assert min(warm['default']) > 0 and min(warm['passes']) > 0 and warm['bfs']['algo'] == 'bfs'\n"
                                 "    assert min(warm['light_rounds_off']) > 0\n"
                                 "    assert warm['bfs']['arrive_after'] == 1 and 'bottom_up_rounds' in warm['bfs'], warm['bfs']\n"
+                                "    # PageRank x10 timed once resident: its own ten iterations, after the graph was read\n"
+                                "    assert min(warm['pagerank']) > 0 and warm['pagerank_runnable']['iterations'] == 10, warm['pagerank_runnable']\n"
                                 "ga = r['experiments']['graphalytics']['data']\n"
                                 "d = ga['datasets'][0]\n"
                                 "# all six algorithms run, each timed and measured in EVPS; one batch of the six beside them\n"

@@ -232,8 +232,11 @@ TEST_CASE("cli: idle OpenMP threads spin briefly, then sleep, unless the user ch
     const CliResult r = graphso_cli({"run", p->graph, "--job", "pagerank-delta:tolerance=0.01", "--async", async, "--report", "-"});
     INFO(async << ": " << r.err);
     REQUIRE(r.status == 0);
-    REQUIRE_THAT(r.out, Catch::Contains(std::string("\"async\": ") + (std::string(async) == "off" ? "false" : "true")));
-    REQUIRE_THAT(r.out, Catch::Contains("\"sync_from_round\""));
+    // The graph is resident (chunk mode, the default budget): there auto starts a delta job in
+    // rounds, from round 1 (docs/jobs.md, "Falling back").
+    REQUIRE_THAT(r.out, Catch::Contains("\"graph_resident\": true"));
+    REQUIRE_THAT(r.out, Catch::Contains(std::string("\"async\": ") + (std::string(async) == "on" ? "true" : "false")));
+    REQUIRE_THAT(r.out, Catch::Contains(std::string("\"sync_from_round\": ") + (std::string(async) == "auto" ? "1" : "0")));
   }
   require_usage_error(graphso_cli({"run", p->graph, "--job", "bfs:source=0", "--async", "sometimes"}),
                       "--async 'sometimes' (expected auto, on or off)");
