@@ -62,7 +62,7 @@ const Adjacency* ResidentAdjacency::before_round(uint32_t round, bool takers, bo
   if (adjacency_ || !wanted_ || !takers) return adjacency_ ? &*adjacency_ : nullptr;
   const bool cached = middleware_->caches_every_chunk();
   if ((!cached && packed_cache(*middleware_)) || !worth_building(asked)) return nullptr;
-  report_.asked = asked && policy_ == LightRounds::Auto && !worth_building(false);
+  report_.asked = asked && policy_ == LightRounds::Auto;
   const auto start = std::chrono::steady_clock::now();
   if (!cached) read_whole_graph(engine, bytes_read);
   // Chunks read by pages (--granularity page) are not cached: the cache never holds the graph then,

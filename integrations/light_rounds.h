@@ -40,7 +40,7 @@ struct LightRoundsReport {
   uint64_t bytes_read = 0;      // that read: no job had read the whole graph
   uint32_t round = 0;           // the round before which it was built
   double rent_seconds = 0;      // rounds run with a job that would take it, before it was built
-  bool asked = false;           // built at a job's asking (Job::wants_adjacency_now), rent or not
+  bool asked = false;           // auto built it as a job asked for it (Job::wants_adjacency_now)
 };
 
 class ResidentAdjacency {

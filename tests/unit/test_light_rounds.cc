@@ -204,7 +204,8 @@ TEST_CASE("light rounds, auto: built once the rounds without them have cost what
   REQUIRE(outcome_of(rented.report, rented.specs[0].name).light_rounds > 0);
   graphso::testing::check_against_reference(rented.specs[0], *rented.jobs[0], long_one);
   // A BFS, and a group of them, whose rounds stop growing before any bottom-up step ask for it
-  // as they go to passes: built a few rounds in, whatever the rent, then one pass to the end.
+  // as they go to passes: built a few rounds in, whatever the rent (which on a slow machine, a
+  // sanitizer build, may have been paid by then too), then one pass to the end.
   const std::vector<std::string> bfs = {"bfs:source=1", "bfs:source=6001", "bfs:source=11998"};
   for (const bool grouping : {false, true}) {
     INFO("grouping " << grouping);
@@ -212,10 +213,18 @@ TEST_CASE("light rounds, auto: built once the rounds without them have cost what
     const std::vector<std::string> jobs(bfs.begin(), bfs.begin() + (grouping ? 3 : 1));
     auto asked = graphso::testing::run_batch_on(lattice, jobs, Sharing::Chunk, graphso::testing::budget_for(lattice, jobs, 16.0), options);
     REQUIRE(asked.report.light_rounds.state == "built");
-    REQUIRE(asked.report.light_rounds.asked);
     REQUIRE(asked.report.light_rounds.round <= 5);
+    // A group pays no rent in its rounds (it takes the arrays only in passes), so only its asking
+    // builds them; a BFS alone pays rent from its first round, and on a slow machine (a sanitizer
+    // build) that rent may reach the price before it asks.
+    if (grouping) REQUIRE(asked.report.light_rounds.asked);
+    else REQUIRE((asked.report.light_rounds.asked || asked.report.light_rounds.rent_seconds >=
+                  static_cast<double>(asked.report.light_rounds.bytes) / kLightRoundsBuildRate));
     REQUIRE(asked.report.runnables.size() == 1);
-    REQUIRE(asked.report.runnables[0].rounds <= asked.report.light_rounds.round + 1);
+    // Then light rounds to the end: the group's pass right away; a BFS built for by rent may take
+    // a light round or two before it goes to passes.
+    REQUIRE(asked.report.runnables[0].rounds <= asked.report.light_rounds.round + (grouping ? 1 : 3));
+    REQUIRE(asked.report.runnables[0].light_rounds > 0);
     for (size_t j = 0; j < jobs.size(); ++j) graphso::testing::check_against_reference(asked.specs[j], *asked.jobs[j], long_one);
   }
 }
