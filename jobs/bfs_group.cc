@@ -180,6 +180,17 @@ bool BfsGroup<W>::lacks(uint64_t v, Lanes& missing) const {
 }
 
 template <uint32_t W>
+bool BfsGroup<W>::finds_all(VertexId u, const Lanes& missing, Lanes& found) const {
+  const Lanes& near = frontier_lanes_[u];
+  uint64_t open = 0;
+  for (uint32_t k = 0; k < W; ++k) {
+    found.word[k] |= near.word[k] & missing.word[k];
+    open |= missing.word[k] & ~found.word[k];
+  }
+  return open == 0;
+}
+
+template <uint32_t W>
 void BfsGroup<W>::pull(const EdgeRun& run) {
   if (run.reentry) return;
   with_run_edges(run, [&](const auto& edges) {
@@ -187,15 +198,7 @@ void BfsGroup<W>::pull(const EdgeRun& run) {
       Lanes missing;
       if (!this->frontier_.test(s.src) || !lacks(s.src, missing)) return;
       Lanes found{};
-      edges.for_each_edge_until(s, [&](VertexId u, Weight) {
-        const Lanes& near = frontier_lanes_[u];
-        uint64_t open = 0;
-        for (uint32_t k = 0; k < W; ++k) {
-          found.word[k] |= near.word[k] & missing.word[k];
-          open |= missing.word[k] & ~found.word[k];
-        }
-        return open == 0;
-      });
+      edges.for_each_edge_until(s, [&](VertexId u, Weight) { return finds_all(u, missing, found); });
       uint64_t any = 0;
       for (uint32_t k = 0; k < W; ++k)
         if (found.word[k]) {
@@ -254,15 +257,8 @@ void BfsGroup<W>::pull(const Adjacency& graph) {
       Lanes missing;
       if (!lacks(s, missing)) continue;
       Lanes found{};
-      for (const VertexId u : graph.targets(static_cast<VertexId>(s))) {
-        const Lanes& near = frontier_lanes_[u];
-        uint64_t open = 0;
-        for (uint32_t k = 0; k < W; ++k) {
-          found.word[k] |= near.word[k] & missing.word[k];
-          open |= missing.word[k] & ~found.word[k];
-        }
-        if (open == 0) break;
-      }
+      for (const VertexId u : graph.targets(static_cast<VertexId>(s)))
+        if (finds_all(u, missing, found)) break;
       if (!found.any()) continue;
       for (uint32_t k = 0; k < W; ++k) cells_[s].arrived[k] |= found.word[k];
       found_in_word |= uint64_t{1} << bit;

@@ -140,6 +140,9 @@ class BfsGroup final : public EdgeJob<BfsGroup<W>, EdgeUse::OutEdges>, public Jo
   // The same two steps over the graph in memory.
   void push(const Adjacency& graph);
   void pull(const Adjacency& graph);
+  // A searcher's neighbour u: the missing lanes u holds as frontier lanes join `found`; whether
+  // every missing lane is found now (the search stops).
+  bool finds_all(VertexId u, const Lanes& missing, Lanes& found) const;
   // The running lanes v has not seen, or none (false) when it has every one or has no edges.
   bool lacks(uint64_t v, Lanes& missing) const;
   // Sets frontier_ to the vertices a bottom-up step searches from, and returns their out-edges.

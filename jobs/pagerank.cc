@@ -163,16 +163,14 @@ void PageRankDeltaJob::fall_back() {
 // arrived yet).
 void PageRankDeltaJob::graph_resident() {
   if (!async_ || !revisable_ || rounds_ != 0) return;
+  fall_back();  // rank := what left pending + pending; synchronous from round 1
+  // What the first pass was to push goes back to pending, for the first round to push.
   const int64_t n = static_cast<int64_t>(rank_.size());
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int64_t v = 0; v < n; ++v) {
-    rank_[v] += pending_[v];
     pending_[v] += incoming_[v];
     incoming_[v] = 0;
   }
-  async_ = revisable_ = false;
-  pushed_ = pending_.data();
-  sync_from_round_ = 1;
 }
 
 void PageRankDeltaJob::settle() {
