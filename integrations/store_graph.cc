@@ -12,7 +12,6 @@
 #include "base/file.h"
 #include "base/packed_pages.h"
 #include "io/page_sums.h"
-#include "store/dgap/sections.h"
 #include "store/store_format.h"
 
 namespace graphso {
@@ -109,19 +108,20 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     g->info_.pages_rewritten += encoded.size() / kPackedPageBytes;
   };
 
-  if (view.header().mode == store::StoreMode::Dgap) {
+  if (const std::optional<std::vector<store::ViewPage>> in_place = view.pages_in_place()) {
+    // A mode that keeps sorted packed pages: each unchanged page read in place, the others laid
+    // out again with their logged operations applied.
     std::vector<WeightedEdge> edges;
-    const std::vector<store::ViewSection> sections = view.sections();
-    for (uint64_t k = 0; k < sections.size(); ++k) {
-      const store::ViewSection& s = sections[k];
+    for (uint64_t k = 0; k < in_place->size(); ++k) {
+      const store::ViewPage& s = (*in_place)[k];
       if (s.logged > 0) {
         edges.clear();
-        view.section_edges(k, edges);
+        view.page_edges(k, edges);
         rewrite(edges);
       } else if (s.page != 0) {
         // In place: checked now (the out-degrees are read from it) and at every read.
         const std::byte* page = view.file().at<const std::byte>(s.offset);
-        if (crc32c_of({page, store::kSectionPageBytes}) != s.crc)
+        if (crc32c_of({page, store::kStorePageBytes}) != s.crc)
           fail("{}: corrupt store: page {} (section {}) does not match its checksum", path, s.page, k);
         store_sums->expect(s.offset, s.crc);
         add_page(kStoreFile, s.offset, page, fmt::format("page {} (section {})", s.page, k));

@@ -4,12 +4,13 @@
 // The store's view (store/store_view.h) fixes the version: the acknowledged position when the run
 // opens it. Its edges become packed pages, sorted by source, laid out as the engine's static
 // partitions:
-//   dgap     a section with no operation logged after the checkpoint is its own page in the store
-//            file, read in place with O_DIRECT and checked against the CRC-32C the section table
-//            holds for it; a section with logged operations is rewritten, merged, into a scratch
-//            file of the run's own. A checkpoint leaves none, so a fresh store is read whole in place.
-//   xpgraph, naive  every edge is read through the view and written to the scratch file (the
-//            chain modes have no sorted array to read in place: they run, only slower).
+//   a mode that keeps sorted packed pages (StoreView::pages_in_place: dgap's sections): a page
+//            with no operation logged after the checkpoint is read in place with O_DIRECT and
+//            checked against the CRC-32C the mode's table holds for it; a page with logged
+//            operations is rewritten, merged, into a scratch file of the run's own. A checkpoint
+//            leaves none, so a fresh store is read whole in place.
+//   the others  every edge is read through the view and written to the scratch file (chains,
+//            lists and trees are no sorted array to read in place: they run, only slower).
 // A run of pages that follow each other in one file is one static partition, so the chunk
 // middleware's chunks are the store's sections (or runs of them). The view's lease keeps every
 // page it names unwritten while the run lasts, whatever a writer ingests meanwhile.

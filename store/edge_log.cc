@@ -7,6 +7,7 @@
 #include "base/checksum.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 
@@ -17,13 +18,9 @@ void fail_corrupt_log_record(const PmemFile& file, uint64_t position) {
 
 void write_initial_log_head(const PmemFile& file, const StoreLayout& layout, Persister& persister) {
   *file.at<uint64_t>(layout.log_head) = encode_log_head(0);
-  if (layout.geometry.mode == StoreMode::Ftgraph) {
-    *file.at<uint64_t>(layout.applying()) = encode_log_head(0);
-    *file.at<uint64_t>(layout.allocated()) = encode_log_head(1);
-    *file.at<uint64_t>(layout.tree_count(AdjacencyList::Out)) = encode_log_head(0);
-    *file.at<uint64_t>(layout.tree_count(AdjacencyList::In)) = encode_log_head(0);
-  }
-  persister.persist(layout.log_head, (layout.geometry.mode == StoreMode::Ftgraph ? 5 : 1) * sizeof(uint64_t));
+  const StoreModeEntry& mode = store_mode(layout.geometry.mode);
+  const uint32_t more = mode.initial_head_words ? mode.initial_head_words(file, layout) : 0;
+  persister.persist(layout.log_head, (1 + more) * sizeof(uint64_t));
 }
 
 uint64_t read_log_head(const PmemFile& file, const StoreLayout& layout) {

@@ -13,22 +13,17 @@
 #include <type_traits>
 
 #include "base/error.h"
-#include "store/dgap/dgap_store.h"
 #include "store/edge_log.h"
-#include "store/ftgraph/ftgraph_store.h"
-#include "store/gear/gear_store.h"
 #include "store/pmem_file.h"
-#include "store/xpgraph/chain_store.h"
-#include "store/vertex_buffers.h"
+#include "store/store_mode.h"
+#include "store/store_writer.h"
 
 namespace graphso::store {
 
 void check_store_options(const StoreOptions& options) {
   if (options.threads == 0 || options.threads > 256) fail("--threads {} is out of range (1-256)", options.threads);
-  VertexBuffers::check_max_buffer_bytes(options.max_buffer_bytes);
-  if (options.section_log == 0 || options.section_log > (1u << 20))
-    fail("--section-log {} is out of range (1 to 2^20 operations)", options.section_log);
-  check_power_cut(options.power_cut);
+  check_mode_options(options.tuning);
+  check_power_cut(options.power_cut, mode_crash_points());
 }
 
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted, StoreMode mode) {
@@ -37,26 +32,7 @@ StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_s
   g.log_slots = log_slots;
   g.weighted = weighted;
   g.mode = mode;
-  if (mode == StoreMode::Dgap) {
-    g.block_units = dgap_pages(edges, weighted) * kUnitsPerPage;
-    return g;
-  }
-  if (mode == StoreMode::Gear) {
-    g.block_units = gear_pages(vertices, edges, weighted) * kUnitsPerPage;
-    return g;
-  }
-  if (mode == StoreMode::Ftgraph) {
-    g.log_slots = kMinLogSlots;  // it logs nothing: the head word counts operations applied
-    g.block_units = ftgraph_units(vertices, edges, weighted);
-    return g;
-  }
-  // In 64-byte units: full 256-byte blocks for both directions, twice over (compaction writes the
-  // live ones again), plus at every checkpoint the log forces a partly filled block per vertex
-  // and direction (mostly 64 bytes; 2 units on average allowed) and the unused part of each
-  // thread's reservations.
-  const uint64_t full = 2 * 4 * (2 * edges * entry_words(g) / kBlockEntries + 1);
-  const uint64_t checkpoints = edges / std::max(log_slots, kMinLogSlots) + 2;
-  g.block_units = std::min<uint64_t>(full + checkpoints * (2 * 2 * vertices + 64 * 3 * 256) + 4096, uint64_t{1} << 32);
+  store_mode(mode).size(g, edges);
   return g;
 }
 
@@ -87,7 +63,7 @@ std::unique_ptr<GraphStore> GraphStore::create_if_missing(const std::string& pat
   if (geometry.log_slots < kMinLogSlots) fail("{}: the log needs at least {} slots, not {}", path, kMinLogSlots, geometry.log_slots);
   if (geometry.block_units < 8 || geometry.block_units > (uint64_t{1} << 32))
     fail("{}: {} block units is out of range (8 to 2^32)", path, geometry.block_units);
-  if (paged(mode) && (geometry.block_units % kUnitsPerPage != 0 || section_pages(geometry) < 2))
+  if (store_mode(mode).paged && (geometry.block_units % kUnitsPerPage != 0 || region_pages(geometry) < 2))
     fail("{}: a {} store's block region is whole 4 KiB pages, at least 2, not {} block units", path,
          store_mode_name(mode), geometry.block_units);
   StoreGeometry g = geometry;
@@ -164,12 +140,7 @@ std::unique_ptr<GraphStore> GraphStore::open_locked(WriterLock lock, const std::
 std::unique_ptr<StoreWriter> GraphStore::open_writer(WriterLock lock, const std::string& path, const StoreOptions& options) {
   PmemFile file = PmemFile::open(path);
   StoreHeader header = read_superblock(file);
-  switch (header.mode) {
-    case StoreMode::Dgap: return open_dgap_store(std::move(lock), std::move(file), header, options);
-    case StoreMode::Gear: return open_gear_store(std::move(lock), std::move(file), header, options);
-    case StoreMode::Ftgraph: return open_ftgraph_store(std::move(lock), std::move(file), header, options);
-    default: return open_chain_store(std::move(lock), std::move(file), header, options);
-  }
+  return store_mode(header.mode).open_writer(std::move(lock), std::move(file), header, options);
 }
 
 namespace {

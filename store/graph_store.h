@@ -1,15 +1,12 @@
 // The evolving-graph store on PMEM (docs/store.md), one face for every store mode: edges are
 // logged and acknowledged in batches, then kept as the mode keeps them, and made recoverable by
-// checkpoints. `StoreMode::XPGraph` buffers them per vertex in DRAM and flushes whole 256-byte
-// blocks; `StoreMode::Naive` (the GraphOne-on-PMEM baseline) writes every edge into its PMEM
-// block in place (both store/xpgraph/); `StoreMode::Dgap` keeps one sorted edge array in 4 KiB
-// sections rewritten copy-on-write (store/dgap/).
+// checkpoints. The modes and what each keeps: store/store_modes.h; what the face asks of one:
+// store/store_mode.h.
 //
 // One writer per store: create() and open() take the store's WriterLock (a second writer, in
 // this process or another, gets a one-line error); snapshots and store-stat read beside it.
-// Threads: one caller at a time. Buffering (merging) runs `threads` OpenMP threads. DRAM, xpgraph:
-// 32 bytes per vertex of capacity, plus the vertex buffer pools; dgap: 16 bytes per logged,
-// unmerged operation and a few per section.
+// Threads: one caller at a time. Buffering (merging) runs `threads` OpenMP threads. DRAM: as the
+// mode says (docs/store.md), bounded by StoreOptions::buffer_memory where it buffers.
 //
 // A store grows on demand (store/store_growth.cc): an edge naming a vertex past its capacity, or a
 // batch it has no room for, rebuilds it into a larger file of the same mode, renamed over the old
@@ -29,6 +26,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "store/store_modes.h"
 #include "store/store_writer.h"
 
 namespace graphso::store {
@@ -42,7 +40,7 @@ void check_store_options(const StoreOptions& options);
 // Sizes for a store of `mode` that will hold `edges` edges over `vertices` vertices (weighted:
 // with their weights, which doubles the entries' size).
 StoreGeometry default_geometry(uint64_t vertices, uint64_t edges, uint64_t log_slots, bool weighted = false,
-                               StoreMode mode = StoreMode::XPGraph);
+                               StoreMode mode = kDefaultStoreMode);
 
 class GraphStore {
  public:
@@ -90,7 +88,7 @@ class GraphStore {
   void flush_all_vbufs() { flush_to_blocks(); }
   // Rewrites every vertex's chains as runs of full blocks with deletions applied; checkpointed.
   void compact();
-  // Naive mode: records a clean close (its only way to reopen). XPGraph mode: nothing to do.
+  // Records a clean close, for a mode read only after one (StoreModeEntry::clean_close_only).
   void close();
 
   // Resumable ingest: the input records (the current one, if any, and which slot is damaged).

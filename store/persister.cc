@@ -17,9 +17,7 @@ namespace {
 constexpr CrashPoint kAllPoints[] = {CrashPoint::InputRecord,      CrashPoint::LogRecords,
                                      CrashPoint::LogHead,          CrashPoint::CheckpointBlocks,
                                      CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot,
-                                     CrashPoint::Relocation,       CrashPoint::TreeEntries,
-                                     CrashPoint::TreeBitmaps,      CrashPoint::GrowthCopy,
-                                     CrashPoint::GrowthRename};
+                                     CrashPoint::GrowthCopy,       CrashPoint::GrowthRename};
 
 }  // namespace
 
@@ -31,32 +29,33 @@ const char* crash_point_name(CrashPoint point) {
     case CrashPoint::CheckpointBlocks: return "checkpoint-blocks";
     case CrashPoint::CheckpointTable: return "checkpoint-table";
     case CrashPoint::CheckpointSlot: return "checkpoint-slot";
-    case CrashPoint::Relocation: return "relocation";
-    case CrashPoint::TreeEntries: return "tree-entries";
-    case CrashPoint::TreeBitmaps: return "tree-bitmaps";
     case CrashPoint::GrowthCopy: return "growth-copy";
     case CrashPoint::GrowthRename: return "growth-rename";
   }
   return "?";
 }
 
-void check_power_cut(const PowerCutConfig& config) {
+void check_power_cut(const PowerCutConfig& config, std::span<const char* const> more) {
   if (config.crash_point.empty()) return;
   bool known = false;
   for (CrashPoint p : kAllPoints) known = known || config.crash_point == crash_point_name(p);
-  if (!known) fail("unknown crash point '{}' (expected one of {})", config.crash_point, crash_point_names());
+  for (const char* p : more) known = known || config.crash_point == p;
+  if (!known) fail("unknown crash point '{}' (expected one of {})", config.crash_point, crash_point_names(more));
   if (config.shadow_path.empty()) fail("a crash point needs a shadow image (--shadow)");
 }
 
-std::string crash_point_names() {
+std::string crash_point_names(std::span<const char* const> more) {
   std::string names;
   for (CrashPoint p : kAllPoints) names += std::string(names.empty() ? "" : ", ") + crash_point_name(p);
+  for (const char* p : more) names += std::string(", ") + p;
   return names;
 }
 
 Persister::Persister(const PmemFile& file, const PowerCutConfig& power_cut, bool new_store)
     : file_(file), power_cut_(power_cut) {
-  check_power_cut(power_cut_);
+  // The point's name is checked by the store (check_store_options), which knows the modes' own.
+  if (!power_cut_.crash_point.empty() && power_cut_.shadow_path.empty())
+    fail("a crash point needs a shadow image (--shadow)");
   if (power_cut_.shadow_path.empty()) return;
   // What the store holds when it is opened counts as persisted: the shadow starts as its copy
   // (a new store is all zeros, and so is a new sparse file).
@@ -105,8 +104,8 @@ void Persister::persist(std::span<const ByteRange> ranges) {
     fail("{}: persisting {} bytes at {} failed: {}", file_.path(), end - begin, begin, pmem_errormsg());
 }
 
-void Persister::crash_point(CrashPoint point) {
-  if (power_cut_.crash_point != crash_point_name(point)) return;
+void Persister::crash_point(std::string_view point) {
+  if (power_cut_.crash_point != point) return;
   simulate_power_cut(power_cut_, point, ++crash_hits_);
 }
 
@@ -119,10 +118,10 @@ void replace_shadow(const PowerCutConfig& config, const std::string& store_path)
   if (error) fail("{}: cannot replace the shadow image: {}", config.shadow_path, error.message());
 }
 
-void simulate_power_cut(const PowerCutConfig& config, CrashPoint point, uint64_t hits) {
-  if (config.crash_point != crash_point_name(point) || hits < config.crash_after) return;
-  std::fprintf(stderr, "graphso: power cut at crash point %s (pass %llu)\n", crash_point_name(point),
-               static_cast<unsigned long long>(hits));
+void simulate_power_cut(const PowerCutConfig& config, std::string_view point, uint64_t hits) {
+  if (config.crash_point != point || hits < config.crash_after) return;
+  std::fprintf(stderr, "graphso: power cut at crash point %.*s (pass %llu)\n", static_cast<int>(point.size()),
+               point.data(), static_cast<unsigned long long>(hits));
   std::fflush(stderr);
   std::_Exit(kCrashExitCode);  // no destructors: nothing more reaches the shadow image
 }

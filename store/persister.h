@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/file.h"
@@ -15,7 +16,8 @@
 
 namespace graphso::store {
 
-// Places in the protocol where a power cut is simulated.
+// Places in the protocol every mode shares where a power cut is simulated; a mode names its own
+// (StoreModeEntry::crash_points) and passes them by name.
 enum class CrashPoint {
   InputRecord,       // after a new input record is persisted
   LogRecords,        // after a batch's records, before the head
@@ -23,29 +25,30 @@ enum class CrashPoint {
   CheckpointBlocks,  // after the flushed blocks, before the table copy
   CheckpointTable,   // after the table copy, before the slot
   CheckpointSlot,    // after the slot (the commit point)
-  Relocation,        // gear: a list copied to its new subpage, the old one still named
-  TreeEntries,       // ftgraph: a batch's entries and new nodes persisted, no set bit yet
-  TreeBitmaps,       // ftgraph: its set bitmaps persisted, the head not yet
   GrowthCopy,        // growth: the larger store built and persisted beside the old one, not yet renamed
   GrowthRename,      // growth: renamed over the old one, nothing written to it yet
 };
 const char* crash_point_name(CrashPoint point);
-// Every name, for --help and error messages.
-std::string crash_point_names();
+// Every shared name, then `more` (the modes' own), for --help and error messages.
+std::string crash_point_names(std::span<const char* const> more = {});
 
 struct PowerCutConfig {
   std::string shadow_path;  // empty: off. Created when missing: zeros for a new store, else a copy.
   std::string crash_point;  // a crash_point_name; empty: never stop
   uint64_t crash_after = 1;  // stop at that point's n-th pass
 };
-// A known crash point with a shadow image, or none: checked before a store is touched.
-void check_power_cut(const PowerCutConfig& config);
+// A known crash point (shared, or among `more`) with a shadow image, or none: checked before a
+// store is touched.
+void check_power_cut(const PowerCutConfig& config, std::span<const char* const> more = {});
 
 inline constexpr int kCrashExitCode = 86;
 
 // Stops the process as a power cut would when `point` is the configured one and this is at least
 // its configured pass (growth's points, which lie between two files rather than in one).
-void simulate_power_cut(const PowerCutConfig& config, CrashPoint point, uint64_t pass);
+void simulate_power_cut(const PowerCutConfig& config, std::string_view point, uint64_t pass);
+inline void simulate_power_cut(const PowerCutConfig& config, CrashPoint point, uint64_t pass) {
+  simulate_power_cut(config, crash_point_name(point), pass);
+}
 // After a growth renamed a new store file into place: the shadow image becomes a copy of it (what
 // a power cut leaves from then on).
 void replace_shadow(const PowerCutConfig& config, const std::string& store_path);
@@ -86,7 +89,8 @@ class Persister {
   // Ranges sorted by offset, not overlapping: on a file, one pmem_msync over their span (it writes
   // only dirty pages) instead of one per range.
   void persist(std::span<const ByteRange> ranges);
-  void crash_point(CrashPoint point);
+  void crash_point(CrashPoint point) { crash_point(crash_point_name(point)); }
+  void crash_point(std::string_view point);  // a mode's own (StoreModeEntry::crash_points)
 
   const PersistStats& stats() const { return stats_; }
 

@@ -5,6 +5,7 @@
 #include "base/file.h"
 #include "store/edge_log.h"
 #include "store/pmem_file.h"
+#include "store/store_mode.h"
 #include "store/store_view.h"
 
 namespace graphso::store {
@@ -32,9 +33,11 @@ StoreCheck check_store(const std::string& store_path) {
                         [&](std::span<const WeightedEdge> e) { in.add(e); }};
   const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   check.read = scan_snapshot(*view, both);
-  // dgap keeps out-edges only: the order of its sections and of each page is checked as they are read.
-  const bool two_directions = view->header().mode != StoreMode::Dgap;
-  const char* lists = view->header().mode == StoreMode::Gear ? "lists" : view->header().mode == StoreMode::Ftgraph ? "trees" : "chains";
+  // A mode that keeps out-edges only checks their order as they are read (dgap: its sections and
+  // each page).
+  const StoreModeEntry& mode = store_mode(view->header().mode);
+  const bool two_directions = mode.in_lists;
+  const char* lists = mode.lists_called;
   if (two_directions && !(out == in))
     fail("{}: corrupt store: at log position {} the out-{} hold {} edges and the in-{} {}{}", store_path,
          check.read.position, lists, out.count, lists, in.count, out.count == in.count ? ", not the same ones" : "");

@@ -3,26 +3,11 @@
 #include <cstring>
 
 #include "base/checksum.h"
-#include "base/enum_names.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
-
-namespace {
-constexpr EnumName<StoreMode> kStoreModeNames[] = {{StoreMode::XPGraph, "xpgraph"}, {StoreMode::Naive, "naive"}, {StoreMode::Dgap, "dgap"}, {StoreMode::Gear, "gear"}, {StoreMode::Ftgraph, "ftgraph"}};
-}  // namespace
-
-const char* store_mode_name(StoreMode mode) { return enum_name<StoreMode>(kStoreModeNames, mode); }
-
-StoreMode parse_store_mode(const std::string& name) { return parse_enum<StoreMode>(kStoreModeNames, name, "store mode"); }
-
-uint32_t block_crc(const AdjacencyBlock& block) {
-  BlockHeader header = block.header;
-  header.crc = 0;
-  uint32_t crc = crc32c_of(as_bytes_of(header));
-  return crc32c_of(std::as_bytes(std::span<const uint32_t>(block.entries, block.header.count)), crc);
-}
 
 namespace {
 uint64_t head_check(uint64_t position) {
@@ -53,8 +38,10 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   log = region(g.log_slots * sizeof(LogRecord));
   log_weights = region(g.weighted ? g.log_slots * sizeof(Weight) : 0);
   log_sums = region(log_lines() * sizeof(uint64_t));
-  tables[0] = region(table_bytes());
-  tables[1] = region(g.mode == StoreMode::Ftgraph ? 0 : table_bytes());
+  const StoreModeEntry& mode = store_mode(g.mode);
+  table_size = mode.table_bytes(g);
+  tables[0] = region(table_size);
+  tables[1] = region(mode.table_copies == 2 ? table_size : 0);
   blocks = region(g.block_units * kBlockUnitBytes);
   file_bytes = at;
 }

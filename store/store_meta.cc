@@ -6,6 +6,7 @@
 
 #include "base/checksum.h"
 #include "base/error.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 namespace {
@@ -48,7 +49,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   std::memcpy(&s, file.at<Superblock>(0), sizeof s);
   check_tag(kStoreFormat, s.tag, file.path());
   check_crc(file.path(), s.crc, record_crc(s), "store superblock");
-  if (s.mode > static_cast<uint32_t>(StoreMode::Ftgraph)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
+  if (!find_store_mode(s.mode)) fail("{}: corrupt store: unknown mode {}", file.path(), s.mode);
   StoreHeader h;
   if ((s.flags & ~(kStoreWeighted | kStoreRealWeights)) || s.flags == kStoreRealWeights)
     fail("{}: corrupt store: unknown flags {:#x}", file.path(), s.flags);
@@ -59,7 +60,7 @@ StoreHeader read_superblock(const PmemFile& file) {
   h.store_id = s.store_id;
   if (h.geometry.vertices == 0 || h.geometry.vertices > kMaxStoreVertices || h.geometry.log_slots < kMinLogSlots ||
       h.geometry.block_units < 8 || h.geometry.block_units > (uint64_t{1} << 32) ||
-      (paged(h.mode) && (h.geometry.block_units % kUnitsPerPage != 0 || section_pages(h.geometry) < 2)))
+      (store_mode(h.mode).paged && (h.geometry.block_units % kUnitsPerPage != 0 || region_pages(h.geometry) < 2)))
     fail("{}: corrupt store: impossible geometry", file.path());
   StoreLayout layout(h.geometry);
   if (file.size() != layout.file_bytes)
@@ -99,25 +100,27 @@ std::string damage_note(const Checkpoint& c) {
 }
 
 void check_positions(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head) {
-  const bool pages = paged(header.mode);
-  const uint64_t limit = pages ? section_pages(header.geometry) : header.geometry.block_units;
+  const StoreModeEntry& mode = store_mode(header.mode);
+  const bool pages = mode.paged;
+  const uint64_t limit = pages ? region_pages(header.geometry) : header.geometry.block_units;
   if (c.high_water < 1 || c.high_water > limit)
     fail("{}: corrupt store: {}checkpoint {}'s high-water mark {} is outside the {} {}", file.path(), damage_note(c),
          c.seq, c.high_water, limit, pages ? "pages" : "block units");
-  // ftgraph keeps no log: its head counts operations applied, without a bound.
-  if (header.mode != StoreMode::Ftgraph && (c.flushed > head || head - c.flushed > header.geometry.log_slots))
+  // A mode without a log counts operations applied in its head, without a bound.
+  if (mode.logs && (c.flushed > head || head - c.flushed > header.geometry.log_slots))
     fail("{}: corrupt store: {}the log head {} and checkpoint {}'s position {} are more than the log apart",
          file.path(), damage_note(c), head, c.seq, c.flushed);
 }
 
-void check_naive_closed(const PmemFile& file, const Checkpoint& c, uint64_t head, const char* advice) {
-  if (head == 0 || c.clean) return;
+void check_closed_cleanly(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head,
+                          const char* advice) {
+  if (!store_mode(header.mode).clean_close_only || head == 0 || c.clean) return;
   // Every open writes its not-clean mark before anything is logged: a logged edge without one
   // means both slots were lost.
   if (c.seq == 0)
-    fail("{}: corrupt store: both checkpoint slots are empty, yet the naive store's log holds {} edges", file.path(),
-         head);
-  fail("{}: {}the naive store {}", file.path(), damage_note(c), advice);
+    fail("{}: corrupt store: both checkpoint slots are empty, yet the {} store's log holds {} edges", file.path(),
+         store_mode_name(header.mode), head);
+  fail("{}: {}the {} store {}", file.path(), damage_note(c), store_mode_name(header.mode), advice);
 }
 
 uint32_t table_copy_crc(const PmemFile& file, const StoreLayout& layout, uint32_t slot) {

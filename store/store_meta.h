@@ -19,7 +19,7 @@ namespace graphso::store {
 
 struct StoreHeader {
   StoreGeometry geometry;
-  StoreMode mode = StoreMode::XPGraph;
+  StoreMode mode{};
   uint64_t store_id = 0;
 };
 
@@ -32,7 +32,7 @@ struct Checkpoint {
   uint64_t seq = 0;   // 0: none, and the table of chain heads is empty
   uint64_t flushed = 0;     // F
   uint64_t high_water = 1;  // H
-  bool clean = false;       // naive mode: closed cleanly
+  bool clean = false;       // closed cleanly (a mode read only after a clean close)
   uint32_t table_crc = 0;   // CRC-32C of the slot's table copy
   // A slot that is not all zeros and fails its checksum: torn by a crash while it was written, or
   // damaged since. The other slot is then in force; what depends on it is checked as usual (the
@@ -60,9 +60,11 @@ void with_damage_note(const Checkpoint& c, F&& f) {
 // The checkpoint's high-water mark inside the block region and F <= head <= F + L; else an error
 // naming the store's damaged words.
 void check_positions(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head);
-// A naive store (no crash recovery) is read only after a clean close: else an error, naming a
-// checkpoint slot that is damaged or empty where one must be.
-void check_naive_closed(const PmemFile& file, const Checkpoint& c, uint64_t head, const char* advice);
+// A store of a mode read only after a clean close (StoreModeEntry::clean_close_only: no crash
+// recovery) that was not closed cleanly is an error, naming a checkpoint slot that is damaged or
+// empty where one must be. Other modes pass.
+void check_closed_cleanly(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head,
+                          const char* advice);
 // CRC-32C of table copy `slot`.
 uint32_t table_copy_crc(const PmemFile& file, const StoreLayout& layout, uint32_t slot);
 // The checkpoint's table copy in the mapping, checked against its checksum: out-heads then

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "store/edge_log.h"
-#include "store/ftgraph/tree_nodes.h"
 #include "store/pmem_file.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 
@@ -14,9 +14,7 @@ StoreStat read_store_stat(const std::string& store_path) {
   // other. `store-check` reads everything, in both directions.
   const std::unique_ptr<StoreView> view = StoreView::open(store_path);
   stat.snapshot = scan_snapshot(*view, {[] {}, [](std::span<const WeightedEdge>) {}, {}});
-  stat.sections = view->section_stats();
-  stat.placement = view->placement_stats();
-  stat.trees = view->tree_stats();
+  stat.mode_lines = view->stat_lines();
   // The records beside the graph, read now from the view's mapping.
   const PmemFile& file = view->file();
   stat.header = view->header();
@@ -26,14 +24,8 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.log_head = read_log_head(file, layout);
   stat.file_bytes = file.size();
   // A paged store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
-  const uint64_t unit = paged(stat.header.mode) ? kSectionPageBytes : kBlockUnitBytes;
-  stat.block_bytes_used = (stat.checkpoint.high_water - 1) * unit;
-  if (stat.header.mode == StoreMode::Ftgraph) {
-    // No checkpoints: the allocation mark and the batch word beside the head say it.
-    const TreeWords words = read_tree_words(file, layout);
-    stat.block_bytes_used = (words.allocated - 1) * unit;
-    stat.applying = words.applying;
-  }
+  const uint64_t unit = store_mode(stat.header.mode).paged ? kStorePageBytes : kBlockUnitBytes;
+  stat.block_bytes_used = (view->space_now().high_water - 1) * unit;
   stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;
   if (stat.input)

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "store/snapshot.h"
 #include "store/store_meta.h"
@@ -24,11 +26,14 @@ struct StoreStat {
   uint64_t block_bytes_capacity = 0;
   uint64_t bytes_used = 0;            // every region before the blocks, and the blocks used
   uint64_t input_acknowledged = 0;    // of `input`'s edges
-  SectionStats sections;              // dgap: the edge array (all zero in the other modes)
-  PlacementStats placement;           // gear: lists in subpages, page wear (all zero in the others)
-  TreeStats trees;                    // ftgraph: the trees' shape (all zero in the others)
-  uint64_t applying = 0;              // ftgraph: the end of a batch under way (the head when none is)
+  std::vector<StatLine> mode_lines;   // what the mode adds (StoreView::stat_lines)
 
+  // The mode's line `key` as a number (0 when it has none).
+  double mode_value(std::string_view key) const {
+    for (const StatLine& l : mode_lines)
+      if (l.key == key) return std::stod(l.value);
+    return 0;
+  }
   uint64_t log_unflushed() const { return log_head - std::min(log_head, checkpoint.flushed); }
   uint64_t block_bytes_free() const { return block_bytes_capacity - std::min(block_bytes_capacity, block_bytes_used); }
 };

@@ -2,11 +2,8 @@
 
 #include "base/error.h"
 #include "base/file.h"
-#include "store/dgap/section_view.h"
-#include "store/ftgraph/tree_view.h"
-#include "store/gear/list_view.h"
 #include "store/live_neighbours.h"
-#include "store/xpgraph/chain_view.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 
@@ -14,10 +11,10 @@ namespace {
 
 constexpr uint32_t kMaxAttempts = 64;
 
-// A naive store is read only after a clean close (its blocks are written in place).
+// A store of a mode whose blocks are written in place without recovery is read only after a
+// clean close.
 void check_readable(const PmemFile& file, const StoreHeader& header, const Checkpoint& c, uint64_t head) {
-  if (header.mode == StoreMode::Naive)
-    check_naive_closed(file, c, head, "is open for writing (or was not closed cleanly); read it after ingest ends");
+  check_closed_cleanly(file, header, c, head, "is open for writing (or was not closed cleanly); read it after ingest ends");
 }
 
 }  // namespace
@@ -47,15 +44,19 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
     if (attempt == kMaxAttempts) fail("{}: the store file kept being replaced while it was opened", path);
   }
   const StoreHeader header = read_superblock(file);
-  std::unique_ptr<StoreView> view;
-  switch (header.mode) {
-    case StoreMode::Dgap: view = make_section_view(std::move(lease), std::move(file), header); break;
-    case StoreMode::Gear: view = make_list_view(std::move(lease), std::move(file), header); break;
-    case StoreMode::Ftgraph: view = make_tree_view(std::move(lease), std::move(file), header); break;
-    default: view = make_chain_view(std::move(lease), std::move(file), header);
-  }
+  std::unique_ptr<StoreView> view = store_mode(header.mode).open_view(std::move(lease), std::move(file), header);
   view->fix_version();
   return view;
+}
+
+StatLine stat_count(std::string key, uint64_t value) { return {std::move(key), std::to_string(value)}; }
+
+StatLine stat_ratio(std::string key, double value, int digits) {
+  return {std::move(key), fmt::format("{:.{}f}", value, digits)};
+}
+
+SpaceWords StoreView::space_now() const {
+  return {read_checkpoint(file_, layout_).high_water, read_log_head(file_, layout_)};
 }
 
 void StoreView::fix_version() {

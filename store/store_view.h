@@ -3,18 +3,18 @@
 // read, the same interface for every mode.
 //
 // Opening a view fixes its version: the checkpoint in force and the persisted log head S, read in
-// that order. The checkpoint's table (chain heads, or the section table) and the log records from
-// its position to S are copied into memory, and the copy is retried when a checkpoint commits
-// meanwhile (the slot and the log range may then be overwritten). What the view reads later never
-// changes under it: xpgraph blocks below a checkpoint's high-water mark are never written again,
-// and a dgap writer reuses no page the view's checkpoint named while the view holds its lease on
-// that checkpoint (store/reader_lease.h). A naive store is read only after a clean close.
+// that order. The checkpoint's table copy and the log records from its position to S are copied
+// into memory, and the copy is retried when a checkpoint commits meanwhile (the slot and the log
+// range may then be overwritten). What the view reads later never changes under it: a writer
+// never rewrites what a checkpoint a lease holds names (store/reader_lease.h; each mode says how,
+// docs/store.md). A mode read only after a clean close (StoreModeEntry) is read only then.
 // The graph a view shows is the graph after the first S logged operations.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +25,7 @@
 #include "store/reader_lease.h"
 #include "store/store_format.h"
 #include "store/store_meta.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 
@@ -67,7 +68,7 @@ class PagesTouched {
       : blocks_(layout.blocks), seen_(layout.geometry.block_units / kUnitsPerPage + 1, false) {}
   // `bytes` read at file offset `offset` (in the block region).
   void note(uint64_t offset, uint64_t bytes, ReadCounts& counts) {
-    for (uint64_t p = (offset - blocks_) / kSectionPageBytes; p * kSectionPageBytes < offset - blocks_ + bytes; ++p)
+    for (uint64_t p = (offset - blocks_) / kStorePageBytes; p * kStorePageBytes < offset - blocks_ + bytes; ++p)
       if (p < seen_.size() && !seen_[p]) {
         seen_[p] = true;
         ++counts.pages;
@@ -79,11 +80,12 @@ class PagesTouched {
   std::vector<bool> seen_;
 };
 
-// A dgap section as a view sees it (StoreView::sections): its page in the store file, unchanged
-// at the view's version when `logged` is 0; else its page with that many logged operations to apply.
-struct ViewSection {
+// A page of sorted edges that a mode hands to a run to read in place (StoreView::pages_in_place):
+// its page in the store file, unchanged at the view's version when `logged` is 0; else its page
+// with that many logged operations to apply.
+struct ViewPage {
   uint64_t key = 0;       // edge_key of its first possible edge
-  uint64_t next_key = 0;  // the next section's key (kNoNextKey after the last)
+  uint64_t next_key = 0;  // the next page's key (kNoNextKey after the last)
   uint32_t page = 0;      // 0: no page (empty until its logged operations)
   uint32_t crc = 0;
   uint64_t offset = 0;    // of its page in the store file
@@ -91,39 +93,20 @@ struct ViewSection {
   uint64_t logged = 0;    // operations after the checkpoint that fall in it
 };
 
-// dgap: the edge array as a whole (store-stat).
-struct SectionStats {
-  uint64_t sections = 0;
-  uint64_t empty = 0;          // sections without a page
-  uint64_t page_bytes = 0;     // bytes of the pages in use that their edges take (the rest is reserved space)
-  uint64_t logged = 0;         // operations after the checkpoint (in the section logs)
-  uint64_t max_logged = 0;     // in one section
-  uint64_t merges = 0, splits = 0;  // since the store was created, as the checkpoint records them
+// The words a store's space is counted by, as persisted now (store-stat).
+struct SpaceWords {
+  uint64_t high_water = 0;  // block units (pages, in a paged mode) [1, high_water) in use
+  uint64_t applying = 0;    // the end of a batch under way; the head when none is
 };
 
-// gear: how the lists sit in their subpages and how the pages wore (store-stat).
-struct PlacementStats {
-  uint64_t lists[kGearMaxLevel + 1] = {};  // lists whose subpage is of each level
-  uint64_t list_bytes = 0;                 // entry bytes the lists hold
-  uint64_t subpage_bytes = 0;              // their subpages' size: the rest is reserved space
-  uint64_t relocations = 0, relocated_bytes = 0;  // since the store was created
-  uint64_t wear_moves = 0, wear_moved_bytes = 0;
-  uint64_t pages_written = 0;              // pages written at least once
-  uint64_t max_writes = 0, total_writes = 0;  // subpage writes into one page (the most), and into all
-};
-
-// ftgraph: the out-trees' shape (store-stat reads what a snapshot reads: the out-trees).
-struct TreeStats {
-  uint64_t trees = 0;                       // non-empty
-  uint64_t nodes[kTreeMaxLevel + 1] = {};   // per level
-  uint64_t roots_by_size[3] = {};           // roots of 16, 32 and 64 slots
-  uint64_t slots_used = 0;                  // edges held
-  uint64_t deepest = 0;                     // level
-};
+// A line of store-stat: "key: N".
+StatLine stat_count(std::string key, uint64_t value);
+// "key: 0.123" (digits after the point).
+StatLine stat_ratio(std::string key, double value, int digits = 3);
 
 // The store's header and the version a view opened now would fix (the checkpoint in force, then
 // the head), read without copying anything: what tells whether an earlier snapshot is still the
-// graph. A naive store that is not closed cleanly is an error, as for a view.
+// graph. A store that must be closed cleanly to be read and is not is an error, as for a view.
 struct StorePosition {
   StoreHeader header;
   Checkpoint checkpoint;
@@ -153,16 +136,19 @@ class StoreView {
   // The same graph read through the in-lists, grouped by destination, for a mode that keeps them
   // (store-check compares the two); false when it keeps none.
   virtual bool in_edges(const EdgeSink& sink, ReadCounts& counts) const = 0;
-  // dgap: the sections, in key order (empty for the other modes).
-  virtual std::vector<ViewSection> sections() const { return {}; }
-  // The edges of section k (sections()) at the view's version, in key order, appended to `out`.
-  virtual void section_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/) const {}
-  virtual SectionStats section_stats() const { return {}; }
-  // gear: placement and wear as the view's checkpoint recorded them (all zero in the other modes).
-  virtual PlacementStats placement_stats() const { return {}; }
-  // ftgraph: the out-trees' shape, as the view read them (all zero in the other modes).
-  virtual TreeStats tree_stats() const { return {}; }
-  // ftgraph: edges the out-tree read found changed by operations after the version, and set back.
+  // A mode that keeps its edges in sorted packed pages (base/packed_pages.h): the pages, in key
+  // order, for a run to read in place; nullopt for a mode that keeps none.
+  virtual std::optional<std::vector<ViewPage>> pages_in_place() const { return std::nullopt; }
+  // The edges of page k (pages_in_place) at the view's version, in key order, appended to `out`.
+  virtual void page_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/) const {}
+  // What the mode adds to store-stat (its units' shape, how full they are, what they cost), as
+  // the view read them.
+  virtual std::vector<StatLine> stat_lines() const { return {}; }
+  // The space in use and a batch under way, as the store's words say now: by default the
+  // checkpoint in force and the head.
+  virtual SpaceWords space_now() const;
+  // A mode that changes edges in place: edges the read found changed by operations after the
+  // version, and set back.
   virtual uint64_t edges_set_back() const { return 0; }
 
  protected:

@@ -1,17 +1,18 @@
 // What every store mode's writer is to GraphStore (store/graph_store.h, the face): the calls a
 // mode implements, and what all of them share: the locked, mapped file, its layout, the persister,
 // the edge log that acknowledges every batch, the checkpoint in force and the input records.
-// A mode lives in a folder of its own (store/xpgraph: chained blocks, with the naive baseline;
-// store/dgap: sections of a sorted edge array; store/gear: each list in one subpage) and includes
-// only this and what store/ shares.
+// A mode lives in a folder of its own, with its entry in the table of modes (store/store_mode.h),
+// and includes only this and what store/ shares.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,13 +29,16 @@ namespace graphso::store {
 
 struct StoreOptions {
   uint32_t threads = 1;
-  uint32_t max_buffer_bytes = 256;           // xpgraph: top vertex buffer, flushed as one block
-  uint64_t buffer_memory = uint64_t{1} << 30;  // DRAM buffers (vertex buffers, section logs) past this: checkpoint
-  uint64_t archive_threshold = 1 << 16;      // xpgraph: logged, unbuffered edges that start buffering
-  uint32_t section_log = 2048;               // dgap: a section's logged operations that start its merge
-  bool wear_levelling = true;                // gear: allocate on the healthiest pages and subpages
-  uint64_t ftgraph_batch = uint64_t{1} << 20;  // ftgraph: operations applied (and persisted) at once
+  uint64_t buffer_memory = uint64_t{1} << 30;  // DRAM a mode buffers (vertex buffers, section logs) past this: checkpoint
   PowerCutConfig power_cut{};
+  // The modes' own options by name, the given ones only (StoreModeEntry::options; option_value).
+  std::map<std::string, uint64_t, std::less<>> tuning = {};
+};
+
+// A number a mode counts about itself (store/store_mode.h: its writer's status), by name.
+struct ModeCounter {
+  const char* name;
+  uint64_t value;
 };
 
 struct StoreStatus {
@@ -43,37 +47,31 @@ struct StoreStatus {
   uint64_t buffered = 0;    // B
   uint64_t flushed = 0;     // F of the checkpoint in force
   uint64_t checkpoint_seq = 0;
-  uint64_t high_water = 0;  // xpgraph: blocks handed out, block 0 included; dgap: pages
+  uint64_t high_water = 0;  // block units handed out (pages, in a paged mode), unit 0 included
   uint64_t buffer_bytes = 0;  // DRAM vertex buffer pools, or section logs
   uint64_t checkpoints = 0;   // taken by this process
   uint64_t replayed = 0;      // log records replayed when opening
   int repaired_input_slot = -1;  // the input record slot opening wrote back from the other copy
-  // dgap: the edge array
-  uint64_t sections = 0;
-  uint64_t section_edges = 0;   // live edges in the sections' pages
-  uint64_t pending = 0;         // logged operations not yet merged into their section
-  uint64_t merges = 0;          // section merges by this process
-  uint64_t splits = 0;          // sections a merge split off
-  uint64_t pages_written = 0;   // by this process
-  // gear: lists moved to a larger subpage by this process, and the entry bytes they copied again
-  uint64_t relocations = 0;
-  uint64_t relocated_bytes = 0;
-  uint64_t wear_moves = 0;        // lists moved off worn pages, and their bytes
-  uint64_t wear_moved_bytes = 0;
-  // ftgraph: the end of the batch under way (the head when none is), and what set semantics made
-  // of this process's operations
+  // A mode that changes its units in place batch by batch: the end of the batch under way (the
+  // head when none is; a batch cut short by a crash until ingest replays it).
   uint64_t applying = 0;
-  uint64_t duplicates = 0;      // inserts of an edge already present: nothing written
-  uint64_t absent_deletes = 0;  // deletions of an edge not present
-  uint64_t branch_outs = 0;     // full nodes that got children
-  uint64_t scale_ups = 0;       // roots grown in place (16 -> 32 -> 64 slots)
-  uint64_t links_cleared = 0;   // recovery: links to nodes of the interrupted batch whose headers never persisted
   // growth (store_growth.cc): times this process rebuilt the store into a larger file, the edges
   // those rebuilds copied, and their time
   uint64_t growths = 0;
   uint64_t growth_edges = 0;
   double growth_seconds = 0;
   PersistStats persisted;
+  // The mode's own counts (merges, relocations, ...), in its ingest report under these names, and
+  // what its ingest summary adds in words.
+  std::vector<ModeCounter> counters = {};
+  std::vector<std::string> notes = {};
+
+  // The count named `name` (0 when the mode keeps none).
+  uint64_t counter(std::string_view name) const {
+    for (const ModeCounter& c : counters)
+      if (name == c.name) return c.value;
+    return 0;
+  }
 };
 
 // Runs body(task) for tasks 0..tasks-1, each on its own thread where OpenMP gives enough; the
@@ -178,6 +176,7 @@ class StoreWriter {
     s.head = log_.head();
     s.flushed = checkpoint_.flushed;
     s.checkpoint_seq = checkpoint_.seq;
+    s.applying = log_.head();
     s.repaired_input_slot = repaired_input_slot_;
     s.persisted = persister_.stats();
     return s;

@@ -8,6 +8,8 @@
 
 namespace graphso::store {
 
+void check_max_buffer_option(uint64_t bytes) { VertexBuffers::check_max_buffer_bytes(static_cast<uint32_t>(bytes)); }
+
 void VertexBuffers::check_max_buffer_bytes(uint32_t max_buffer_bytes) {
   if (!std::has_single_bit(max_buffer_bytes) || max_buffer_bytes < BufferPool::kMinBufferBytes ||
       max_buffer_bytes > kXPLineBytes)

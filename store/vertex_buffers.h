@@ -13,6 +13,7 @@
 #include "base/types.h"
 #include "store/buffer_pool.h"
 #include "store/store_format.h"
+#include "store/store_mode.h"
 
 namespace graphso::store {
 
@@ -20,6 +21,14 @@ namespace graphso::store {
 inline VertexId shard_begin(uint32_t shard, uint32_t shards, uint64_t vertices) {
   return static_cast<VertexId>((uint64_t{shard} * vertices + shards - 1) / shards);
 }
+
+// The options of the modes that buffer edges per vertex in DRAM (ModeOption, store/store_mode.h).
+void check_max_buffer_option(uint64_t bytes);
+inline constexpr ModeOption kMaxBufferOption{"max-buffer", "largest DRAM vertex buffer, bytes (16-256, a power of two)",
+                                             256, 16, 256, ModeOption::Kind::Count, &check_max_buffer_option};
+inline constexpr ModeOption kArchiveThresholdOption{
+    "archive-threshold", "logged edges that start buffering (XPGraph's archiving threshold; a stream's default: --batch)",
+    65536, 1};
 
 class VertexBuffers {
  public:

@@ -21,7 +21,7 @@ uint64_t dgap_pages(uint64_t edges, bool weighted) {
   // A packed edge takes at most about 9 bytes (13 with its weight) when each source has one; a
   // split leaves pages 3/4 full, merges leave them fuller.
   const uint64_t worst = edges * (weighted ? 13 : 9);
-  const uint64_t live = worst / (kSectionPageBytes / 2) + 1;
+  const uint64_t live = worst / (kStorePageBytes / 2) + 1;
   return std::min<uint64_t>(2 * live + 256, (uint64_t{1} << 32) / kUnitsPerPage);
 }
 
@@ -85,12 +85,13 @@ class DgapStore final : public StoreWriter {
     s.buffer_bytes = pending_ * sizeof(SectionOp);
     s.checkpoints = checkpoints_;
     s.replayed = replayed_;
-    s.sections = sections_.size();
-    for (const Section& section : sections_) s.section_edges += section.edges;
-    s.pending = pending_;
-    s.merges = merges_;
-    s.splits = splits_;
-    s.pages_written = pages_written_;
+    uint64_t section_edges = 0;  // live edges in the sections' pages
+    for (const Section& section : sections_) section_edges += section.edges;
+    s.counters = {{"sections", sections_.size()}, {"section_edges", section_edges},
+                  {"pending", pending_},  // logged operations not yet merged into their section
+                  {"merges", merges_},    // by this process
+                  {"splits", splits_},    // sections a merge split off
+                  {"pages_written", pages_written_}};
     return s;
   }
 
@@ -161,7 +162,8 @@ class DgapStore final : public StoreWriter {
       std::exception_ptr applying_failed;
       try {
         route(batch, deletes);
-        merge_sections([&](const Section& s) { return s.log.size() >= options_.section_log; });
+        const uint64_t section_log = option_value(options_.tuning, kSectionLogOption);
+        merge_sections([&](const Section& s) { return s.log.size() >= section_log; });
       } catch (...) {
         applying_failed = std::current_exception();
       }
@@ -235,7 +237,7 @@ class DgapStore final : public StoreWriter {
         part.edges = e.edges;
         if (!e.page.empty()) {
           part.entry.page = allocate_page();
-          std::memcpy(file_.at<std::byte>(layout_.page_offset(part.entry.page)), e.page.data(), kSectionPageBytes);
+          std::memcpy(file_.at<std::byte>(layout_.page_offset(part.entry.page)), e.page.data(), kStorePageBytes);
           part.entry.crc = crc32c_of(e.page);
           ++pages_written_;
         }
@@ -283,9 +285,9 @@ class DgapStore final : public StoreWriter {
       free_.pop_back();
       return page;
     }
-    if (high_water_ < section_pages(header_.geometry)) return static_cast<uint32_t>(high_water_++);
+    if (high_water_ < region_pages(header_.geometry)) return static_cast<uint32_t>(high_water_++);
     fail_full("{}: the store is full: all {} pages are in use{} (a new store takes --expect-edges or --block-space)",
-         file_.path(), section_pages(header_.geometry),
+         file_.path(), region_pages(header_.geometry),
          retired_batches_.empty() ? "" : " or held by a reader of an older checkpoint");
   }
 
@@ -297,7 +299,7 @@ class DgapStore final : public StoreWriter {
       if (!s.committed && s.entry.page != 0) written.push_back(s.entry.page);
     std::sort(written.begin(), written.end());
     std::vector<ByteRange> ranges;
-    for (uint32_t page : written) add_range(ranges, layout_.page_offset(page), kSectionPageBytes);
+    for (uint32_t page : written) add_range(ranges, layout_.page_offset(page), kStorePageBytes);
     persister_.persist(ranges);
     persister_.crash_point(CrashPoint::CheckpointBlocks);
     std::vector<SectionEntry> table(sections_.size());

@@ -2,7 +2,7 @@
 // 4 KiB sections (store/dgap/sections.h), that the engines can read in place. Every batch is
 // logged and acknowledged as in every mode; its operations go to their sections' logs (DRAM lists
 // over the durable edge log, DGAP's per-section logs) and a section is merged, rewritten to a free
-// page, when its log holds StoreOptions::section_log operations; a section that outgrows its page
+// page, when its log holds --section-log operations (kSectionLogOption); a section that outgrows its page
 // splits, the new ones filled to 3/4 so that later merges fit. A checkpoint merges every section
 // log, persists the pages, then the section table copy, then the slot that commits them: what a
 // crash leaves is the checkpoint's table and the log after it, replayed exactly once.
@@ -10,6 +10,7 @@
 
 #include <memory>
 
+#include "store/store_mode.h"
 #include "store/store_writer.h"
 
 namespace graphso::store {
@@ -17,6 +18,13 @@ namespace graphso::store {
 // Pages a dgap store of `edges` edges is given: its sections at their fullest, twice over (a
 // merged section's new page and the old one the checkpoint still names), and some to spare.
 uint64_t dgap_pages(uint64_t edges, bool weighted);
+
+// Logged operations on a section that start its merge.
+inline constexpr ModeOption kSectionLogOption{
+    "section-log", "logged operations on a section that start its merge (DGAP's per-section log)", 2048, 1,
+    uint64_t{1} << 20};
+
+extern const StoreModeEntry kDgapMode;  // store/store_mode.h
 
 // Opens (and recovers) a dgap store; the caller holds its writer lock.
 std::unique_ptr<StoreWriter> open_dgap_store(WriterLock lock, PmemFile file, const StoreHeader& header,

@@ -1,6 +1,7 @@
 #include "store/dgap/section_view.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/packed_pages.h"
 #include "store/dgap/sections.h"
@@ -24,7 +25,7 @@ class SectionView final : public StoreView {
       section_edges(s, content);
       if (table_[s].page != 0) {
         ++counts.blocks;
-        counts.block_bytes += kSectionPageBytes;
+        counts.block_bytes += kStorePageBytes;
         ++counts.pages;  // each section its own page
       }
       for (const WeightedEdge& e : content)
@@ -37,8 +38,8 @@ class SectionView final : public StoreView {
 
   bool in_edges(const EdgeSink&, ReadCounts&) const override { return false; }  // dgap keeps out-edges only
 
-  std::vector<ViewSection> sections() const override {
-    std::vector<ViewSection> out(table_.size());
+  std::optional<std::vector<ViewPage>> pages_in_place() const override {
+    std::vector<ViewPage> out(table_.size());
     for (size_t s = 0; s < table_.size(); ++s) {
       const SectionEntry& e = table_[s];
       out[s] = {e.key, next_key(s), e.page, e.crc, e.page ? layout_.page_offset(e.page) : 0,
@@ -48,25 +49,34 @@ class SectionView final : public StoreView {
     return out;
   }
 
-  SectionStats section_stats() const override {
-    SectionStats stats;
-    stats.sections = table_.size();
-    stats.merges = counts_.merges;
-    stats.splits = counts_.splits;
-    stats.logged = ops_.size();
+  // The edge array: sections, how full their pages are (bytes the edges take against the pages
+  // in use), what waits in their logs (in all and in the fullest), merges and splits since the
+  // store was created.
+  std::vector<StatLine> stat_lines() const override {
+    uint64_t empty = 0, page_bytes = 0, max_logged = 0;
     for (size_t s = 0; s < table_.size(); ++s) {
-      stats.max_logged = std::max(stats.max_logged, ops_begin_[s + 1] - ops_begin_[s]);
+      max_logged = std::max(max_logged, ops_begin_[s + 1] - ops_begin_[s]);
       if (table_[s].page == 0) {
-        ++stats.empty;
+        ++empty;
         continue;
       }
       const PackedPageHeader h = packed_page_header(file_.at<std::byte>(layout_.page_offset(table_[s].page)));
-      stats.page_bytes += sizeof h + h.group_bytes + h.dst_bytes + uint64_t{h.edges} * h.weight_bytes;
+      page_bytes += sizeof h + h.group_bytes + h.dst_bytes + uint64_t{h.edges} * h.weight_bytes;
     }
-    return stats;
+    const uint64_t pages = table_.size() - empty;
+    return {stat_count("sections", table_.size()),
+            stat_count("sections_empty", empty),
+            stat_ratio("section_density", pages ? static_cast<double>(page_bytes) / (pages * 4096.0) : 0.0),
+            stat_count("section_log_ops", ops_.size()),
+            stat_count("section_log_max", max_logged),
+            stat_count("section_merges", counts_.merges),
+            stat_count("section_splits", counts_.splits)};
   }
 
-  void section_edges(uint64_t s, std::vector<WeightedEdge>& out) const override {
+  void page_edges(uint64_t s, std::vector<WeightedEdge>& out) const override { section_edges(s, out); }
+
+ private:
+  void section_edges(uint64_t s, std::vector<WeightedEdge>& out) const {
     const size_t at = out.size();
     std::vector<WeightedEdge> content;
     read_section(file_, layout_, s, table_[s], next_key(s), content);
@@ -75,7 +85,6 @@ class SectionView final : public StoreView {
     std::copy(content.begin(), content.end(), out.begin() + static_cast<std::ptrdiff_t>(at));
   }
 
- private:
   void copy_position() override {
     table_ = read_section_table(file_, layout_, checkpoint_, &counts_);
     copy_log();

@@ -13,7 +13,7 @@ namespace graphso::store {
 
 namespace {
 
-uint64_t table_capacity(const StoreLayout& layout) { return section_pages(layout.geometry); }
+uint64_t table_capacity(const StoreLayout& layout) { return region_pages(layout.geometry); }
 
 uint32_t used_table_crc(const std::byte* table, uint64_t sections) {
   return crc32c_of(std::span<const std::byte>(table, (sections + 1) * sizeof(SectionEntry)));
@@ -65,7 +65,7 @@ uint32_t write_section_table(const PmemFile& file, const StoreLayout& layout, Pe
 void read_section(const PmemFile& file, const StoreLayout& layout, uint64_t index, const SectionEntry& entry,
                   uint64_t next_key, std::vector<WeightedEdge>& out) {
   if (entry.page == 0) return;
-  const std::span<const std::byte> page(file.at<const std::byte>(layout.page_offset(entry.page)), kSectionPageBytes);
+  const std::span<const std::byte> page(file.at<const std::byte>(layout.page_offset(entry.page)), kStorePageBytes);
   if (crc32c_of(page) != entry.crc)
     fail("{}: corrupt store: page {} (section {}) does not match its checksum", file.path(), entry.page, index);
   const bool weighted = layout.geometry.weighted;
@@ -188,12 +188,12 @@ std::vector<EncodedSection> encode_section(std::span<const WeightedEdge> edges, 
     std::vector<std::byte> pages = encode_page(part, weighted);
     // A part longer than a page holds equal edges only: each page is a section of its own.
     size_t first = 0;
-    for (uint64_t p = 0; p * kSectionPageBytes < pages.size(); ++p) {
+    for (uint64_t p = 0; p * kStorePageBytes < pages.size(); ++p) {
       EncodedSection s;
-      s.edges = packed_page_edges(pages.data() + p * kSectionPageBytes);
+      s.edges = packed_page_edges(pages.data() + p * kStorePageBytes);
       s.key = parts.empty() ? key : edge_key(part[first].src, part[first].dst);
-      s.page.assign(pages.begin() + static_cast<std::ptrdiff_t>(p * kSectionPageBytes),
-                    pages.begin() + static_cast<std::ptrdiff_t>((p + 1) * kSectionPageBytes));
+      s.page.assign(pages.begin() + static_cast<std::ptrdiff_t>(p * kStorePageBytes),
+                    pages.begin() + static_cast<std::ptrdiff_t>((p + 1) * kStorePageBytes));
       first += s.edges;
       parts.push_back(std::move(s));
     }

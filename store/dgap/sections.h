@@ -16,7 +16,7 @@
 #include "base/types.h"
 #include "store/persister.h"
 #include "store/pmem_file.h"
-#include "store/store_format.h"
+#include "store/dgap/section_format.h"
 #include "store/store_meta.h"
 
 namespace graphso::store {
@@ -26,7 +26,7 @@ inline constexpr uint64_t kNoNextKey = ~uint64_t{0};
 
 // A merge leaves a section's page this full when it has to split it, so the next merges of a few
 // edges fit (the reserved space of a packed memory array's segment).
-inline constexpr uint64_t kSectionFillBytes = kSectionPageBytes * 3 / 4;
+inline constexpr uint64_t kSectionFillBytes = kStorePageBytes * 3 / 4;
 
 // One logged edge or deletion, as a section takes it (log order).
 struct SectionOp {
@@ -65,7 +65,7 @@ void apply_ops(std::vector<WeightedEdge>& edges, std::span<const SectionOp> ops)
 struct EncodedSection {
   uint64_t key = 0;
   uint32_t edges = 0;
-  std::vector<std::byte> page;  // kSectionPageBytes; empty for a section without edges
+  std::vector<std::byte> page;  // kStorePageBytes; empty for a section without edges
 };
 std::vector<EncodedSection> encode_section(std::span<const WeightedEdge> edges, bool weighted, uint64_t key);
 

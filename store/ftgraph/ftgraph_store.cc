@@ -69,8 +69,9 @@ class FtgraphStore final : public StoreWriter {
   template <typename EdgeRecord>
   void add_records(std::span<const EdgeRecord> edges, bool deletes) {
     check_ids(edges);
+    const uint64_t batch_size = option_value(options_.tuning, kApplyBatchOption);
     while (!edges.empty()) {
-      const std::span<const EdgeRecord> batch = edges.first(std::min<uint64_t>(edges.size(), options_.ftgraph_batch));
+      const std::span<const EdgeRecord> batch = edges.first(std::min<uint64_t>(edges.size(), batch_size));
       edges = edges.subspan(batch.size());
       apply_batch(batch, deletes);
     }
@@ -82,8 +83,8 @@ class FtgraphStore final : public StoreWriter {
   void close() override {}
   // No checkpoint to move: the head and the batch word are the position.
   void move_log_to(uint64_t position) override {
-    write_word(layout_.applying(), position);
-    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    write_word(applying_word(layout_), position);
+    persister_.persist(applying_word(layout_), sizeof(uint64_t));
     applying_ = position;
     log_.advance_to(position);
   }
@@ -106,11 +107,15 @@ class FtgraphStore final : public StoreWriter {
     StoreStatus s = common_status();
     s.high_water = next_unit_.load();
     s.applying = applying_;
-    s.duplicates = duplicates_.load();
-    s.absent_deletes = absent_deletes_.load();
-    s.branch_outs = branch_outs_.load();
-    s.scale_ups = scale_ups_.load();
-    s.links_cleared = links_cleared_;
+    // What set semantics made of this process's operations (inserts of an edge already present,
+    // deletions of one absent: nothing written), full nodes that got children, roots grown in
+    // place (16 -> 32 -> 64 slots), and at recovery the links to nodes of the interrupted batch
+    // whose headers never persisted.
+    s.counters = {{"duplicates", duplicates_.load()}, {"absent_deletes", absent_deletes_.load()},
+                  {"branch_outs", branch_outs_.load()}, {"scale_ups", scale_ups_.load()},
+                  {"links_cleared", links_cleared_}};
+    s.notes.push_back(fmt::format("set semantics: {} inserts of edges already present, {} deletions of absent edges "
+                                  "(nothing written for either)", s.counter("duplicates"), s.counter("absent_deletes")));
     return s;
   }
 
@@ -135,8 +140,8 @@ class FtgraphStore final : public StoreWriter {
     const uint64_t start = log_.head();
     const uint64_t end = start + batch.size();
     if (end > kMaxLogPosition) fail("{}: the store's positions are used up ({} operations)", file_.path(), start);
-    write_word(layout_.applying(), end);
-    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    write_word(applying_word(layout_), end);
+    persister_.persist(applying_word(layout_), sizeof(uint64_t));
     applying_ = end;
 
     try {
@@ -147,14 +152,14 @@ class FtgraphStore final : public StoreWriter {
       throw;
     }
     persister_.persist(dirty_.take());
-    persister_.crash_point(CrashPoint::TreeEntries);
+    persister_.crash_point(kTreeEntriesPoint);
 
     std::vector<std::vector<ByteRange>> per_thread(options_.threads);
     run_tasks(options_.threads, [&](uint32_t t) { settle_nodes(scratch_[t], true, per_thread[t]); });
     std::vector<ByteRange> ranges;
     for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
     persist_headers(std::move(ranges));
-    persister_.crash_point(CrashPoint::TreeBitmaps);
+    persister_.crash_point(kTreeBitmapsPoint);
     log_.advance_to(end);
     persister_.crash_point(CrashPoint::LogHead);
   }
@@ -167,17 +172,17 @@ class FtgraphStore final : public StoreWriter {
     std::vector<ByteRange> ranges;
     for (Scratch& s : scratch_) settle_nodes(s, false, ranges);
     persist_headers(std::move(ranges));
-    write_word(layout_.applying(), head);
-    persister_.persist(layout_.applying(), sizeof(uint64_t));
+    write_word(applying_word(layout_), head);
+    persister_.persist(applying_word(layout_), sizeof(uint64_t));
     applying_ = head;
   }
 
   // The changed nodes' headers, and the vertex array words of new roots, persisted in file order
   // with the allocation mark and the tree counts.
   void persist_headers(std::vector<ByteRange> ranges) {
-    write_word(layout_.allocated(), std::min(next_unit_.load(), header_.geometry.block_units));
-    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(layout_.tree_count(d), trees_[static_cast<int>(d)]);
-    ranges.push_back({layout_.allocated(), 3 * sizeof(uint64_t)});
+    write_word(allocated_word(layout_), std::min(next_unit_.load(), header_.geometry.block_units));
+    for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(tree_count_word(layout_, d), trees_[static_cast<int>(d)]);
+    ranges.push_back({allocated_word(layout_), 3 * sizeof(uint64_t)});
     std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
     std::vector<ByteRange> joined;
     for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "store/store_mode.h"
 #include "store/store_writer.h"
 
 namespace graphso::store {
@@ -27,6 +28,17 @@ namespace graphso::store {
 // Block units an ftgraph store of `vertices` and `edges` is given: a root for every vertex and
 // direction, a node for every 16 entries beyond, and some to spare.
 uint64_t ftgraph_units(uint64_t vertices, uint64_t edges, bool weighted);
+
+// Operations applied (and persisted) at once.
+inline constexpr ModeOption kApplyBatchOption{"apply-batch", "operations applied (and persisted) in one pass over the trees",
+                                              uint64_t{1} << 20, 1};
+
+// Power-cut points of its own: a batch's entries and new nodes persisted, no set bit yet; its set
+// bitmaps persisted, the head not yet.
+inline constexpr const char* kTreeEntriesPoint = "tree-entries";
+inline constexpr const char* kTreeBitmapsPoint = "tree-bitmaps";
+
+extern const StoreModeEntry kFtgraphMode;  // store/store_mode.h
 
 // Opens (and recovers) an ftgraph store; the caller holds its writer lock.
 std::unique_ptr<StoreWriter> open_ftgraph_store(WriterLock lock, PmemFile file, const StoreHeader& header,

@@ -25,13 +25,13 @@ std::string tree_node_name(AdjacencyList d, VertexId v, uint64_t unit, uint32_t 
 
 TreeWords read_tree_words(const PmemFile& file, const StoreLayout& layout) {
   TreeWords w;
-  w.applying = checked_word(file, layout.applying(), "batch");
-  w.allocated = checked_word(file, layout.allocated(), "allocation");
+  w.applying = checked_word(file, applying_word(layout), "batch");
+  w.allocated = checked_word(file, allocated_word(layout), "allocation");
   if (w.allocated < 1 || w.allocated > layout.geometry.block_units)
     fail("{}: corrupt store: the allocation word says unit {}, outside the block region's {}", file.path(), w.allocated,
          layout.geometry.block_units);
   for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
-    w.trees[static_cast<int>(d)] = checked_word(file, layout.tree_count(d), fmt::format("{}-tree count", direction_name(d)));
+    w.trees[static_cast<int>(d)] = checked_word(file, tree_count_word(layout, d), fmt::format("{}-tree count", direction_name(d)));
   return w;
 }
 

@@ -25,7 +25,7 @@
 
 #include "base/types.h"
 #include "store/pmem_file.h"
-#include "store/store_format.h"
+#include "store/ftgraph/tree_format.h"
 
 namespace graphso::store {
 

@@ -24,6 +24,15 @@ struct Adjacency {
   std::vector<std::pair<VertexId, Weight>> edges;
 };
 
+// The out-trees' shape (store-stat reads what a snapshot reads: the out-trees).
+struct TreeStats {
+  uint64_t trees = 0;                       // non-empty
+  uint64_t nodes[kTreeMaxLevel + 1] = {};   // per level
+  uint64_t roots_by_size[3] = {};           // roots of 16, 32 and 64 slots
+  uint64_t slots_used = 0;                  // edges held
+  uint64_t deepest = 0;                     // level
+};
+
 class TreeView final : public StoreView {
  public:
   TreeView(ReaderLease lease, PmemFile file, const StoreHeader& header)
@@ -49,7 +58,30 @@ class TreeView final : public StoreView {
 
   uint64_t edges_set_back() const override { return set_back_; }
 
-  TreeStats tree_stats() const override { return out_stats_; }
+  // The out-trees: nodes per level, roots by their size, how full the nodes are; a batch under way.
+  std::vector<StatLine> stat_lines() const override {
+    const TreeStats& t = out_stats_;
+    std::vector<StatLine> out{stat_count("out_trees", t.trees)};
+    uint64_t nodes = 0;
+    for (uint32_t level = 0; level <= kTreeMaxLevel; ++level) {
+      nodes += t.nodes[level];
+      if (t.nodes[level]) out.push_back(stat_count(fmt::format("out_nodes_level_{}", level), t.nodes[level]));
+    }
+    const SpaceWords now = space_now();
+    const uint64_t head = read_log_head(file_, layout_);
+    out.insert(out.end(), {stat_count("out_roots_16", t.roots_by_size[0]), stat_count("out_roots_32", t.roots_by_size[1]),
+                           stat_count("out_roots_64", t.roots_by_size[2]), stat_count("out_tree_depth_max", t.deepest),
+                           stat_count("out_slots_used", t.slots_used),
+                           stat_ratio("node_slot_utilisation", nodes ? static_cast<double>(t.slots_used) / (64.0 * nodes) : 0.0),
+                           stat_count("batch_under_way", now.applying - std::min(now.applying, head))});
+    return out;
+  }
+
+  // No checkpoints: the allocation mark and the batch word beside the head say it.
+  SpaceWords space_now() const override {
+    const TreeWords words = read_tree_words(file_, layout_);
+    return {words.allocated, words.applying};
+  }
 
  private:
   void copy_position() override {

@@ -21,7 +21,7 @@ GearTable checked_gear_table(const PmemFile& file, const StoreLayout& layout, co
   const uint64_t vertices = layout.geometry.vertices;
   t.header = *file.at<const GearTableHeader>(base);
   t.lists = {file.at<const GearList>(base + sizeof(GearTableHeader)), 2 * vertices};
-  t.pages = {file.at<const GearPage>(base + gear_page_offset(vertices)), section_pages(layout.geometry)};
+  t.pages = {file.at<const GearPage>(base + gear_page_offset(vertices)), region_pages(layout.geometry)};
   return t;
 }
 

@@ -7,7 +7,7 @@
 
 #include "base/types.h"
 #include "store/pmem_file.h"
-#include "store/store_format.h"
+#include "store/gear/gear_format.h"
 #include "store/store_meta.h"
 
 namespace graphso::store {

@@ -23,7 +23,7 @@ uint64_t gear_pages(uint64_t vertices, uint64_t edges, bool weighted) {
   // most two lists non-empty, each a 64-byte subpage at least; a quarter more to spare for runs.
   const uint64_t entry_bytes = 2 * edges * (weighted ? 8 : 4);
   const uint64_t bytes = 2 * 2 * entry_bytes + 2 * 64 * std::min(2 * vertices, 2 * edges);
-  const uint64_t pages = bytes / kSectionPageBytes * 5 / 4 + 256;
+  const uint64_t pages = bytes / kStorePageBytes * 5 / 4 + 256;
   return std::min<uint64_t>(pages, (uint64_t{1} << 32) / kUnitsPerPage);
 }
 
@@ -36,8 +36,9 @@ class GearStore final : public StoreWriter {
         lists_(2 * header.geometry.vertices, GearList{0, 0, 0}),
         levels_(2 * header.geometry.vertices, 0),
         named_(2 * header.geometry.vertices, 0),
-        allocator_(section_pages(header.geometry), options.wear_levelling),
-        buffers_(header.geometry.vertices, options.threads, options.max_buffer_bytes, entry_words(header.geometry)),
+        allocator_(region_pages(header.geometry), option_value(options.tuning, kWearLevellingOption) != 0),
+        buffers_(header.geometry.vertices, options.threads,
+                 static_cast<uint32_t>(option_value(options.tuning, kMaxBufferOption)), entry_words(header.geometry)),
         dirty_(layout_) {
     recover();
   }
@@ -52,7 +53,7 @@ class GearStore final : public StoreWriter {
     check_ids(edges);
     while (!edges.empty()) {
       const std::span<const EdgeRecord> batch = take_log_batch(edges);
-      if (log_.head() - buffered_ >= options_.archive_threshold) {
+      if (log_.head() - buffered_ >= option_value(options_.tuning, kArchiveThresholdOption)) {
         release_retired();
         // Logging and buffering side by side, as in xpgraph mode.
         buffer_to(log_.head(), [&] { log_.append(batch, deletes); });
@@ -132,10 +133,10 @@ class GearStore final : public StoreWriter {
     s.buffer_bytes = buffers_.reserved_bytes();
     s.checkpoints = checkpoints_;
     s.replayed = replayed_;
-    s.relocations = relocations_.load();
-    s.relocated_bytes = relocated_bytes_.load();
-    s.wear_moves = wear_moves_.load();
-    s.wear_moved_bytes = wear_moved_bytes_.load();
+    // By this process: lists moved to a larger subpage and the entry bytes they copied again;
+    // lists moved off worn pages, and their bytes.
+    s.counters = {{"relocations", relocations_.load()}, {"relocated_bytes", relocated_bytes_.load()},
+                  {"wear_moves", wear_moves_.load()}, {"wear_moved_bytes", wear_moved_bytes_.load()}};
     return s;
   }
 
@@ -217,7 +218,7 @@ class GearStore final : public StoreWriter {
     drop_list(i);
     l = moved;
     levels_[i] = static_cast<uint8_t>(level);
-    if (relocated) persister_.crash_point(CrashPoint::Relocation);
+    if (relocated) persister_.crash_point(kRelocationPoint);
   }
 
   // List i gives up its subpage: at once when no checkpoint names it, else retired.

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "store/store_mode.h"
 #include "store/store_writer.h"
 
 namespace graphso::store {
@@ -19,6 +20,16 @@ namespace graphso::store {
 // its size, twice over (a relocated list's new subpage and the old one the checkpoint still
 // names), a subpage per list at the least, and some to spare.
 uint64_t gear_pages(uint64_t vertices, uint64_t edges, bool weighted);
+
+// New subpages on the least written pages (GEAR's dual-granularity leveller), or first fit.
+inline constexpr ModeOption kWearLevellingOption{
+    "wear-levelling", "on (new subpages on the least written pages, GEAR's dual-granularity leveller) or off (first fit)",
+    1, 0, 1, ModeOption::Kind::OnOff};
+
+// A power-cut point of its own: a list copied to its new subpage, the old one still named.
+inline constexpr const char* kRelocationPoint = "relocation";
+
+extern const StoreModeEntry kGearMode;  // store/store_mode.h
 
 // Opens (and recovers) a gear store; the caller holds its writer lock.
 std::unique_ptr<StoreWriter> open_gear_store(WriterLock lock, PmemFile file, const StoreHeader& header,

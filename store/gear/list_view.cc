@@ -1,6 +1,9 @@
 #include "store/gear/list_view.h"
 
+#include <algorithm>
 #include <vector>
+
+#include "base/error.h"
 
 #include "store/gear/gear_lists.h"
 
@@ -21,25 +24,36 @@ class ListView final : public StoreView {
     return true;
   }
 
-  PlacementStats placement_stats() const override {
-    PlacementStats s;
-    s.relocations = counts_.relocations;
-    s.relocated_bytes = counts_.relocated_bytes;
-    s.wear_moves = counts_.wear_moves;
-    s.wear_moved_bytes = counts_.wear_moved_bytes;
+  // Placement: lists per subpage size, how full their subpages are, what relocation rewrote (since
+  // the store was created); wear: subpage writes per page, over the pages written at least once.
+  std::vector<StatLine> stat_lines() const override {
+    uint64_t lists[kGearMaxLevel + 1] = {};
+    uint64_t list_bytes = 0, subpage_bytes = 0;
     for (uint64_t i = 0; i < lists_.size(); ++i) {
       if (lists_[i].unit == 0) continue;
-      ++s.lists[levels_[i]];
-      s.list_bytes += uint64_t{lists_[i].words} * sizeof(uint32_t);
-      s.subpage_bytes += gear_level_bytes(levels_[i]);
+      ++lists[levels_[i]];
+      list_bytes += uint64_t{lists_[i].words} * sizeof(uint32_t);
+      subpage_bytes += gear_level_bytes(levels_[i]);
     }
+    uint64_t pages_written = 0, total_writes = 0, max_writes = 0;
     for (const GearPage& p : pages_) {
       if (p.writes == 0) continue;
-      ++s.pages_written;
-      s.total_writes += p.writes;
-      s.max_writes = std::max<uint64_t>(s.max_writes, p.writes);
+      ++pages_written;
+      total_writes += p.writes;
+      max_writes = std::max<uint64_t>(max_writes, p.writes);
     }
-    return s;
+    std::vector<StatLine> out;
+    for (uint32_t level = 0; level <= kGearMaxLevel; ++level)
+      if (lists[level]) out.push_back(stat_count(fmt::format("lists_{}_bytes", gear_level_bytes(level)), lists[level]));
+    const double mean = pages_written ? static_cast<double>(total_writes) / pages_written : 0.0;
+    out.insert(out.end(),
+               {stat_ratio("reserved_utilisation", subpage_bytes ? static_cast<double>(list_bytes) / subpage_bytes : 0.0),
+                stat_count("relocations", counts_.relocations), stat_count("relocated_bytes", counts_.relocated_bytes),
+                stat_count("wear_moves", counts_.wear_moves), stat_count("wear_moved_bytes", counts_.wear_moved_bytes),
+                stat_count("pages_written", pages_written), stat_count("page_writes_max", max_writes),
+                stat_ratio("page_writes_mean", mean, 2),
+                stat_ratio("page_writes_max_over_mean", mean > 0 ? max_writes / mean : 0.0, 2)});
+    return out;
   }
 
  private:

@@ -237,15 +237,15 @@ void PageAllocator::committed(uint64_t seq) {
 }
 
 void PageAllocator::note_write(uint64_t offset, uint64_t bytes) {
-  const uint64_t first = offset / kSectionPageBytes;
-  const uint64_t last = (offset + bytes - 1) / kSectionPageBytes;
+  const uint64_t first = offset / kStorePageBytes;
+  const uint64_t last = (offset + bytes - 1) / kStorePageBytes;
   for (uint64_t p = first; p <= last; ++p)
     if (writes_[p].fetch_add(1, std::memory_order_relaxed) == 0) ++pages_written_;
   total_writes_ += last - first + 1;
 }
 
 bool PageAllocator::worn(uint64_t offset) const {
-  return wear_levelling_ && worn_count(writes_[offset / kSectionPageBytes].load(std::memory_order_relaxed));
+  return wear_levelling_ && worn_count(writes_[offset / kStorePageBytes].load(std::memory_order_relaxed));
 }
 
 bool PageAllocator::worn_count(uint64_t writes) const {
@@ -265,7 +265,7 @@ void PageAllocator::write_table(std::span<GearPage> out) const {
 
 void PageAllocator::full(uint32_t level) const {
   fail_full("the store is full: no free {} for a level-{} list among its {} pages ({}){}",
-       level > kGearPageLevel ? "run" : "page", level, pages_, human_bytes(static_cast<double>(pages_ * kSectionPageBytes)),
+       level > kGearPageLevel ? "run" : "page", level, pages_, human_bytes(static_cast<double>(pages_ * kStorePageBytes)),
        retired_batches_.empty() && !restoring_ ? "" : "; some are held by a reader of an older checkpoint");
 }
 

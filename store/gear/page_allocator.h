@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/store_format.h"
+#include "store/gear/gear_format.h"
 
 namespace graphso::store {
 

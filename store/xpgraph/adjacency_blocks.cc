@@ -2,12 +2,20 @@
 
 #include <cstring>
 
+#include "base/checksum.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/progress.h"
 #include "store/store_full.h"
 
 namespace graphso::store {
+
+uint32_t block_crc(const AdjacencyBlock& block) {
+  BlockHeader header = block.header;
+  header.crc = 0;
+  uint32_t crc = crc32c_of(as_bytes_of(header));
+  return crc32c_of(std::as_bytes(std::span<const uint32_t>(block.entries, block.header.count)), crc);
+}
 namespace {
 
 const char* direction_name(AdjacencyList d) { return d == AdjacencyList::Out ? "out" : "in"; }

@@ -14,7 +14,7 @@
 #include "store/pmem_file.h"
 #include "store/dirty_lines.h"
 #include "store/live_neighbours.h"
-#include "store/store_format.h"
+#include "store/xpgraph/block_format.h"
 
 namespace graphso::store {
 

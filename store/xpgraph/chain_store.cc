@@ -1,6 +1,7 @@
 // The chained-block store modes: XPGraph (log, DRAM vertex buffers, 256-byte blocks flushed at
 // checkpoints) and the naive baseline (every edge written into its PMEM block in place).
 #include "store/xpgraph/chain_store.h"
+#include "store/store_modes.h"
 
 #include <omp.h>
 
@@ -28,7 +29,8 @@ class ChainStore final : public StoreWriter {
       : StoreWriter(std::move(lock), std::move(file), header, options),
         blocks_(file_, layout_, options.threads, checkpoint_.high_water) {
     if (header_.mode == StoreMode::XPGraph)
-      buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads, options.max_buffer_bytes,
+      buffers_ = std::make_unique<VertexBuffers>(header_.geometry.vertices, options.threads,
+                                                 static_cast<uint32_t>(option_value(options.tuning, kMaxBufferOption)),
                                                  entry_words(header_.geometry));
     recover();
   }
@@ -53,7 +55,7 @@ class ChainStore final : public StoreWriter {
         check_naive_room(batch);
         log_.append(batch, deletes);
         archive_in_place(batch, deletes);
-      } else if (log_.head() - buffered_ >= options_.archive_threshold) {
+      } else if (log_.head() - buffered_ >= option_value(options_.tuning, kArchiveThresholdOption)) {
         // XPGraph's logging and archiving run side by side: what is logged is buffered while
         // this batch is logged. They touch different log slots (the batch fits in the room).
         buffer_to(log_.head(), [&] { log_.append(batch, deletes); });
@@ -178,7 +180,7 @@ class ChainStore final : public StoreWriter {
     // The input record is kept twice; one lost copy is written back from the other.
     repaired_input_slot_ = repair_inputs(file_, layout_, persister_);
     if (header_.mode == StoreMode::Naive) {
-      check_naive_closed(file_, c, head, "was not closed cleanly, and the naive baseline has no crash recovery");
+      check_closed_cleanly(file_, header_, c, head, "was not closed cleanly, and the naive baseline has no crash recovery");
       // From here on it is not clean until close().
       Checkpoint dirty{1 - c.slot, c.seq + 1, head, c.high_water, false, table_copy_crc(file_, layout_, 1 - c.slot)};
       write_checkpoint(file_, layout_, persister_, dirty);

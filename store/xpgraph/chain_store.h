@@ -6,9 +6,12 @@
 
 #include <memory>
 
+#include "store/store_mode.h"
 #include "store/store_writer.h"
 
 namespace graphso::store {
+
+extern const StoreModeEntry kXPGraphMode, kNaiveMode;  // store/store_mode.h
 
 // Opens (and recovers) a store of either mode; the caller holds its writer lock.
 std::unique_ptr<StoreWriter> open_chain_store(WriterLock lock, PmemFile file, const StoreHeader& header,

@@ -14,6 +14,7 @@
 #include "base/file.h"
 #include "store/buffer_pool.h"
 #include "store/ftgraph/op_ring.h"
+#include "store/ftgraph/tree_format.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
 #include "store/pmem_file.h"
@@ -21,6 +22,7 @@
 #include "store/store_check.h"
 #include "store/store_stat.h"
 #include "store/store_view.h"
+#include "store/xpgraph/block_format.h"
 #include "engine/xstream/xstream_layout.h"
 #include "prep/store_snapshot.h"
 #include "tests/store_checks.h"
@@ -102,8 +104,9 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
   // A log of 1000 slots under 16K edges: it wraps and forces a checkpoint every few batches.
   StoreGeometry geometry = default_geometry(set.vertices, plain.size() + deletes.size(), 1000, weighted, mode);
   // dgap: section logs of 32 operations, so sections merge and split between checkpoints too.
-  StoreOptions options{.threads = threads, .max_buffer_bytes = max_buffer, .archive_threshold = 300, .section_log = 32,
-                       .wear_levelling = wear_levelling};
+  StoreOptions options{.threads = threads,
+                       .tuning = {{"max-buffer", max_buffer}, {"archive-threshold", 300}, {"section-log", 32},
+                                  {"wear-levelling", wear_levelling ? 1 : 0}}};
   {
     auto s = GraphStore::create(path, geometry, mode, options);
     REQUIRE(s->header().geometry.weighted == weighted);
@@ -114,26 +117,26 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     if (sets) {
       // R-MAT repeats edges: each repeat was counted and not stored; hubs grew their roots and branched.
       const AdjacencyModel all = model({});
-      INFO("duplicates " << s->status().duplicates << ", branch-outs " << s->status().branch_outs << ", scale-ups "
-                         << s->status().scale_ups);
-      REQUIRE(s->status().duplicates == plain.size() - all.edges);
-      REQUIRE(s->status().duplicates > 100);
-      REQUIRE((s->status().branch_outs > 10 && s->status().scale_ups > 100));
+      INFO("duplicates " << s->status().counter("duplicates") << ", branch-outs " << s->status().counter("branch_outs") << ", scale-ups "
+                         << s->status().counter("scale_ups"));
+      REQUIRE(s->status().counter("duplicates") == plain.size() - all.edges);
+      REQUIRE(s->status().counter("duplicates") > 100);
+      REQUIRE((s->status().counter("branch_outs") > 10 && s->status().counter("scale_ups") > 100));
     }
     if (mode == StoreMode::Gear) {
       // Lists outgrew their subpages and moved, each taking its words along.
-      INFO("relocations " << s->status().relocations << ", relocated bytes " << s->status().relocated_bytes);
-      REQUIRE((s->status().relocations > set.vertices / 4 && s->status().relocated_bytes > 4 * s->status().relocations));
+      INFO("relocations " << s->status().counter("relocations") << ", relocated bytes " << s->status().counter("relocated_bytes"));
+      REQUIRE((s->status().counter("relocations") > set.vertices / 4 && s->status().counter("relocated_bytes") > 4 * s->status().counter("relocations")));
     }
     if (mode == StoreMode::Dgap) {
-      INFO("merges " << s->status().merges << ", splits " << s->status().splits << ", checkpoints " << s->status().checkpoints);
-      REQUIRE((s->status().merges > s->status().checkpoints && s->status().splits >= 5));
+      INFO("merges " << s->status().counter("merges") << ", splits " << s->status().counter("splits") << ", checkpoints " << s->status().checkpoints);
+      REQUIRE((s->status().counter("merges") > s->status().checkpoints && s->status().counter("splits") >= 5));
     }
     add_in_batches(*s, deletes, 111, true);
     require_store_equals(*s, model(deletes));
     if (sets) {
       // A deletion of an absent edge (never added, or deleted already) is counted and does nothing.
-      REQUIRE(s->status().absent_deletes == deletes.size() - (model({}).edges - model(deletes).edges));
+      REQUIRE(s->status().counter("absent_deletes") == deletes.size() - (model({}).edges - model(deletes).edges));
       // Deleted slots take new edges: re-adding the deleted ones lands on the graph before them.
       add_in_batches(*s, deletes, 111);
       std::vector<EdgeOp> again = ops(deletes);
@@ -152,8 +155,8 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     // A checkpoint merges every section log; reopened, nothing is replayed, and every reader agrees.
     s->compact();
     require_store_equals(*s, expected);
-    REQUIRE(s->status().pending == 0);
-    REQUIRE(s->status().section_edges == expected.edges);
+    REQUIRE(s->status().counter("pending") == 0);
+    REQUIRE(s->status().counter("section_edges") == expected.edges);
     s.reset();
     s = GraphStore::open(path, options);
     REQUIRE(s->status().replayed == 0);
@@ -204,8 +207,8 @@ TEST_CASE("store: neighbour queries equal the input after ingest, deletes, compa
     const SnapshotInfo info = check_store(path).read;
     REQUIRE(info.edges == expected.edges);
     const StoreStat stat = read_store_stat(path);
-    REQUIRE(stat.trees.slots_used == expected.edges);
-    REQUIRE(stat.trees.deepest >= 2);
+    REQUIRE(stat.mode_value("out_slots_used") == expected.edges);
+    REQUIRE(stat.mode_value("out_tree_depth_max") >= 2);
   } else {
     s->close();
   }
@@ -441,8 +444,9 @@ TEST_CASE("store view: a view keeps its version while the writer rewrites sectio
   const std::string path = dir.file("store.pm");
   const size_t half = plain.size() / 2;
   auto s = GraphStore::create(path, default_geometry(set.vertices, plain.size(), 1024, false, mode), mode,
-                              {.threads = 2, .max_buffer_bytes = 16, .archive_threshold = 64, .section_log = 16,
-                               .wear_levelling = false});
+                              {.threads = 2,
+                               .tuning = {{"max-buffer", 16}, {"archive-threshold", 64}, {"section-log", 16},
+                                          {"wear-levelling", 0}}});
   add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half)), 300);
   s->flush_to_blocks();
   const std::unique_ptr<StoreView> view = StoreView::open(path);
@@ -454,7 +458,7 @@ TEST_CASE("store view: a view keeps its version while the writer rewrites sectio
   add_in_batches(*s, std::vector<Edge>(plain.begin(), plain.begin() + static_cast<long>(half / 2)), 300, true);
   s->flush_to_blocks();
   REQUIRE(s->status().checkpoint_seq > view->checkpoint().seq + 3);
-  if (mode == StoreMode::Gear) REQUIRE(s->status().relocations > set.vertices / 4);
+  if (mode == StoreMode::Gear) REQUIRE(s->status().counter("relocations") > set.vertices / 4);
   std::vector<Edge> got;
   view->out_edges(0, static_cast<VertexId>(set.vertices), [&](std::span<const WeightedEdge> edges) {
     for (const WeightedEdge& e : edges) got.push_back({e.src, e.dst});
@@ -650,10 +654,10 @@ TEST_CASE("store: ftgraph recovery unlinks a node of the interrupted batch whose
     const PmemFile f = PmemFile::open_read_only(path);
     return *f.at<uint64_t>(offset);
   };
-  const uint64_t mark = word(layout.allocated()), head = word(layout.log_head), applying = word(layout.applying());
+  const uint64_t mark = word(allocated_word(layout)), head = word(layout.log_head), applying = word(applying_word(layout));
   s = GraphStore::open(path, {});
   s->add_edges(std::span<const WeightedEdge>(hub));
-  REQUIRE(s->status().branch_outs > 0);
+  REQUIRE(s->status().counter("branch_outs") > 0);
   s.reset();
   const uint64_t root = word(layout.tables[0]) & 0xFFFFFFFFu;
   const uint64_t children = word(layout.block_offset(root)) & 0xFFFFFFFFu;
@@ -661,14 +665,14 @@ TEST_CASE("store: ftgraph recovery unlinks a node of the interrupted batch whose
   {
     File file(path, File::Mode::ReadWrite);
     file.pwrite_all(as_bytes_of(head), layout.log_head);
-    file.pwrite_all(as_bytes_of(mark), layout.allocated());
+    file.pwrite_all(as_bytes_of(mark), allocated_word(layout));
     const std::vector<std::byte> zeros(sizeof(TreeNodeHeader));
     file.pwrite_all(std::span<const std::byte>(zeros), layout.block_offset(children));
   }
-  REQUIRE(word(layout.applying()) != applying);  // the batch word still names the hub batch's end
+  REQUIRE(word(applying_word(layout)) != applying);  // the batch word still names the hub batch's end
   s = GraphStore::open(path, {});
-  INFO("links cleared " << s->status().links_cleared);
-  REQUIRE(s->status().links_cleared == 1);
+  INFO("links cleared " << s->status().counter("links_cleared"));
+  REQUIRE(s->status().counter("links_cleared") == 1);
   REQUIRE(s->status().applying > s->status().head);
   // The resumed input replays the batch: exactly the graph after it.
   s->add_edges(std::span<const WeightedEdge>(hub));

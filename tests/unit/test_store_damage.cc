@@ -68,7 +68,7 @@ void build_store(const std::string& path, StoreMode mode, bool weighted) {
   StoreGeometry g = default_geometry(kVertices, 1000, kLogSlots, weighted, mode);
   g.block_units = 8192;  // 512 KiB: the file stays small, so each trial is quick
   // dgap: section logs of 8 operations, so sections merge between checkpoints too.
-  auto s = GraphStore::create(path, g, mode, {.section_log = 8});
+  auto s = GraphStore::create(path, g, mode, {.tuning = {{"section-log", 8}}});
   std::mt19937_64 random(7);
   auto edges = [&](size_t n) {
     std::vector<WeightedEdge> e;
@@ -231,10 +231,10 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
   };
   uint64_t allocated_units = 0;
   if (trees) {
-    ranges.push_back({layout.applying(), sizeof(uint64_t), "batch word", true});
-    ranges.push_back({layout.allocated(), sizeof(uint64_t), "allocation word", true});
-    ranges.push_back({layout.tree_count(AdjacencyList::Out), 2 * sizeof(uint64_t), "tree counts", true});
-    allocated_units = *decode_log_head(*mapped.at<uint64_t>(layout.allocated()));
+    ranges.push_back({applying_word(layout), sizeof(uint64_t), "batch word", true});
+    ranges.push_back({allocated_word(layout), sizeof(uint64_t), "allocation word", true});
+    ranges.push_back({tree_count_word(layout, AdjacencyList::Out), 2 * sizeof(uint64_t), "tree counts", true});
+    allocated_units = *decode_log_head(*mapped.at<uint64_t>(allocated_word(layout)));
     // Every node: its header's words (the version only where a flip makes it odd, which a store at
     // rest never is; its other bits and the padding are read by no one), and each edge's
     // fingerprint, check and entry. make test: every 8th node, and one slot of each.
@@ -276,7 +276,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       if (s.page == 0) continue;
       ++named;
       // Every page is checksummed whole: its header and first lines, or (make test-long) all of it.
-      ranges.push_back({layout.page_offset(s.page), every_bit ? kSectionPageBytes : 64, fmt::format("page {}", s.page), true});
+      ranges.push_back({layout.page_offset(s.page), every_bit ? kStorePageBytes : 64, fmt::format("page {}", s.page), true});
     }
     REQUIRE(named >= 1);
   }
@@ -292,13 +292,13 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
     }
     REQUIRE(lists > 40);
   }
-  const std::span<const uint32_t> table = paged(mode) ? std::span<const uint32_t>() : checked_table_copy(mapped, layout, c);
+  const std::span<const uint32_t> table = store_mode(mode).paged ? std::span<const uint32_t>() : checked_table_copy(mapped, layout, c);
   std::set<uint32_t> units;
   for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In})
     for (VertexId v = 0; v < kVertices && !table.empty(); ++v)
       walk_chain(mapped, layout, c.high_water, d, v, table[(d == AdjacencyList::Out ? 0 : kVertices) + v],
                  [&](const AdjacencyBlock& b) { units.insert(static_cast<uint32_t>((reinterpret_cast<const std::byte*>(&b) - mapped.base() - layout.blocks) / kBlockUnitBytes)); });
-  REQUIRE((paged(mode) || trees || units.size() > 20));
+  REQUIRE((store_mode(mode).paged || trees || units.size() > 20));
   uint64_t k = 0;
   for (uint32_t unit : units)
     if (every_bit || k++ % (units.size() / 8) == 0)
@@ -328,7 +328,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       }
   const uint64_t flips = tally.trials;
   // Every page holding anything, zero-filled.
-  const uint64_t used = paged(mode) ? layout.page_offset(c.high_water)
+  const uint64_t used = store_mode(mode).paged ? layout.page_offset(c.high_water)
                                     : layout.block_offset(trees ? allocated_units : c.high_water);
   const std::string zeros(kRegionAlignment, '\0');
   for (uint64_t page = 0; page < used; page += kRegionAlignment) {

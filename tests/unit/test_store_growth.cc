@@ -237,7 +237,7 @@ TEST_CASE("store growth: a reader holding an old version forever never starves t
   // A tight block region: the load grows it to about what the edges need, leaving little slack.
   StoreGeometry g = default_geometry(set.vertices, n, 1 << 14, false, mode);
   g.block_units = 8 * kUnitsPerPage;
-  auto s = GraphStore::create(path, g, mode, {.threads = 2, .section_log = 16, .wear_levelling = false});
+  auto s = GraphStore::create(path, g, mode, {.threads = 2, .tuning = {{"section-log", 16}, {"wear-levelling", 0}}});
   std::vector<EdgeOp> ops = graphso::testing::adds_of(all.first(n));
   s->add_edges(all.first(n));
   s->flush_to_blocks();

@@ -82,7 +82,7 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
   const std::string path = dir.file("store.pm");
   {
     auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 4096, weighted, mode), mode,
-                                {.threads = 2, .section_log = 32});
+                                {.threads = 2, .tuning = {{"section-log", 32}}});
     for (size_t at = 0; at < set.edges.size(); at += 500)
       s->add_edges(std::span(set.edges).subspan(at, std::min<size_t>(500, set.edges.size() - at)));
     for (size_t at = 0; at < deletes.size(); at += 300)
@@ -112,7 +112,7 @@ TEST_CASE("store run: a dgap store checkpointed is read wholly in place, and its
   const size_t half = set.edges.size() / 2;
   const std::string path = dir.file("store.pm");
   auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size(), 2048, false, StoreMode::Dgap),
-                              StoreMode::Dgap, {.threads = 2, .section_log = 16});
+                              StoreMode::Dgap, {.threads = 2, .tuning = {{"section-log", 16}}});
   s->add_edges(std::span(set.edges).first(half));
   s->flush_to_blocks();
   ReaderFactory readers{ReaderOptions{}};
@@ -123,7 +123,7 @@ TEST_CASE("store run: a dgap store checkpointed is read wholly in place, and its
   for (size_t at = half; at < set.edges.size(); at += 200)
     s->add_edges(std::span(set.edges).subspan(at, std::min<size_t>(200, set.edges.size() - at)));
   s->flush_to_blocks();
-  REQUIRE(s->status().merges > 50);
+  REQUIRE(s->status().counter("merges") > 50);
   EdgeSet first_half;
   first_half.vertices = set.vertices;
   first_half.edges.assign(set.edges.begin(), set.edges.begin() + static_cast<long>(half));

@@ -1,4 +1,4 @@
-// graphso ingest STORE --input EDGES.bin|-|PIPE [--threads N] [--batch K] [--store-mode xpgraph|naive|dgap|gear|ftgraph]
+// graphso ingest STORE --input EDGES.bin|-|PIPE [--threads N] [--batch K] [--store-mode MODE]
 // Appends an edge list to the evolving-graph store (created on first use), durably, batch by
 // batch; or takes an edge stream (standard input, a named pipe) as it comes, in group commits,
 // acknowledging each. Resumable: the store records the input (or stream) and how many of its
@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,12 +16,14 @@
 #include <memory>
 #include <optional>
 
+#include "base/enum_names.h"
 #include "base/json_writer.h"
 #include "base/percentile.h"
 #include "base/progress.h"
 #include "datasets/edge_list.h"
 #include "store/graph_store.h"
 #include "store/input_resume.h"
+#include "store/vertex_buffers.h"
 #include "tools/graphso/group_commit.h"
 #include "tools/graphso/options.h"
 #include "tools/graphso/power_cut_options.h"
@@ -85,11 +88,11 @@ bool is_stream(const std::string& input) {
 // Null when the store exists (also when another process created it after the caller looked).
 std::unique_ptr<GraphStore> create_store(const StoreSettings& settings, uint64_t capacity, uint64_t edges,
                                          bool weighted, bool real_weights) {
-  const StoreMode mode = settings.mode.value_or(StoreMode::XPGraph);
+  const StoreMode mode = settings.mode.value_or(kDefaultStoreMode);
   StoreGeometry geometry = default_geometry(capacity, edges, settings.log_slots, weighted, mode);
   geometry.real_weights = real_weights;  // binary32 in the weight words, said in the superblock
   if (settings.block_units)
-    geometry.block_units = paged(mode) ? align_down(*settings.block_units, kUnitsPerPage) : *settings.block_units;
+    geometry.block_units = store_mode(mode).paged ? align_down(*settings.block_units, kUnitsPerPage) : *settings.block_units;
   auto store = GraphStore::create_if_missing(settings.path, geometry, mode, settings.options);
   if (store)
     std::printf("%s: created (%s, %s, %llu vertices, %llu log slots, %s for blocks)\n", settings.path.c_str(),
@@ -106,7 +109,7 @@ std::unique_ptr<GraphStore> open_existing(const StoreSettings& settings) {
   const StoreStatus s = store->status();
   if (settings.mode && *settings.mode != s.header.mode)
     fail("ingest: {} is a {} store, not {}", settings.path, store_mode_name(s.header.mode), store_mode_name(*settings.mode));
-  if (s.header.mode != StoreMode::Ftgraph && settings.log_slots_given && settings.log_slots != s.header.geometry.log_slots)
+  if (store_mode(s.header.mode).logs && settings.log_slots_given && settings.log_slots != s.header.geometry.log_slots)
     fail("ingest: --log-slots is fixed when a store is created; {} has {}", settings.path, s.header.geometry.log_slots);
   return store;
 }
@@ -182,10 +185,7 @@ void finish(GraphStore& gs, const IngestStart& begun, uint64_t done, uint32_t th
                 static_cast<unsigned long long>(s.growths), static_cast<unsigned long long>(s.header.geometry.vertices),
                 human_bytes(static_cast<double>(StoreLayout(s.header.geometry).file_bytes)).c_str(),
                 static_cast<unsigned long long>(s.growth_edges), s.growth_seconds);
-  if (s.header.mode == StoreMode::Ftgraph)
-    std::printf("ingest: set semantics: %llu inserts of edges already present, %llu deletions of absent edges (nothing "
-                "written for either)\n", static_cast<unsigned long long>(s.duplicates),
-                static_cast<unsigned long long>(s.absent_deletes));
+  for (const std::string& note : s.notes) std::printf("ingest: %s\n", note.c_str());
   if (report_path.empty()) return;
   JsonWriter json;
   json.begin_object()
@@ -212,15 +212,8 @@ void finish(GraphStore& gs, const IngestStart& begun, uint64_t done, uint32_t th
       .field("vertices", s.header.geometry.vertices)
       .field("file_bytes", StoreLayout(s.header.geometry).file_bytes)
       .field("log_head", s.head)
-      .field("block_bytes_used", (s.high_water - 1) * (paged(s.header.mode) ? kSectionPageBytes : kBlockUnitBytes));
-  if (s.header.mode == StoreMode::Dgap)
-    json.field("sections", s.sections).field("merges", s.merges).field("splits", s.splits).field("pages_written", s.pages_written);
-  if (s.header.mode == StoreMode::Gear)
-    json.field("relocations", s.relocations).field("relocated_bytes", s.relocated_bytes)
-        .field("wear_moves", s.wear_moves).field("wear_moved_bytes", s.wear_moved_bytes);
-  if (s.header.mode == StoreMode::Ftgraph)
-    json.field("duplicates", s.duplicates).field("absent_deletes", s.absent_deletes)
-        .field("branch_outs", s.branch_outs).field("scale_ups", s.scale_ups);
+      .field("block_bytes_used", (s.high_water - 1) * (store_mode(s.header.mode).paged ? kStorePageBytes : kBlockUnitBytes));
+  for (const ModeCounter& c : s.counters) json.field(c.name, c.value);
   extra(json);
   json.end_object();
   AtomicOutputFile out(report_path);
@@ -403,12 +396,59 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
   return 0;
 }
 
+// --store-mode's help: every mode in the table, the default first.
+std::string store_mode_help() {
+  std::string help = "new store: ";
+  for (const StoreModeEntry* m : store_modes())
+    help += fmt::format("{}{} ({}{})", help.size() > 11 ? ", " : "", m->name, m->summary,
+                        m->mode == kDefaultStoreMode ? "; the default" : "");
+  return help;
+}
+
+// The modes' own options (store/store_mode.h), each once, as the table gives them: parsed here,
+// kept by name when given.
+class ModeOptionValues {
+ public:
+  po::options_description described() {
+    po::options_description d("store mode options");
+    const std::vector<ModeOptionUse> uses = mode_options();
+    text_.resize(uses.size());
+    help_.reserve(uses.size());
+    for (size_t k = 0; k < uses.size(); ++k) {
+      const ModeOption& o = *uses[k].option;
+      names_.push_back(o.name);
+      kinds_.push_back(o.kind);
+      const std::string fallback = o.kind == ModeOption::Kind::OnOff ? (o.fallback ? "on" : "off") : std::to_string(o.fallback);
+      help_.push_back(fmt::format("{}: {} (default {})", choices_text({uses[k].modes.begin(), uses[k].modes.end()}), o.help, fallback));
+      d.add_options()(o.name, po::value(&text_[k]), help_.back().c_str());
+    }
+    return d;
+  }
+  // The given ones into `tuning`; a malformed value is a one-line error (ranges: check_store_options).
+  void apply(const po::variables_map& vm, std::map<std::string, uint64_t, std::less<>>& tuning) const {
+    for (size_t k = 0; k < names_.size(); ++k) {
+      if (!vm.count(names_[k])) continue;
+      const std::string& t = text_[k];
+      if (kinds_[k] == ModeOption::Kind::OnOff) {
+        if (t != "on" && t != "off") fail("ingest: --{} '{}' (expected on or off)", names_[k], t);
+        tuning[names_[k]] = t == "on" ? 1 : 0;
+      } else {
+        tuning[names_[k]] = parse_number_token<uint64_t>(t);
+      }
+    }
+  }
+
+ private:
+  std::vector<std::string> names_, help_;
+  std::vector<ModeOption::Kind> kinds_;
+  std::deque<std::string> text_;  // po keeps pointers to these
+};
+
 }  // namespace
 
 int cmd_ingest(const Args& args) {
   po::options_description options("ingest options");
-  std::string mode_name, log_slots, block_space, buffer_mem, wear_levelling, commit_every,
-      stream_name;
+  std::string mode_name, log_slots, block_space, buffer_mem, commit_every, stream_name;
   uint64_t acknowledged = 0;
   IngestRequest request;
   StreamRequest stream;
@@ -429,27 +469,20 @@ int cmd_ingest(const Args& args) {
        "stream: it is sent again from its first operation; those already in the store are skipped")
       ("real-weights", po::bool_switch(&stream.real_weights), "stream, new store: a text stream's weights are reals")
       ("delete", po::bool_switch(&request.deletes), "the input's edges are deletions")
-      ("store-mode", po::value(&mode_name), "new store: xpgraph (default), naive (GraphOne on PMEM, the baseline), dgap (a sorted edge array "
-       "the engines read in place), gear (each vertex's neighbours together in one subpage) or ftgraph (a suffix-bit "
-       "tree per vertex changed in place, no log; set semantics: duplicates are not stored)")
+      ("store-mode", po::value(&mode_name), store_mode_help().c_str())
       ("vertices", number(&settings.vertices)->default_value(0), "vertex capacity (default: the input's); a store grows to it")
       ("expect-edges", number(&settings.expect_edges)->default_value(0),
        "new store: size its block space for this many edges (default: the input's), for a store loaded in parts")
       ("log-slots", po::value(&log_slots)->default_value("16M"), "new store: edges the circular log holds")
       ("block-space", po::value(&block_space)->default_value("auto"), "new store: bytes for adjacency blocks (auto: sized from the input)")
-      ("max-buffer", number(&store_options.max_buffer_bytes)->default_value(256), "largest DRAM vertex buffer, bytes (16-256)")
       ("buffer-mem", po::value(&buffer_mem)->default_value("1G"), "vertex buffer (dgap: section log) memory that triggers a checkpoint")
-      ("section-log", number(&store_options.section_log)->default_value(2048),
-       "dgap: logged operations on a section that start its merge (DGAP's per-section log)")
-      ("wear-levelling", po::value(&wear_levelling)->default_value("on"),
-       "gear: on (new subpages on the least written pages, GEAR's dual-granularity leveller) or off (first fit)")
-      ("archive-threshold", number(&store_options.archive_threshold)->default_value(65536),
-       "logged edges that start buffering (XPGraph's archiving threshold; a stream's default: --batch)")
       ("report", po::value(&request.report), "write a JSON report here")
       ("ack-log", po::value(&request.ack_log), "append the acknowledged operation count after every batch or group")
       ("acknowledged", number(&acknowledged),
        "N of this input's edges are already in the store (when the store can no longer tell: both copies of its "
        "input record damaged); ingest goes on after them");
+  ModeOptionValues mode_values;
+  options.add(mode_values.described());
   PowerCutOptions power_cut;
   options.add(power_cut.described());
   po::positional_options_description positional;
@@ -467,9 +500,7 @@ int cmd_ingest(const Args& args) {
       fail("ingest: --log-slots {} is below the minimum of {}", settings.log_slots, kMinLogSlots);
     if (block_space != "auto") settings.block_units = parse_size(block_space, "--block-space") / kBlockUnitBytes;
     if (!mode_name.empty()) settings.mode = parse_store_mode(mode_name);
-    if (wear_levelling != "on" && wear_levelling != "off")
-      fail("ingest: --wear-levelling '{}' (expected on or off)", wear_levelling);
-    store_options.wear_levelling = wear_levelling == "on";
+    mode_values.apply(vm, store_options.tuning);
     check_store_options(store_options);
     stream.commit_every = parse_duration(commit_every, "--commit-every");
     if (!streaming) {
@@ -485,7 +516,7 @@ int cmd_ingest(const Args& args) {
   // Buffering what the log holds (xpgraph, gear) overlaps logging the next batch when a batch is
   // what starts it, as in a file's ingest; with the file's 65,536 every fourth group would buffer
   // four groups' edges at once, and the pieces behind it wait (p99 26 ms against 6-16 ms).
-  if (vm["archive-threshold"].defaulted()) store_options.archive_threshold = request.batch;
+  store_options.tuning.try_emplace(kArchiveThresholdOption.name, request.batch);
   stream.name = !stream_name.empty() ? stream_name
                 : request.input == "-" ? "stdin"
                                        : std::filesystem::absolute(request.input).lexically_normal().string();

@@ -23,24 +23,15 @@ int cmd_store_check(const Args& args) {
   std::printf("%s: %s store, %s, checked at log position %llu (checkpoint %llu, %u read%s)\n", store_path.c_str(),
               store::store_mode_name(c.header.mode), c.header.geometry.weighted ? "weighted" : "unweighted",
               n(c.read.position), n(c.read.checkpoint_seq), c.read.attempts, c.read.attempts == 1 ? "" : "s");
-  if (c.header.mode == store::StoreMode::Dgap)
-    std::printf("%s: %llu edges through the sections (%llu pages, %llu bytes), every page and key range checked\n",
-                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes));
-  else if (c.header.mode == store::StoreMode::Gear)
-    std::printf("%s: %llu edges, the same multiset through the out-lists (%llu lists in %llu bytes of subpages) and the "
-                "in-lists (%llu lists in %llu bytes)\n",
-                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
-                n(c.read.in_block_bytes));
-  else if (c.header.mode == store::StoreMode::Ftgraph)
-    std::printf("%s: %llu edges, the same set through the out-trees (%llu nodes, %llu bytes) and the in-trees (%llu "
-                "nodes, %llu bytes), every node and slot checked\n",
-                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
-                n(c.read.in_block_bytes));
+  const store::StoreModeEntry& mode = store::store_mode(c.header.mode);
+  if (!mode.in_lists)
+    std::printf("%s: %llu edges through the %s (%llu %s, %llu bytes)%s\n", store_path.c_str(), n(c.read.edges),
+                mode.lists_called, n(c.read.blocks), mode.units_called, n(c.read.block_bytes), mode.checked_too);
   else
-    std::printf("%s: %llu edges, the same multiset through the out-chains (%llu blocks, %llu bytes) and the in-chains "
-                "(%llu blocks, %llu bytes)\n",
-                store_path.c_str(), n(c.read.edges), n(c.read.blocks), n(c.read.block_bytes), n(c.read.in_blocks),
-                n(c.read.in_block_bytes));
+    std::printf("%s: %llu edges, the same %s through the out-%s (%llu %s, %llu bytes) and the in-%s (%llu %s, %llu "
+                "bytes)%s\n", store_path.c_str(), n(c.read.edges), mode.set_semantics ? "set" : "multiset",
+                mode.lists_called, n(c.read.blocks), mode.units_called, n(c.read.block_bytes), mode.lists_called,
+                n(c.read.in_blocks), mode.units_called, n(c.read.in_block_bytes), mode.checked_too);
   for (const std::string& d : c.damage) std::fprintf(stderr, "graphso: error: %s: %s\n", store_path.c_str(), d.c_str());
   if (!c.damage.empty()) return kExitError;
   std::printf("%s: no damage found\n", store_path.c_str());

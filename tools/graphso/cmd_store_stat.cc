@@ -36,53 +36,7 @@ int cmd_store_stat(const Args& args) {
   line("block_bytes_capacity", s.block_bytes_capacity);
   line("bytes_used", s.bytes_used);
   line("file_bytes", s.file_bytes);
-  if (s.header.mode == store::StoreMode::Dgap) {
-    // The edge array: sections, how full their pages are, what waits in their logs, merges so far.
-    const store::SectionStats& a = s.sections;
-    const uint64_t pages = a.sections - a.empty;
-    line("sections", a.sections);
-    line("sections_empty", a.empty);
-    std::printf("section_density: %.3f\n", pages ? static_cast<double>(a.page_bytes) / (pages * 4096.0) : 0.0);
-    line("section_log_ops", a.logged);
-    line("section_log_max", a.max_logged);
-    line("section_merges", a.merges);
-    line("section_splits", a.splits);
-  }
-  if (s.header.mode == store::StoreMode::Gear) {
-    // Placement: lists per subpage level, how full their subpages are, what relocation rewrote;
-    // wear: subpage writes per page (over the pages written at least once).
-    const store::PlacementStats& g = s.placement;
-    for (uint32_t level = 0; level <= store::kGearMaxLevel; ++level)
-      if (g.lists[level]) std::printf("lists_%llu_bytes: %llu\n", static_cast<unsigned long long>(store::gear_level_bytes(level)),
-                                      static_cast<unsigned long long>(g.lists[level]));
-    std::printf("reserved_utilisation: %.3f\n", g.subpage_bytes ? static_cast<double>(g.list_bytes) / g.subpage_bytes : 0.0);
-    line("relocations", g.relocations);
-    line("relocated_bytes", g.relocated_bytes);
-    line("wear_moves", g.wear_moves);
-    line("wear_moved_bytes", g.wear_moved_bytes);
-    line("pages_written", g.pages_written);
-    line("page_writes_max", g.max_writes);
-    const double mean = g.pages_written ? static_cast<double>(g.total_writes) / g.pages_written : 0.0;
-    std::printf("page_writes_mean: %.2f\n", mean);
-    std::printf("page_writes_max_over_mean: %.2f\n", mean > 0 ? g.max_writes / mean : 0.0);
-  }
-  if (s.header.mode == store::StoreMode::Ftgraph) {
-    // The out-trees (what a snapshot reads): nodes per level, roots by their size, how full the
-    // nodes are; a batch under way.
-    const store::TreeStats& t = s.trees;
-    uint64_t nodes = 0;
-    line("out_trees", t.trees);
-    for (uint32_t level = 0; level <= store::kTreeMaxLevel; ++level) {
-      nodes += t.nodes[level];
-      if (t.nodes[level]) std::printf("out_nodes_level_%u: %llu\n", level, static_cast<unsigned long long>(t.nodes[level]));
-    }
-    line("out_roots_16", t.roots_by_size[0]);
-    line("out_roots_32", t.roots_by_size[1]);
-    line("out_roots_64", t.roots_by_size[2]);
-    line("out_tree_depth_max", t.deepest);
-    std::printf("node_slot_utilisation: %.3f\n", nodes ? static_cast<double>(t.slots_used) / (64.0 * nodes) : 0.0);
-    line("batch_under_way", s.applying - s.log_head);
-  }
+  for (const store::StatLine& l : s.mode_lines) std::printf("%s: %s\n", l.key.c_str(), l.value.c_str());
   if (s.input) {
     std::printf("input: %s\n", s.input->path.c_str());
     const bool stream = store::is_stream_input(*s.input);
