@@ -149,11 +149,12 @@ struct StoreRunInfo {
   uint64_t pages_in_place = 0;   // read from the store file
   uint64_t pages_rewritten = 0;  // written to the scratch file (sections with logged operations, chain modes)
   double open_seconds = 0;       // view, layout and out-degrees
-  // The chain and list modes: reading every vertex's out-list through the view (the layout's own
-  // work, sorting and encoding pages, left out), and what that read touched.
+  // The modes read through the view: reading every vertex's out-list (the layout's own work,
+  // sorting and encoding pages, left out; summed over the threads that read), and what that read
+  // touched.
   double traversal_seconds = 0;
-  uint64_t lists_read = 0;   // chain blocks or gear lists
-  uint64_t store_pages_read = 0;  // distinct 4 KiB pages of the store's block region
+  uint64_t lists_read = 0;   // chain blocks, gear lists or tree nodes
+  uint64_t store_pages_read = 0;  // 4 KiB pages of the store's block region (distinct within each thread's range)
   // The store was rebuilt (it grew, or was compacted) while the run read it: the run's version came
   // from the file it opened, which the store's path no longer names.
   bool replaced = false;

@@ -4,8 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <cstring>
+#include <mutex>
+
+#include <boost/sort/spreadsort/integer_sort.hpp>
 
 #include "base/checksum.h"
 #include "base/error.h"
@@ -129,47 +134,101 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
       }
     }
   } else {
-    // The chain modes: every source's edges through the view, a piece at a time. Sources come
-    // in increasing order (StoreView::out_edges), each source's destinations in no particular
-    // order (as its chain, list or tree holds them): each source's edges are sorted on their own,
-    // not the piece (which took a third of an xpgraph store's open on R-MAT 20).
-    std::vector<WeightedEdge> piece;
-    std::vector<std::pair<size_t, size_t>> sources;  // [first, last) of each source in the piece
-    auto flush = [&](size_t end) {
-      sources.clear();
-      for (size_t first = 0; first < end;) {
-        size_t last = first + 1;
-        while (last < end && piece[last].src == piece[first].src) ++last;
-        sources.emplace_back(first, last);
-        first = last;
+    // The other modes: every source's edges through the view, laid out by `threads` threads over
+    // ranges of sources (each range read, sorted and encoded by one thread; the view is read
+    // concurrently), the ranges' pages appended in source order as they come: a range finished
+    // early waits in memory for the ones before it, and its thread goes on to the next.
+    const uint64_t ranges = std::min<uint64_t>(vertices, uint64_t{64} * static_cast<uint64_t>(threads));
+    std::vector<std::vector<std::byte>> encoded(ranges);
+    std::vector<bool> ready(ranges, false);
+    uint64_t next = 0;  // the first range not yet appended
+    std::mutex appending;
+    std::vector<double> traversal(static_cast<size_t>(threads), 0.0);
+    std::vector<store::ReadCounts> counts(static_cast<size_t>(threads));
+    // Each thread's edges, kept across its ranges: a fresh vector per range faulted in zeroed
+    // pages for every edge (a fifth of the open's time on R-MAT 20).
+    std::vector<std::vector<WeightedEdge>> edges_of(static_cast<size_t>(threads));
+    std::vector<std::vector<uint64_t>> keys_of(static_cast<size_t>(threads));
+    // The error is the first in source order, as one thread would meet it (damage spanning
+    // vertices is named the same whatever the threads); ranges past a failed one are not read.
+    std::vector<std::exception_ptr> errors(ranges);
+    std::atomic<uint64_t> first_failed{ranges};
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (uint64_t r = 0; r < ranges; ++r) {
+      if (r > first_failed.load()) continue;
+      try {
+        const int t = omp_get_thread_num();
+        const auto begin = static_cast<VertexId>(vertices * r / ranges);
+        const auto end = static_cast<VertexId>(vertices * (r + 1) / ranges);
+        std::vector<WeightedEdge>& edges = edges_of[static_cast<size_t>(t)];
+        edges.clear();
+        double in_sink = 0;
+        const auto read_start = std::chrono::steady_clock::now();
+        const store::ReadCounts c = view.out_edges(begin, end, [&](std::span<const WeightedEdge> piece) {
+          const auto sink_start = std::chrono::steady_clock::now();
+          edges.insert(edges.end(), piece.begin(), piece.end());
+          in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
+        });
+        traversal[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count() - in_sink;
+        counts[t].blocks += c.blocks;
+        counts[t].pages += c.pages;
+        // Sources come in increasing order, each one's destinations as its list holds them: each
+        // source's run sorted on its own (most are already, or short), as (destination, weight)
+        // keys of 8 bytes rather than 12-byte edges, and counted for its degree.
+        std::vector<uint64_t>& keys = keys_of[static_cast<size_t>(t)];
+        for (size_t first = 0; first < edges.size();) {
+          size_t last = first + 1;
+          while (last < edges.size() && edges[last].src == edges[first].src) ++last;
+          auto by_destination = [](const WeightedEdge& x, const WeightedEdge& y) { return x.dst < y.dst; };
+          const auto from = edges.begin() + static_cast<long>(first), to = edges.begin() + static_cast<long>(last);
+          if (!std::is_sorted(from, to, by_destination)) {
+            keys.clear();
+            for (auto e = from; e != to; ++e) keys.push_back(uint64_t{e->dst} << 32 | e->weight);
+            boost::sort::spreadsort::integer_sort(keys.begin(), keys.end());
+            for (size_t k = 0; k < keys.size(); ++k)
+              edges[first + k] = {edges[first].src, static_cast<VertexId>(keys[k] >> 32), static_cast<Weight>(keys[k])};
+          }
+          if (edges[first].src < begin || edges[first].src >= end)
+            fail("{}: corrupt store: the out-lists of vertices {}..{} name source {}", path, begin, end - 1, edges[first].src);
+          degrees[edges[first].src] += static_cast<uint32_t>(last - first);
+          first = last;
+        }
+        // Room up front for about the most the edges can take (a destination of 4 bytes and its
+        // control bits, a weight of 4, a group's share): grown page by page, the buffer was copied
+        // again at every doubling. Reserved pages that are never written are never touched.
+        std::vector<std::byte> pages_of_range;
+        const uint64_t worst = edges.size() * (weighted ? 11 : 7);
+        pages_of_range.reserve((worst / (kPackedPageBytes - sizeof(PackedPageHeader)) + 2) * kPackedPageBytes);
+        PackedPageWriter writer(weighted, pages_of_range);
+        for (const WeightedEdge& e : edges) writer.add(e);
+        writer.finish();
+        // Append every range that is ready, in order.
+        std::lock_guard<std::mutex> lock(appending);
+        encoded[r] = std::move(pages_of_range);
+        ready[r] = true;
+        for (; next < ranges && ready[next]; ++next) {
+          const std::vector<std::byte>& bytes = encoded[next];
+          const uint64_t at = scratch.append(bytes);
+          for (uint64_t p = 0; p * kPackedPageBytes < bytes.size(); ++p) {
+            const PackedPageHeader h = packed_page_header(bytes.data() + p * kPackedPageBytes);
+            pages.push_back({kScratchFile, at + p * kPackedPageBytes, h.edges, h.first_src, h.last_src});
+          }
+          g->info_.pages_rewritten += bytes.size() / kPackedPageBytes;
+          encoded[next] = {};
+        }
+      } catch (...) {
+        errors[r] = std::current_exception();
+        for (uint64_t seen = first_failed.load(); r < seen && !first_failed.compare_exchange_weak(seen, r);) {
+        }
       }
-      const int64_t count = static_cast<int64_t>(sources.size());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 256) if (threads > 1)
-      for (int64_t k = 0; k < count; ++k)
-        std::sort(piece.begin() + static_cast<long>(sources[k].first), piece.begin() + static_cast<long>(sources[k].second),
-                  [](const WeightedEdge& a, const WeightedEdge& b) { return a.dst < b.dst; });
-      rewrite(std::span<const WeightedEdge>(piece).first(end));
-      piece.erase(piece.begin(), piece.begin() + static_cast<long>(end));
-    };
-    double in_sink = 0;
-    const auto traversal_start = std::chrono::steady_clock::now();
-    const store::ReadCounts counts = view.out_edges(0, static_cast<VertexId>(vertices), [&](std::span<const WeightedEdge> edges) {
-      const auto sink_start = std::chrono::steady_clock::now();
-      piece.insert(piece.end(), edges.begin(), edges.end());
-      if (piece.size() >= (1u << 20)) {
-        // A piece ends between two sources, so the pages stay sorted across pieces: the last
-        // source's edges wait for the next.
-        size_t end = piece.size();
-        while (end > 0 && piece[end - 1].src == piece.back().src) --end;
-        if (end > 0) flush(end);
-      }
-      in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
-    });
-    g->info_.traversal_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - traversal_start).count() - in_sink;
-    g->info_.lists_read = counts.blocks;
-    g->info_.store_pages_read = counts.pages;
-    if (!piece.empty()) flush(piece.size());
+    }
+    for (const std::exception_ptr& error : errors)
+      if (error) std::rethrow_exception(error);
+    for (int t = 0; t < threads; ++t) {
+      g->info_.traversal_seconds += traversal[static_cast<size_t>(t)];
+      g->info_.lists_read += counts[static_cast<size_t>(t)].blocks;
+      g->info_.store_pages_read += counts[static_cast<size_t>(t)].pages;
+    }
   }
 
   if (pages.empty())

@@ -39,15 +39,16 @@ struct ReadCounts {
   uint64_t pages = 0;        // distinct 4 KiB pages of the block region those lie in
 };
 
-// Gathers edges for a sink and hands them over in pieces of about a million (at a point the
-// caller chooses: between two vertices, two sections), counting them.
+// Gathers edges for a sink and hands them over in pieces of about 64 Ki (768 KiB: a buffer that is
+// reused within a read, not grown afresh by every read of a range), at a point the caller chooses
+// (between two vertices, two sections), counting them.
 class PieceSink {
  public:
   PieceSink(const EdgeSink& sink, ReadCounts& counts) : sink_(sink), counts_(counts) {}
   std::vector<WeightedEdge>& pending() { return pending_; }
   // Hands the pending edges over if they are a piece's worth.
   void boundary() {
-    if (pending_.size() >= (1u << 20)) flush();
+    if (pending_.size() >= kPieceEdges) flush();
   }
   void flush() {
     sink_(std::span<const WeightedEdge>(pending_));
@@ -56,6 +57,7 @@ class PieceSink {
   }
 
  private:
+  static constexpr size_t kPieceEdges = size_t{1} << 16;
   const EdgeSink& sink_;
   ReadCounts& counts_;
   std::vector<WeightedEdge> pending_;

@@ -1,7 +1,11 @@
 #include "store/ftgraph/tree_view.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <optional>
 #include <thread>
 #include <unordered_map>
@@ -40,7 +44,9 @@ class TreeView final : public StoreView {
 
   ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
     ReadCounts counts;
-    if (begin == 0 && end == vertices()) counts = out_counts_;  // what the scan at open read
+    // What the scan at open read goes with the read that starts at vertex 0 (a caller reading by
+    // ranges counts it once).
+    if (begin == 0) counts = out_counts_;
     counts.edges = 0;
     return emit(AdjacencyList::Out, out_, begin, end, sink, counts);
   }
@@ -107,39 +113,14 @@ class TreeView final : public StoreView {
     // allocates from it, so it is checked here too.
     const uint64_t before = read_tree_words(file_, layout_).applying;
     if (before < version) fail("{}: corrupt store: the batch word ({}) is behind the log head ({})", file_.path(), before, version);
-    const uint64_t n = vertices();
-    const uint64_t node_bytes = tree_node_units(weighted()) * kBlockUnitBytes;
-    PagesTouched touched(layout_);
-    TreeWalk walk;
-    walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
-      ++counts.blocks;
-      counts.block_bytes += node_bytes;
-      touched.note(layout_.block_offset(unit), node_bytes, counts);
-      if (!stats) return;
-      ++stats->nodes[h.level];
-      stats->slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
-      stats->deepest = std::max<uint64_t>(stats->deepest, h.level);
-      if (h.level == 0) ++stats->roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
-    };
-    adj.begin.assign(n + 1, 0);
-    adj.edges.clear();
-    uint64_t trees = 0;
-    for (uint64_t v = 0; v < n; ++v) {
-      adj.begin[v] = adj.edges.size();
-      const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
-      if (root == 0) continue;
-      ++trees;
-      if (stats) ++stats->trees;
-      walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
-                [&](uint32_t m, Weight w) { adj.edges.emplace_back(m, w); });
-    }
-    adj.begin[n] = adj.edges.size();
+    std::string unsettled;
+    const uint64_t trees = walk_trees(d, adj, counts, stats, unsettled);
     const TreeWords end = read_tree_words(file_, layout_);
     const uint64_t after = end.applying;
     if (before == version && after == version) {
       // At rest all along: nodes must be settled, and the roots as many as the count says, or they
       // are damaged.
-      if (!walk.unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), walk.unsettled);
+      if (!unsettled.empty()) fail("{}: corrupt store: {}", file_.path(), unsettled);
       check_tree_count(file_, d, end, trees);
       return true;
     }
@@ -168,6 +149,89 @@ class TreeView final : public StoreView {
     undo(adj, *before_ops);
     if (set_back) *set_back = before_ops->size();
     return true;
+  }
+
+  // Every direction-d tree into `adj`, walked by the process's threads over ranges of vertices
+  // (nodes are read whole whatever else reads them: walk_tree), with what the walk counted and the
+  // first unsettled node, in vertex order; returns the trees found.
+  uint64_t walk_trees(AdjacencyList d, Adjacency& adj, ReadCounts& counts, TreeStats* stats, std::string& unsettled) const {
+    struct RangeRead {
+      std::vector<std::pair<VertexId, Weight>> edges;
+      std::vector<uint64_t> ends;  // where each vertex's edges end in `edges`
+      ReadCounts counts;
+      TreeStats stats;
+      uint64_t trees = 0;
+      std::string unsettled;
+    };
+    const uint64_t n = vertices();
+    const uint64_t node_bytes = tree_node_units(weighted()) * kBlockUnitBytes;
+    const int threads = std::max(1, omp_get_max_threads());
+    const uint64_t ranges = std::min<uint64_t>(n, uint64_t{16} * static_cast<uint64_t>(threads));
+    std::vector<RangeRead> parts(ranges);
+    // The error is the first in vertex order, as one thread's walk would meet it: damage that
+    // spans vertices is named the same whatever the threads (store-check, a snapshot and a run
+    // name one word). Ranges past a failed one are not walked.
+    std::vector<std::exception_ptr> errors(ranges);
+    std::atomic<uint64_t> first_failed{ranges};
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (uint64_t r = 0; r < ranges; ++r) {
+      if (r > first_failed.load()) continue;
+      try {
+        RangeRead& part = parts[r];
+        PagesTouched touched(layout_);
+        TreeWalk walk;
+        walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
+          ++part.counts.blocks;
+          part.counts.block_bytes += node_bytes;
+          touched.note(layout_.block_offset(unit), node_bytes, part.counts);
+          ++part.stats.nodes[h.level];
+          part.stats.slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
+          part.stats.deepest = std::max<uint64_t>(part.stats.deepest, h.level);
+          if (h.level == 0) ++part.stats.roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
+        };
+        for (uint64_t v = n * r / ranges; v < n * (r + 1) / ranges; ++v) {
+          const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
+          if (root != 0) {
+            ++part.trees;
+            walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
+                      [&](uint32_t m, Weight w) { part.edges.emplace_back(m, w); });
+          }
+          part.ends.push_back(part.edges.size());
+        }
+        part.unsettled = std::move(walk.unsettled);
+      } catch (...) {
+        errors[r] = std::current_exception();
+        for (uint64_t seen = first_failed.load(); r < seen && !first_failed.compare_exchange_weak(seen, r);) {
+        }
+      }
+    }
+    for (const std::exception_ptr& error : errors)
+      if (error) std::rethrow_exception(error);
+    // The ranges joined in vertex order.
+    uint64_t total = 0, trees = 0;
+    for (const RangeRead& part : parts) total += part.edges.size();
+    adj.begin.assign(n + 1, 0);
+    adj.edges.clear();
+    adj.edges.reserve(total);
+    uint64_t v = 0;
+    for (RangeRead& part : parts) {
+      const uint64_t at = adj.edges.size();
+      for (uint64_t end : part.ends) adj.begin[++v] = at + end;
+      adj.edges.insert(adj.edges.end(), part.edges.begin(), part.edges.end());
+      counts.blocks += part.counts.blocks;
+      counts.block_bytes += part.counts.block_bytes;
+      counts.pages += part.counts.pages;
+      trees += part.trees;
+      if (unsettled.empty()) unsettled = std::move(part.unsettled);
+      if (!stats) continue;
+      stats->trees += part.trees;
+      for (uint32_t level = 0; level <= kTreeMaxLevel; ++level) stats->nodes[level] += part.stats.nodes[level];
+      for (uint32_t k = 0; k < 3; ++k) stats->roots_by_size[k] += part.stats.roots_by_size[k];
+      stats->slots_used += part.stats.slots_used;
+      stats->deepest = std::max(stats->deepest, part.stats.deepest);
+      part = RangeRead{};
+    }
+    return trees;
   }
 
   // Every edge an operation touched is set back to what it was before the first of them.

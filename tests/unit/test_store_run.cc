@@ -102,6 +102,19 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
     REQUIRE(g->info().pages_rewritten > 0);
   } else {
     REQUIRE(g->info().pages_in_place == 0);
+    // Laid out by one thread, or by three over their ranges of sources (uneven cuts): the same
+    // degrees and the same lists read; the batch below runs on the two threads' layout.
+    ReaderFactory one_readers{ReaderOptions{}}, three_readers{ReaderOptions{}};
+    auto one = StoreGraph::open(path, "", one_readers, 1);
+    auto three = StoreGraph::open(path, "", three_readers, 3);
+    std::vector<uint32_t> degrees(set.vertices, 0);
+    for (const WeightedEdge& e : expected.edges) ++degrees[e.src];
+    REQUIRE(one->graph().out_degrees() == degrees);
+    REQUIRE(three->graph().out_degrees() == degrees);
+    REQUIRE(g->graph().out_degrees() == degrees);
+    REQUIRE(three->info().edges == expected.edges.size());
+    REQUIRE(one->info().lists_read == three->info().lists_read);
+    REQUIRE(one->info().lists_read > 0);
   }
   check_runs(*g, expected, readers);
 }
