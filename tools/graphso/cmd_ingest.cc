@@ -413,6 +413,7 @@ class ModeOptionValues {
     po::options_description d("store mode options");
     const std::vector<ModeOptionUse> uses = mode_options();
     text_.resize(uses.size());
+    numbers_.resize(uses.size());
     help_.reserve(uses.size());
     for (size_t k = 0; k < uses.size(); ++k) {
       const ModeOption& o = *uses[k].option;
@@ -420,11 +421,15 @@ class ModeOptionValues {
       kinds_.push_back(o.kind);
       const std::string fallback = o.kind == ModeOption::Kind::OnOff ? (o.fallback ? "on" : "off") : std::to_string(o.fallback);
       help_.push_back(fmt::format("{}: {} (default {})", choices_text({uses[k].modes.begin(), uses[k].modes.end()}), o.help, fallback));
-      d.add_options()(o.name, po::value(&text_[k]), help_.back().c_str());
+      if (o.kind == ModeOption::Kind::OnOff)
+        d.add_options()(o.name, po::value(&text_[k]), help_.back().c_str());
+      else
+        d.add_options()(o.name, number(&numbers_[k]), help_.back().c_str());
     }
     return d;
   }
-  // The given ones into `tuning`; a malformed value is a one-line error (ranges: check_store_options).
+  // The given ones into `tuning` (a number is parsed as every numeric option is; ranges:
+  // check_store_options).
   void apply(const po::variables_map& vm, std::map<std::string, uint64_t, std::less<>>& tuning) const {
     for (size_t k = 0; k < names_.size(); ++k) {
       if (!vm.count(names_[k])) continue;
@@ -433,7 +438,7 @@ class ModeOptionValues {
         if (t != "on" && t != "off") fail("ingest: --{} '{}' (expected on or off)", names_[k], t);
         tuning[names_[k]] = t == "on" ? 1 : 0;
       } else {
-        tuning[names_[k]] = parse_number_token<uint64_t>(t);
+        tuning[names_[k]] = numbers_[k];
       }
     }
   }
@@ -442,6 +447,7 @@ class ModeOptionValues {
   std::vector<std::string> names_, help_;
   std::vector<ModeOption::Kind> kinds_;
   std::deque<std::string> text_;  // po keeps pointers to these
+  std::deque<uint64_t> numbers_;
 };
 
 }  // namespace
