@@ -38,7 +38,7 @@ struct ModeOption {
   void (*check)(uint64_t value) = nullptr;  // what a range cannot say (a power of two); throws
 };
 
-// A line of store-stat or of ingest's report, as the mode words it: `key: value`.
+// A line of store-stat, as the mode words it: `key: value` (StoreView::stat_lines).
 struct StatLine {
   std::string key;
   std::string value;

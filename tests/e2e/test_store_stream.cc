@@ -73,6 +73,13 @@ std::vector<std::byte> as_binary(std::span<const EdgeOp> ops, const EdgeStreamKi
   return out;
 }
 
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 void write_bytes(const std::string& path, std::span<const std::byte> bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -305,6 +312,49 @@ TEST_CASE("store stream: a stream that breaks keeps exactly what came before the
     REQUIRE(acknowledgements(r.out).back() == good);
     require_store_matches(store, std::span(ops).first(good), "xpgraph");
   }
+}
+
+TEST_CASE("store stream: a client that stops reading acknowledgements does not stop the ingest") {
+  // Standard output is a pipe nobody reads from the start: every acknowledgement meets a closed
+  // pipe. Ingest says so once, takes the whole stream, keeps acknowledging in --ack-log and exits 0
+  // after its checkpoint, as after any ingest (before, SIGPIPE killed it at the first one).
+  auto in = rmat_input(9, 4, 5);
+  const std::vector<EdgeOp> ops = evolution(in->set.edges, 3);
+  write_text(in->dir.file("s.txt"), as_text(ops, false));
+  const std::string store = in->dir.file("store.pm"), acks = in->dir.file("acks.txt"), err = in->dir.file("err.txt");
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int input = ::open(in->dir.file("s.txt").c_str(), O_RDONLY);
+    const int errors = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (input < 0 || errors < 0) ::_exit(126);
+    ::dup2(input, 0);
+    ::dup2(out[1], 1);
+    ::dup2(errors, 2);
+    ::close(out[0]);
+    const std::string binary = graphso_binary();
+    ::execl(binary.c_str(), binary.c_str(), "ingest", store.c_str(), "--input", "-", "--batch", "300", "--ack-log",
+            acks.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(out[0]);
+  ::close(out[1]);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  const std::string said = read_all(err);
+  INFO(said);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  REQUIRE_THAT(said, Catch::Contains("standard output is closed") && Catch::Contains("--ack-log has them"));
+  REQUIRE(std::count(said.begin(), said.end(), '\n') == 1);
+  std::vector<uint64_t> logged;  // the log's lines are bare counts
+  std::istringstream lines(read_all(acks));
+  for (std::string line; std::getline(lines, line);) logged.push_back(std::stoull(line));
+  REQUIRE(logged.size() >= 5);
+  REQUIRE(logged.back() == ops.size());
+  require_store_matches(store, ops, "xpgraph");
 }
 
 TEST_CASE("store stream: options that belong to streams or files are refused on the other") {

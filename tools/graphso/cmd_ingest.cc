@@ -3,6 +3,7 @@
 // batch; or takes an edge stream (standard input, a named pipe) as it comes, in group commits,
 // acknowledging each. Resumable: the store records the input (or stream) and how many of its
 // operations are acknowledged.
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <bit>
@@ -313,7 +314,10 @@ struct StreamRequest {
 
 // A stream: group commits, each acknowledged on standard output ("acknowledged N") and in the
 // acknowledgement log. "acknowledged N" is printed first, before anything is read: the stream's
-// operations already in the store (a client continues after them).
+// operations already in the store (a client continues after them). A client that stops reading
+// the acknowledgements (closes the pipe) does not stop the ingest: it is told once on standard
+// error, the stream goes on to its end and the store closes as after any ingest (the store, and
+// --ack-log, still say what is durable).
 int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
   const StoreSettings& settings = request.store;
   const std::string shown = request.input == "-" ? "stdin" : request.input;
@@ -321,9 +325,19 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
   const InputProgress id = identify_stream(stream.name);
   EdgeStreamOptions parsing{shown, stream.real_weights, kMaxStoreVertices};
   AckLog acks(request.ack_log);
+  // A write to a closed pipe is then an error return (EPIPE), not a signal that kills the process.
+  ::signal(SIGPIPE, SIG_IGN);
+  bool printing = true;
   auto acknowledge = [&](uint64_t n) {
-    std::printf("acknowledged %llu\n", static_cast<unsigned long long>(n));
-    std::fflush(stdout);
+    if (printing) {
+      std::printf("acknowledged %llu\n", static_cast<unsigned long long>(n));
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        printing = false;
+        std::fprintf(stderr, "graphso: ingest: standard output is closed (%s): acknowledgements are no longer printed%s; "
+                             "the stream goes on\n", errno_text(errno).c_str(),
+                     request.ack_log.empty() ? "" : " (--ack-log has them)");
+      }
+    }
     acks.acknowledged(n);
   };
   std::unique_ptr<GraphStore> graph_store;
