@@ -87,7 +87,7 @@ struct CheckpointSlot {
   uint64_t seq;
   uint64_t flushed;     // F: every edge before it is in blocks reachable from this slot's table
   uint64_t high_water;  // H: block units [1, H) are the ones this checkpoint may reach
-  uint64_t clean;       // naive mode: 1 after a clean close (the baseline has no recovery)
+  uint64_t clean;       // 1 after a clean close, for a mode read only after one (StoreModeEntry::clean_close_only)
   uint32_t table_crc;   // CRC-32C of this slot's vertex table copy
   uint32_t crc;
 };
@@ -121,7 +121,6 @@ std::optional<uint64_t> decode_log_head(uint64_t word);
 inline constexpr uint32_t phase_of(uint64_t position, uint64_t log_slots) {
   return 1u - static_cast<uint32_t>((position / log_slots) & 1u);
 }
-
 
 inline constexpr uint64_t kUnitsPerPage = kStorePageBytes / kBlockUnitBytes;
 // Pages of a paged mode's block region.
