@@ -4,9 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <cstring>
 #include <mutex>
 
@@ -16,6 +14,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "base/packed_pages.h"
+#include "base/ranges_in_order.h"
 #include "io/page_sums.h"
 #include "store/store_format.h"
 
@@ -149,26 +148,20 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     // pages for every edge (a fifth of the open's time on R-MAT 20).
     std::vector<std::vector<WeightedEdge>> edges_of(static_cast<size_t>(threads));
     std::vector<std::vector<uint64_t>> keys_of(static_cast<size_t>(threads));
-    // The error is the first in source order, as one thread would meet it (damage spanning
-    // vertices is named the same whatever the threads); ranges past a failed one are not read.
-    std::vector<std::exception_ptr> errors(ranges);
-    std::atomic<uint64_t> first_failed{ranges};
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (uint64_t r = 0; r < ranges; ++r) {
-      if (r > first_failed.load()) continue;
-      try {
-        const int t = omp_get_thread_num();
-        const auto begin = static_cast<VertexId>(vertices * r / ranges);
-        const auto end = static_cast<VertexId>(vertices * (r + 1) / ranges);
-        std::vector<WeightedEdge>& edges = edges_of[static_cast<size_t>(t)];
-        edges.clear();
-        double in_sink = 0;
-        const auto read_start = std::chrono::steady_clock::now();
-        const store::ReadCounts c = view.out_edges(begin, end, [&](std::span<const WeightedEdge> piece) {
-          const auto sink_start = std::chrono::steady_clock::now();
-          edges.insert(edges.end(), piece.begin(), piece.end());
-          in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
-        });
+    // An error is the first in source order, as one thread would meet it.
+    for_ranges_in_order(ranges, threads, [&](uint64_t r) {
+      const int t = omp_get_thread_num();
+      const auto begin = static_cast<VertexId>(vertices * r / ranges);
+      const auto end = static_cast<VertexId>(vertices * (r + 1) / ranges);
+      std::vector<WeightedEdge>& edges = edges_of[static_cast<size_t>(t)];
+      edges.clear();
+      double in_sink = 0;
+      const auto read_start = std::chrono::steady_clock::now();
+      const store::ReadCounts c = view.out_edges(begin, end, [&](std::span<const WeightedEdge> piece) {
+        const auto sink_start = std::chrono::steady_clock::now();
+        edges.insert(edges.end(), piece.begin(), piece.end());
+        in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
+      });
         traversal[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count() - in_sink;
         counts[t].blocks += c.blocks;
         counts[t].pages += c.pages;
@@ -216,14 +209,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
           g->info_.pages_rewritten += bytes.size() / kPackedPageBytes;
           encoded[next] = {};
         }
-      } catch (...) {
-        errors[r] = std::current_exception();
-        for (uint64_t seen = first_failed.load(); r < seen && !first_failed.compare_exchange_weak(seen, r);) {
-        }
-      }
-    }
-    for (const std::exception_ptr& error : errors)
-      if (error) std::rethrow_exception(error);
+    });
     for (int t = 0; t < threads; ++t) {
       g->info_.traversal_seconds += traversal[static_cast<size_t>(t)];
       g->info_.lists_read += counts[static_cast<size_t>(t)].blocks;

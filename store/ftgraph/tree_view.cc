@@ -3,15 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
 #include "base/error.h"
+#include "base/ranges_in_order.h"
 #include "store/edge_log.h"
 #include "store/ftgraph/op_ring.h"
 #include "store/ftgraph/tree_nodes.h"
@@ -168,45 +167,32 @@ class TreeView final : public StoreView {
     const int threads = std::max(1, omp_get_max_threads());
     const uint64_t ranges = std::min<uint64_t>(n, uint64_t{16} * static_cast<uint64_t>(threads));
     std::vector<RangeRead> parts(ranges);
-    // The error is the first in vertex order, as one thread's walk would meet it: damage that
-    // spans vertices is named the same whatever the threads (store-check, a snapshot and a run
-    // name one word). Ranges past a failed one are not walked.
-    std::vector<std::exception_ptr> errors(ranges);
-    std::atomic<uint64_t> first_failed{ranges};
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (uint64_t r = 0; r < ranges; ++r) {
-      if (r > first_failed.load()) continue;
-      try {
-        RangeRead& part = parts[r];
-        PagesTouched touched(layout_);
-        TreeWalk walk;
-        walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
-          ++part.counts.blocks;
-          part.counts.block_bytes += node_bytes;
-          touched.note(layout_.block_offset(unit), node_bytes, part.counts);
-          ++part.stats.nodes[h.level];
-          part.stats.slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
-          part.stats.deepest = std::max<uint64_t>(part.stats.deepest, h.level);
-          if (h.level == 0) ++part.stats.roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
-        };
-        for (uint64_t v = n * r / ranges; v < n * (r + 1) / ranges; ++v) {
-          const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
-          if (root != 0) {
-            ++part.trees;
-            walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
-                      [&](uint32_t m, Weight w) { part.edges.emplace_back(m, w); });
-          }
-          part.ends.push_back(part.edges.size());
+    // An error is the first in vertex order, as one thread's walk would meet it: store-check, a
+    // snapshot and a run name the same damaged word.
+    for_ranges_in_order(ranges, threads, [&](uint64_t r) {
+      RangeRead& part = parts[r];
+      PagesTouched touched(layout_);
+      TreeWalk walk;
+      walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
+        ++part.counts.blocks;
+        part.counts.block_bytes += node_bytes;
+        touched.note(layout_.block_offset(unit), node_bytes, part.counts);
+        ++part.stats.nodes[h.level];
+        part.stats.slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
+        part.stats.deepest = std::max<uint64_t>(part.stats.deepest, h.level);
+        if (h.level == 0) ++part.stats.roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
+      };
+      for (uint64_t v = n * r / ranges; v < n * (r + 1) / ranges; ++v) {
+        const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
+        if (root != 0) {
+          ++part.trees;
+          walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
+                    [&](uint32_t m, Weight w) { part.edges.emplace_back(m, w); });
         }
-        part.unsettled = std::move(walk.unsettled);
-      } catch (...) {
-        errors[r] = std::current_exception();
-        for (uint64_t seen = first_failed.load(); r < seen && !first_failed.compare_exchange_weak(seen, r);) {
-        }
+        part.ends.push_back(part.edges.size());
       }
-    }
-    for (const std::exception_ptr& error : errors)
-      if (error) std::rethrow_exception(error);
+      part.unsettled = std::move(walk.unsettled);
+    });
     // The ranges joined in vertex order.
     uint64_t total = 0, trees = 0;
     for (const RangeRead& part : parts) total += part.edges.size();
