@@ -30,7 +30,7 @@ GRAPHX_JAR := build/graphx/graphso-graphx.jar
 GRAPHX_SRCS := tools/spark/graphx/pom.xml $(shell find tools/spark/graphx/src -name '*.scala')
 
 LIB_SRCS  := $(wildcard base/*.cc io/*.cc datasets/*.cc engine/*.cc engine/gridgraph/*.cc engine/xstream/*.cc jobs/*.cc \
-                        middleware/*.cc store/*.cc store/xpgraph/*.cc store/dgap/*.cc store/gear/*.cc store/ftgraph/*.cc prep/*.cc integrations/*.cc reference/*.cc)
+                        middleware/*.cc store/*.cc store/*/*.cc prep/*.cc integrations/*.cc reference/*.cc)
 TOOL_SRCS := $(wildcard tools/graphso/*.cc)
 UNIT_SRCS := $(wildcard tests/unit/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
 E2E_SRCS  := $(wildcard tests/e2e/*.cc) tests/store_checks.cc tests/test_graphs.cc tests/catch_main.cc
