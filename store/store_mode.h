@@ -77,6 +77,9 @@ struct StoreModeEntry {
   std::unique_ptr<StoreView> (*open_view)(ReaderLease lease, PmemFile file, const StoreHeader& header) = nullptr;
   std::span<const ModeOption> options;
   std::span<const char* const> crash_points;  // power-cut points of its own (store/persister.h)
+
+  // What the checkpoint's high-water mark counts: pages, or 64-byte block units.
+  uint64_t unit_bytes() const { return paged ? kStorePageBytes : kBlockUnitBytes; }
 };
 
 // Every mode, in superblock order.

@@ -24,8 +24,8 @@ StoreStat read_store_stat(const std::string& store_path) {
   stat.log_head = read_log_head(file, layout);
   stat.file_bytes = file.size();
   // A paged store's high-water mark counts pages, the others' 64-byte block units; unit or page 0 is unused.
-  const uint64_t unit = store_mode(stat.header.mode).paged ? kStorePageBytes : kBlockUnitBytes;
-  stat.block_bytes_used = (view->space_now().high_water - 1) * unit;
+  const uint64_t unit = store_mode(stat.header.mode).unit_bytes();
+  stat.block_bytes_used = (view->high_water(stat.checkpoint) - 1) * unit;
   stat.block_bytes_capacity = stat.header.geometry.block_units * kBlockUnitBytes - unit;
   stat.bytes_used = layout.blocks + stat.block_bytes_used;
   if (stat.input)

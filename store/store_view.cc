@@ -55,10 +55,6 @@ StatLine stat_ratio(std::string key, double value, int digits) {
   return {std::move(key), fmt::format("{:.{}f}", value, digits)};
 }
 
-SpaceWords StoreView::space_now() const {
-  return {read_checkpoint(file_, layout_).high_water, read_log_head(file_, layout_)};
-}
-
 void StoreView::fix_version() {
   for (uint32_t attempt = 1; attempt <= kMaxAttempts; ++attempt) {
     // The checkpoint, held by the lease before anything it names is read, then the head (which

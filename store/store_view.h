@@ -95,12 +95,6 @@ struct ViewPage {
   uint64_t logged = 0;    // operations after the checkpoint that fall in it
 };
 
-// The words a store's space is counted by, as persisted now (store-stat).
-struct SpaceWords {
-  uint64_t high_water = 0;  // block units (pages, in a paged mode) [1, high_water) in use
-  uint64_t applying = 0;    // the end of a batch under way; the head when none is
-};
-
 // A line of store-stat: "key: N".
 StatLine stat_count(std::string key, uint64_t value);
 // "key: 0.123" (digits after the point).
@@ -146,9 +140,9 @@ class StoreView {
   // What the mode adds to store-stat (its units' shape, how full they are, what they cost), as
   // the view read them.
   virtual std::vector<StatLine> stat_lines() const { return {}; }
-  // The space in use and a batch under way, as the store's words say now: by default the
-  // checkpoint in force and the head.
-  virtual SpaceWords space_now() const;
+  // Block units (pages, in a paged mode) [1, N) in use at checkpoint `c`, read by the caller: its
+  // high-water mark, or what the mode keeps in its place.
+  virtual uint64_t high_water(const Checkpoint& c) const { return c.high_water; }
   // A mode that changes edges in place: edges the read found changed by operations after the
   // version, and set back.
   virtual uint64_t edges_set_back() const { return 0; }

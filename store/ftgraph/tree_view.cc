@@ -34,6 +34,15 @@ struct TreeStats {
   uint64_t roots_by_size[3] = {};           // roots of 16, 32 and 64 slots
   uint64_t slots_used = 0;                  // edges held
   uint64_t deepest = 0;                     // level
+
+  TreeStats& operator+=(const TreeStats& o) {
+    trees += o.trees;
+    for (uint32_t level = 0; level <= kTreeMaxLevel; ++level) nodes[level] += o.nodes[level];
+    for (uint32_t k = 0; k < 3; ++k) roots_by_size[k] += o.roots_by_size[k];
+    slots_used += o.slots_used;
+    deepest = std::max(deepest, o.deepest);
+    return *this;
+  }
 };
 
 class TreeView final : public StoreView {
@@ -72,21 +81,18 @@ class TreeView final : public StoreView {
       nodes += t.nodes[level];
       if (t.nodes[level]) out.push_back(stat_count(fmt::format("out_nodes_level_{}", level), t.nodes[level]));
     }
-    const SpaceWords now = space_now();
+    const uint64_t applying = read_tree_words(file_, layout_).applying;
     const uint64_t head = read_log_head(file_, layout_);
     out.insert(out.end(), {stat_count("out_roots_16", t.roots_by_size[0]), stat_count("out_roots_32", t.roots_by_size[1]),
                            stat_count("out_roots_64", t.roots_by_size[2]), stat_count("out_tree_depth_max", t.deepest),
                            stat_count("out_slots_used", t.slots_used),
                            stat_ratio("node_slot_utilisation", nodes ? static_cast<double>(t.slots_used) / (64.0 * nodes) : 0.0),
-                           stat_count("batch_under_way", now.applying - std::min(now.applying, head))});
+                           stat_count("batch_under_way", applying - std::min(applying, head))});
     return out;
   }
 
-  // No checkpoints: the allocation mark and the batch word beside the head say it.
-  SpaceWords space_now() const override {
-    const TreeWords words = read_tree_words(file_, layout_);
-    return {words.allocated, words.applying};
-  }
+  // No checkpoints: the allocation mark beside the head says it.
+  uint64_t high_water(const Checkpoint&) const override { return read_tree_words(file_, layout_).allocated; }
 
  private:
   void copy_position() override {
@@ -159,7 +165,6 @@ class TreeView final : public StoreView {
       std::vector<uint64_t> ends;  // where each vertex's edges end in `edges`
       ReadCounts counts;
       TreeStats stats;
-      uint64_t trees = 0;
       std::string unsettled;
     };
     const uint64_t n = vertices();
@@ -185,7 +190,7 @@ class TreeView final : public StoreView {
       for (uint64_t v = n * r / ranges; v < n * (r + 1) / ranges; ++v) {
         const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
         if (root != 0) {
-          ++part.trees;
+          ++part.stats.trees;
           walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
                     [&](uint32_t m, Weight w) { part.edges.emplace_back(m, w); });
         }
@@ -194,7 +199,7 @@ class TreeView final : public StoreView {
       part.unsettled = std::move(walk.unsettled);
     });
     // The ranges joined in vertex order.
-    uint64_t total = 0, trees = 0;
+    uint64_t total = 0, trees = 0;  // edges, and non-empty trees
     for (const RangeRead& part : parts) total += part.edges.size();
     adj.begin.assign(n + 1, 0);
     adj.edges.clear();
@@ -207,14 +212,9 @@ class TreeView final : public StoreView {
       counts.blocks += part.counts.blocks;
       counts.block_bytes += part.counts.block_bytes;
       counts.pages += part.counts.pages;
-      trees += part.trees;
+      trees += part.stats.trees;
       if (unsettled.empty()) unsettled = std::move(part.unsettled);
-      if (!stats) continue;
-      stats->trees += part.trees;
-      for (uint32_t level = 0; level <= kTreeMaxLevel; ++level) stats->nodes[level] += part.stats.nodes[level];
-      for (uint32_t k = 0; k < 3; ++k) stats->roots_by_size[k] += part.stats.roots_by_size[k];
-      stats->slots_used += part.stats.slots_used;
-      stats->deepest = std::max(stats->deepest, part.stats.deepest);
+      if (stats) *stats += part.stats;
       part = RangeRead{};
     }
     return trees;

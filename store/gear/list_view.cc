@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "base/error.h"
-
 #include "store/gear/gear_lists.h"
 
 namespace graphso::store {

@@ -8,8 +8,8 @@
 
 #include <bit>
 #include <chrono>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -213,7 +213,7 @@ void finish(GraphStore& gs, const IngestStart& begun, uint64_t done, uint32_t th
       .field("vertices", s.header.geometry.vertices)
       .field("file_bytes", StoreLayout(s.header.geometry).file_bytes)
       .field("log_head", s.head)
-      .field("block_bytes_used", (s.high_water - 1) * (store_mode(s.header.mode).paged ? kStorePageBytes : kBlockUnitBytes));
+      .field("block_bytes_used", (s.high_water - 1) * store_mode(s.header.mode).unit_bytes());
   for (const ModeCounter& c : s.counters) json.field(c.name, c.value);
   extra(json);
   json.end_object();
@@ -412,11 +412,10 @@ int ingest_stream(const IngestRequest& request, const StreamRequest& stream) {
 
 // --store-mode's help: every mode in the table, the default first.
 std::string store_mode_help() {
-  std::string help = "new store: ";
+  std::vector<std::string> modes;
   for (const StoreModeEntry* m : store_modes())
-    help += fmt::format("{}{} ({}{})", help.size() > 11 ? ", " : "", m->name, m->summary,
-                        m->mode == kDefaultStoreMode ? "; the default" : "");
-  return help;
+    modes.push_back(fmt::format("{} ({}{})", m->name, m->summary, m->mode == kDefaultStoreMode ? "; the default" : ""));
+  return "new store: " + choices_text(modes);
 }
 
 // The modes' own options (store/store_mode.h), each once, as the table gives them: parsed here,
@@ -431,8 +430,7 @@ class ModeOptionValues {
     help_.reserve(uses.size());
     for (size_t k = 0; k < uses.size(); ++k) {
       const ModeOption& o = *uses[k].option;
-      names_.push_back(o.name);
-      kinds_.push_back(o.kind);
+      options_.push_back(&o);
       const std::string fallback = o.kind == ModeOption::Kind::OnOff ? (o.fallback ? "on" : "off") : std::to_string(o.fallback);
       help_.push_back(fmt::format("{}: {} (default {})", choices_text({uses[k].modes.begin(), uses[k].modes.end()}), o.help, fallback));
       if (o.kind == ModeOption::Kind::OnOff)
@@ -445,21 +443,22 @@ class ModeOptionValues {
   // The given ones into `tuning` (a number is parsed as every numeric option is; ranges:
   // check_store_options).
   void apply(const po::variables_map& vm, std::map<std::string, uint64_t, std::less<>>& tuning) const {
-    for (size_t k = 0; k < names_.size(); ++k) {
-      if (!vm.count(names_[k])) continue;
+    for (size_t k = 0; k < options_.size(); ++k) {
+      const ModeOption& o = *options_[k];
+      if (!vm.count(o.name)) continue;
       const std::string& t = text_[k];
-      if (kinds_[k] == ModeOption::Kind::OnOff) {
-        if (t != "on" && t != "off") fail("ingest: --{} '{}' (expected on or off)", names_[k], t);
-        tuning[names_[k]] = t == "on" ? 1 : 0;
+      if (o.kind == ModeOption::Kind::OnOff) {
+        if (t != "on" && t != "off") fail("ingest: --{} '{}' (expected on or off)", o.name, t);
+        tuning[o.name] = t == "on" ? 1 : 0;
       } else {
-        tuning[names_[k]] = numbers_[k];
+        tuning[o.name] = numbers_[k];
       }
     }
   }
 
  private:
-  std::vector<std::string> names_, help_;
-  std::vector<ModeOption::Kind> kinds_;
+  std::vector<const ModeOption*> options_;  // the modes' entries' own (static)
+  std::vector<std::string> help_;
   std::deque<std::string> text_;  // po keeps pointers to these
   std::deque<uint64_t> numbers_;
 };
