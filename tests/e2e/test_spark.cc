@@ -203,14 +203,18 @@ TEST_CASE("spark: a job file runs on Spark local[2] (GraphX) with graphso's resu
 }
 
 // Every algorithm Spark runs, on a weighted R-MAT 11: a batch's jobs and their result files. A
-// second BFS and SSSP, from the graph's hub, make two groups that GraphX runs as one Pregel
-// program each (tools/spark --grouping, on by default); the DataFrame back end runs them apart.
+// second BFS and SSSP, from the graph's hub, join the first two in one group that GraphX runs as
+// one Pregel program (tools/spark --grouping, on by default), BFS and SSSP lanes together; the
+// DataFrame back end runs them apart. The last BFS is the hub's again: computed once, on either
+// back end, as graphso computes identical jobs.
 std::string every_algorithm(const std::string& hub) {
   return std::string(kSssp) + kUnweighted + kToTolerance + kCdlp + kLcc +
-         fmt::format("[[job]]\nalgo = \"bfs\"\nsource = {0}\n[[job]]\nalgo = \"sssp\"\nsource = {0}\n", hub);
+         fmt::format("[[job]]\nalgo = \"bfs\"\nsource = {0}\n[[job]]\nalgo = \"sssp\"\nsource = {0}\n"
+                     "[[job]]\nalgo = \"bfs\"\nsource = {0}\n",
+                     hub);
 }
-const std::vector<std::string> kEveryExact = {"0-sssp.txt", "1-bfs.txt", "components.txt", "6-cdlp.txt",
-                                              "7-lcc.txt",  "8-bfs.txt", "9-sssp.txt"};
+const std::vector<std::string> kEveryExact = {"0-sssp.txt", "1-bfs.txt",  "components.txt", "6-cdlp.txt",
+                                              "7-lcc.txt",  "8-bfs.txt", "9-sssp.txt",     "10-bfs.txt"};
 const std::vector<std::string> kEveryRanks = {"3-pagerank.txt", "4-pagerank-delta.txt", "5-ppr.txt"};
 
 // The graph, and its vertex of most out-edges (`graphso inspect`).
@@ -240,8 +244,11 @@ TEST_CASE("spark: every algorithm on two executor JVMs (local-cluster, GraphX), 
   const std::string hub = weighted_rmat_11(dir, graph);
   compare_batch(graph, dir, every_algorithm(hub), kEveryExact, kEveryRanks, {.master = "local-cluster[2,1,1024]", .backend = "graphx"});
   require_hub_reaches(dir);
-  // The report names each grouped job's group.
-  REQUIRE_THAT(read_small_file(dir.file("spark.json")), Catch::Contains("\"group\": [\n        \"1-bfs\",\n        \"8-bfs\"\n      ]"));
+  // The report names each grouped job's group, and the job computed once.
+  const std::string report = read_small_file(dir.file("spark.json"));
+  REQUIRE_THAT(report, Catch::Contains("\"group\": [\n        \"0-sssp\",\n        \"1-bfs\",\n        \"8-bfs\",\n"
+                                       "        \"9-sssp\"\n      ]"));
+  REQUIRE_THAT(report, Catch::Contains("\"same_as\": \"8-bfs\""));
 }
 
 // The DataFrame back end (--backend dataframe), the same batch: in make test-long, where its

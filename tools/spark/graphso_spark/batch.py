@@ -71,6 +71,19 @@ def check_results_directory(out):
         raise Refused(f"--out {out}: exists and holds files that are not graphso results; choose a new or empty directory")
 
 
+def identical_jobs(jobs):
+    """{job name: the name of the first job before it with the same algorithm and parameters}, for the
+    jobs that have one (graphso's Job::signature; a job's name and arrival do not change its result)."""
+    first, same = {}, {}
+    for job in jobs:
+        signature = (job["algo"], json.dumps(job["params"], sort_keys=True))
+        if signature in first:
+            same[job["name"]] = first[signature]
+        else:
+            first[signature] = job["name"]
+    return same
+
+
 def write_values(values, path):
     # Streamed in id order, one partition at a time: the driver never holds a whole result.
     tmp = path + ".tmp"
@@ -208,36 +221,50 @@ def run_batch(args, meta, jobs, staging, started, jar):
               "vertices": meta["vertices"], "edges": meta["edges"], "session_seconds": session_seconds,
               "load_seconds": load_seconds, "jobs": []}
     jobs_began = time.time()
-    # On GraphX, the batch's BFS jobs run as one Pregel program, and so do its SSSP jobs (graphx.py):
-    # the group runs when its first job's turn comes, so that job's seconds hold the program's.
-    groups = graphx.traversal_groups(jobs) if jar and args.grouping == "on" else {}
+    # Identical jobs are computed once, as graphso computes them (docs/jobs.md): each later one
+    # takes the first's result file. On GraphX, the batch's other BFS and SSSP jobs run as one
+    # Pregel program (graphx.py): the group runs when its first job's turn comes, so that job's
+    # seconds hold the program's.
+    first_of = identical_jobs(jobs)
+    distinct = [job for job in jobs if job["name"] not in first_of]
+    groups = graphx.traversal_groups(distinct) if jar and args.grouping == "on" else {}
     grouped = {}  # job name -> (values, rounds, converged, its group's job names)
+    done = {}  # job name -> its report entry
     for job in jobs:
         began = time.time()
+        same = first_of.get(job["name"])
         group = groups.get(job["name"])
-        status.show(f"{job['name']} ({job['algo']}): round 1" if not group else
-                    f"{len(group)} {job['algo']} jobs as one Pregel program")
-        if group and job["name"] not in grouped:
-            for member, outcome in zip(group, backend.run_group(job["algo"], group)):
-                grouped[member["name"]] = (*outcome, [m["name"] for m in group])
-        if group:
-            values, rounds, converged, names = grouped[job["name"]]
+        if same:
+            shutil.copyfile(os.path.join(staging, same + ".txt"), os.path.join(staging, job["name"] + ".txt"))
+            rounds, converged = done[same]["iterations"], done[same]["converged"]
         else:
-            if not jar:
-                graph.on_round = lambda rounds, job=job, began=began: status.show(
-                    f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
-            values, rounds, converged = run_job(job["algo"], job["params"],
-                                                float(job["params"].get("damping", algorithms.DAMPING)))
-        write_values(values, os.path.join(staging, job["name"] + ".txt"))
+            status.show(f"{job['name']} ({job['algo']}): round 1" if not group else
+                        f"{len(group)} traversals as one Pregel program")
+            if group and job["name"] not in grouped:
+                for member, outcome in zip(group, backend.run_group(group)):
+                    grouped[member["name"]] = (*outcome, [m["name"] for m in group])
+            if group:
+                values, rounds, converged, names = grouped[job["name"]]
+            else:
+                if not jar:
+                    graph.on_round = lambda rounds, job=job, began=began: status.show(
+                        f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
+                values, rounds, converged = run_job(job["algo"], job["params"],
+                                                    float(job["params"].get("damping", algorithms.DAMPING)))
+            write_values(values, os.path.join(staging, job["name"] + ".txt"))
         seconds = time.time() - began
         status.clear()
         entry = {"name": job["name"], "algo": job["algo"], "seconds": seconds, "iterations": rounds, "converged": converged}
         shared = ""
-        if group:
+        if same:
+            entry["same_as"] = same
+            shared = f", the result of {same} (identical)"
+        elif group:
             # Its share of the program's time is not known apart: the first job's seconds hold the
             # program's, the others' their own result's writing.
             entry["group"] = names
             shared = f", one Pregel program with {len(names) - 1} more"
+        done[job["name"]] = entry
         report["jobs"].append(entry)
         print(f"{job['name']} ({job['algo']}): {rounds} rounds{'' if converged else ', not converged'}, "
               f"{seconds:.2f} s{shared}", flush=True)

@@ -52,16 +52,19 @@ def _batch_class(spark, jar):
 GROUP_JOBS = 64
 
 
+TRAVERSALS = ("bfs", "sssp")
+
+
 def traversal_groups(jobs):
-    """The batch's BFS jobs, and its SSSP jobs, in groups of two to GROUP_JOBS that run as one
-    Pregel program each (Batch.run_group): {job name: its group's jobs}."""
+    """The batch's BFS and SSSP jobs, in job order, in groups of two to GROUP_JOBS that run as one
+    Pregel program each (Batch.run_group; an SSSP lane weighs its hops, a BFS lane counts them):
+    {job name: its group's jobs}."""
     groups = {}
-    for algo in ("bfs", "sssp"):
-        same = [job for job in jobs if job["algo"] == algo]
-        for first in range(0, len(same), GROUP_JOBS):
-            group = same[first:first + GROUP_JOBS]
-            if len(group) > 1:
-                groups.update({job["name"]: group for job in group})
+    same = [job for job in jobs if job["algo"] in TRAVERSALS]
+    for first in range(0, len(same), GROUP_JOBS):
+        group = same[first:first + GROUP_JOBS]
+        if len(group) > 1:
+            groups.update({job["name"]: group for job in group})
     return groups
 
 
@@ -77,10 +80,11 @@ class Batch:
     def edge_count(self):
         return self.batch.edgeCount()
 
-    def run_group(self, algo, group):
+    def run_group(self, group):
         """A group of traversal_groups() as one Pregel program: [(values, rounds, converged)] in its order."""
         sources = _java_array(self.spark, self.spark._jvm.long, [int(job["params"]["source"]) for job in group])
-        results = self.batch.traversals(sources, algo == "sssp")
+        weighs = _java_array(self.spark, self.spark._jvm.boolean, [job["algo"] == "sssp" for job in group])
+        results = self.batch.traversals(sources, weighs)
         return [(DataFrame(r.values(), self.spark), r.rounds(), r.converged()) for r in results]
 
     def run_job(self, algo, params, damping):

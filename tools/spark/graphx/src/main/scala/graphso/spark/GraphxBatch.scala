@@ -107,13 +107,15 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
     else result(values.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, rounds, true)
   }
 
-  // Several BFS (weighs = false) or SSSP jobs from `sources` as one Pregel program, sharing its
-  // supersteps as graphso's grouped traversals share rounds: each vertex holds one distance per
-  // job (a double: levels and integer sums are exact below 2^53), a message carries the distances
-  // it lowers (infinity elsewhere), and messages to a vertex merge by the least per job. The
-  // group takes as many supersteps as its longest traversal, not their sum. Results in the order
-  // of `sources`, as bfs() and sssp() give them; every job's rounds are the group's.
-  def traversals(sources: Array[Long], weighs: Boolean): Array[JobResult] = {
+  // Several BFS and SSSP jobs (lane j from sources(j), weighing its hops when weighs(j): an SSSP)
+  // as one Pregel program, sharing its supersteps as graphso's grouped traversals share rounds:
+  // each vertex holds one distance per job (a double: levels and integer sums are exact below
+  // 2^53), a message carries the distances it lowers (infinity elsewhere), and messages to a
+  // vertex merge by the least per job. The group takes as many supersteps as its longest
+  // traversal, not their sum. Results in the order of `sources`, as bfs() and sssp() give them;
+  // every job's rounds are the group's.
+  def traversals(sources: Array[Long], weighs: Array[Boolean]): Array[JobResult] = {
+    require(sources.length == weighs.length, "one weighs flag per source")
     val k = sources.length
     val none = Double.PositiveInfinity
     val starts = sources.zipWithIndex.groupMap(_._1)(_._2)  // a source may start several jobs
@@ -133,17 +135,19 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       },
       triplet => {
         val (s, d) = (triplet.srcAttr, triplet.dstAttr)
-        val hop = if (weighs) triplet.attr else 1.0
         var offer: Array[Double] = null
-        for (j <- 0 until k if s(j) != none && s(j) + hop < d(j)) {
-          if (offer == null) offer = Array.fill(k)(none)
-          offer(j) = s(j) + hop
+        for (j <- 0 until k if s(j) != none) {
+          val reached = s(j) + (if (weighs(j)) triplet.attr else 1.0)
+          if (reached < d(j)) {
+            if (offer == null) offer = Array.fill(k)(none)
+            offer(j) = reached
+          }
         }
         if (offer == null) Iterator.empty else Iterator((triplet.dstId, offer))
       },
       (a, b) => Array.tabulate(k)(j => math.min(a(j), b(j))))
     g.cache()
-    Array.tabulate(k)(j => distances(g.vertices.mapValues(_(j)), weighs, supersteps + 1))
+    Array.tabulate(k)(j => distances(g.vertices.mapValues(_(j)), weighs(j), supersteps + 1))
   }
 
   // Each vertex's smallest vertex id in its weakly connected component (graphso's wcc).
