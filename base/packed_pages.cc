@@ -3,6 +3,7 @@
 #include <smmintrin.h>
 #include <streamvbyte.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -385,6 +386,35 @@ int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, De
   if (decoded < 0) out.groups = 0;
   out.edges = decoded < 0 ? 0 : static_cast<uint64_t>(decoded);
   return decoded;
+}
+
+PackedPageOutline outline_of(const DecodedGroups& groups) {
+  PackedPageOutline o;
+  if (groups.groups == 0) return o;
+  const uint64_t last = groups.groups - 1;
+  o.first_src = groups.sources[0];
+  o.last_src = groups.sources[last];
+  o.edges = static_cast<uint32_t>(groups.edges);
+  o.first_src_edges = groups.offsets[1] - groups.offsets[0];
+  o.last_src_edges = groups.offsets[last + 1] - groups.offsets[last];
+  o.min_dst = *std::min_element(groups.firsts.begin(), groups.firsts.begin() + static_cast<int64_t>(groups.groups));
+  o.max_dst = *std::max_element(groups.highest.begin(), groups.highest.begin() + static_cast<int64_t>(groups.groups));
+  return o;
+}
+
+PackedPageOutline outline_of(std::span<const WeightedEdge> edges) {
+  PackedPageOutline o;
+  o.first_src = edges.front().src;
+  o.last_src = edges.back().src;
+  o.edges = static_cast<uint32_t>(edges.size());
+  o.min_dst = UINT32_MAX;
+  for (const WeightedEdge& e : edges) {
+    o.first_src_edges += e.src == o.first_src;
+    o.last_src_edges += e.src == o.last_src;
+    o.min_dst = std::min(o.min_dst, e.dst);
+    o.max_dst = std::max(o.max_dst, e.dst);
+  }
+  return o;
 }
 
 }  // namespace graphso

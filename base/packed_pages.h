@@ -139,4 +139,19 @@ struct DecodedGroups {
 int64_t decode_packed_groups(std::span<const std::byte> pages, bool weighted, DecodedGroups& out,
                              PackedPageProblem* problem);
 
+// What the TChunk table needs of a page (middleware/tchunk.h), kept by whoever decoded it once so
+// the table is cut without reading it again (a store run's open: EngineLayout::page_outlines): its
+// sources' range with the edges of the first and the last of them in the page (every source
+// between has all its out-edges in the page), its edges, and its destinations' range.
+struct PackedPageOutline {
+  VertexId first_src = 0, last_src = 0;
+  uint32_t edges = 0;
+  uint32_t first_src_edges = 0, last_src_edges = 0;
+  VertexId min_dst = 0, max_dst = 0;
+};
+// The outline of the one page decoded into `groups` (decode_packed_groups of a single page).
+PackedPageOutline outline_of(const DecodedGroups& groups);
+// The outline of the page holding `edges` (sorted by source, then destination; not empty).
+PackedPageOutline outline_of(std::span<const WeightedEdge> edges);
+
 }  // namespace graphso

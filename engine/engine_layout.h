@@ -44,6 +44,10 @@ struct EngineLayout {
   // (GridGraph: column by column from grid.col, so a destination range stays in cache while its
   // blocks stream). Empty: such a round reads the partitions in index order too.
   std::vector<PartitionCopy> dense_order;
+  // Optional, packed layouts: every partition's pages' outlines, partition after partition, from
+  // whoever decoded them already (a store run's open), so the TChunk table is cut from them and
+  // reads no page. Empty: the table's build reads the pages.
+  std::vector<PackedPageOutline> page_outlines;
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;

@@ -199,7 +199,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     gc.cache_form = config.cache_form;
     gc.pass_order = config.pass_order;
     gc.extent_bytes = config.extent_bytes;
+    const auto init_began = std::chrono::steady_clock::now();
     middleware = GraphSO::Init(layout, gc, readers);
+    report.init_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - init_began).count();
     if (middleware->device()) report.device = *middleware->device();
     buffer = middleware->partition_bytes();
     report.chunk_bytes = middleware->table().chunk_bytes();
@@ -585,6 +587,7 @@ std::string report_json(const BatchReport& r) {
   w.field("tchunk_bytes", r.tchunk_bytes);
   w.field("tchunk_index_bytes", r.tchunk_index_bytes);
   w.field("tchunk_index_bytes_read", r.chunk_stats.index_bytes_read);
+  w.field("init_seconds", r.init_seconds);
   w.field("cache_bytes", r.cache_bytes);
   w.field("cache_form", r.cache_form);
   w.field("graph_resident", r.graph_resident);

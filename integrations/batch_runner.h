@@ -198,6 +198,7 @@ struct BatchReport {
   LightRoundsReport light_rounds;   // chunk mode: the graph's out-edges per vertex beside the cache
   uint64_t tchunk_bytes = 0;        // in memory: records, resident source index, its read buffers
   uint64_t tchunk_index_bytes = 0;  // the whole source index (in the file)
+  double init_seconds = 0;          // chunk mode: GraphSO::Init (the TChunk table built or loaded, the device measured)
   std::string granularity;
   std::string pass_order;      // chunk mode: the chunks' order within a pass (PassOrder)
   uint64_t extent_bytes = 0;   // chunk mode: the most an extent of adjacent chunks holds

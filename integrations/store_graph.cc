@@ -22,12 +22,11 @@ namespace graphso {
 
 namespace {
 
-// A page of the run's layout: where it is, and what its sources are.
+// A page of the run's layout: where it is, and its outline (what the TChunk table is cut from).
 struct PageRef {
   uint32_t file = 0;  // 0: the store, 1: the scratch file
   uint64_t offset = 0;
-  uint32_t edges = 0;
-  VertexId first_src = 0, last_src = 0;
+  PackedPageOutline outline;
 };
 
 constexpr uint32_t kStoreFile = 0, kScratchFile = 1;
@@ -97,8 +96,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
       if (decoded.sources[k] >= vertices) fail("{}: corrupt store: {} names vertex {}", path, what, decoded.sources[k]);
       degrees[decoded.sources[k]] += decoded.offsets[k + 1] - decoded.offsets[k];
     }
-    const PackedPageHeader h = packed_page_header(page);
-    pages.push_back({file, offset, h.edges, h.first_src, h.last_src});
+    pages.push_back({file, offset, outline_of(decoded)});
   };
   // Edges in key order, encoded into the scratch file.
   auto rewrite = [&](std::span<const WeightedEdge> edges) {
@@ -139,6 +137,8 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     // early waits in memory for the ones before it, and its thread goes on to the next.
     const uint64_t ranges = std::min<uint64_t>(vertices, uint64_t{64} * static_cast<uint64_t>(threads));
     std::vector<std::vector<std::byte>> encoded(ranges);
+    std::vector<std::vector<PackedPageOutline>> outlines(ranges);  // per range, its pages'
+
     std::vector<bool> ready(ranges, false);
     uint64_t next = 0;  // the first range not yet appended
     std::mutex appending;
@@ -195,19 +195,26 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
         PackedPageWriter writer(weighted, pages_of_range);
         for (const WeightedEdge& e : edges) writer.add(e);
         writer.finish();
+        // Each page's outline, from the edges it holds (the writer fills pages in edge order).
+        std::vector<PackedPageOutline> outlines_of_range;
+        for (uint64_t p = 0, first = 0; p * kPackedPageBytes < pages_of_range.size(); ++p) {
+          const uint32_t held = packed_page_header(pages_of_range.data() + p * kPackedPageBytes).edges;
+          outlines_of_range.push_back(outline_of(std::span<const WeightedEdge>(edges).subspan(first, held)));
+          first += held;
+        }
         // Append every range that is ready, in order.
         std::lock_guard<std::mutex> lock(appending);
         encoded[r] = std::move(pages_of_range);
+        outlines[r] = std::move(outlines_of_range);
         ready[r] = true;
         for (; next < ranges && ready[next]; ++next) {
           const std::vector<std::byte>& bytes = encoded[next];
           const uint64_t at = scratch.append(bytes);
-          for (uint64_t p = 0; p * kPackedPageBytes < bytes.size(); ++p) {
-            const PackedPageHeader h = packed_page_header(bytes.data() + p * kPackedPageBytes);
-            pages.push_back({kScratchFile, at + p * kPackedPageBytes, h.edges, h.first_src, h.last_src});
-          }
+          for (uint64_t p = 0; p * kPackedPageBytes < bytes.size(); ++p)
+            pages.push_back({kScratchFile, at + p * kPackedPageBytes, outlines[next][p]});
           g->info_.pages_rewritten += bytes.size() / kPackedPageBytes;
           encoded[next] = {};
+          outlines[next] = {};
         }
     });
     for (int t = 0; t < threads; ++t) {
@@ -221,18 +228,23 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     fail("{}: the store holds no edges at log position {}: there is nothing to run on yet", path, view.version());
   // Static partitions: runs of pages that follow each other in one file.
   EngineLayout& layout = g->layout_;
+  // Every page's outline, in the partitions' order: the TChunk table is cut from them, and no
+  // page is read again before the rounds read it.
+  layout.page_outlines.reserve(pages.size());
   for (const PageRef& p : pages) {
-    g->info_.edges += p.edges;
+    const PackedPageOutline& o = p.outline;
+    g->info_.edges += o.edges;
+    layout.page_outlines.push_back(o);
     if (!layout.partitions.empty()) {
       StaticPartition& last = layout.partitions.back();
       if (last.file == p.file && last.offset + last.packed_bytes == p.offset) {
-        last.edges += p.edges;
-        last.src_end = p.last_src + 1;
+        last.edges += o.edges;
+        last.src_end = o.last_src + 1;
         last.packed_bytes += kPackedPageBytes;
         continue;
       }
     }
-    layout.partitions.push_back({p.file, p.offset, p.edges, p.first_src, p.last_src + 1, 0,
+    layout.partitions.push_back({p.file, p.offset, o.edges, o.first_src, o.last_src + 1, 0,
                                  static_cast<VertexId>(vertices), kPackedPageBytes});
   }
   GridMeta meta;

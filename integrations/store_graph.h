@@ -12,7 +12,9 @@
 //   the others  every edge is read through the view and written to the scratch file (chains,
 //            lists and trees are no sorted array to read in place: they run, only slower).
 // A run of pages that follow each other in one file is one static partition, so the chunk
-// middleware's chunks are the store's sections (or runs of them). The view's lease keeps every
+// middleware's chunks are the store's sections (or runs of them). Each page is outlined as it is
+// decoded or written here (EngineLayout::page_outlines), and the TChunk table is cut from the
+// outlines: before its rounds a run reads each page once, not twice. The view's lease keeps every
 // page it names unwritten while the run lasts, whatever a writer ingests meanwhile.
 #pragma once
 

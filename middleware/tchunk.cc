@@ -148,6 +148,49 @@ TChunkTable::Shape TChunkTable::shape(const EngineLayout& layout, uint64_t chunk
   return s;
 }
 
+namespace {
+
+// A chunk's record and source index as its sources come, in increasing order, each with its edges
+// in the chunk (a source may come in parts: a packed page's last source goes on in the next).
+class ChunkIndexBuilder {
+ public:
+  ChunkIndexBuilder(ChunkInfo& chunk, std::vector<uint8_t>& entries, const std::vector<uint32_t>& degrees)
+      : c_(chunk), entries_(entries), degrees_(degrees) {
+    entries_.clear();
+  }
+  void add(VertexId source, uint64_t edges) {
+    if (run_ > 0 && source == source_) {
+      run_ += edges;
+      return;
+    }
+    if (run_ > 0) close();
+    else c_.first_src = previous_ = source;
+    source_ = source;
+    run_ = edges;
+  }
+  void finish() {
+    close();
+    c_.last_src = source_;
+    c_.index_bytes = static_cast<uint32_t>(entries_.size());
+  }
+
+ private:
+  void close() {
+    put_varint(entries_, source_ - previous_);
+    put_varint(entries_, run_ - 1);
+    previous_ = source_;
+    ++c_.distinct_sources;
+    c_.source_degree_sum += degrees_[source_];
+  }
+  ChunkInfo& c_;
+  std::vector<uint8_t>& entries_;
+  const std::vector<uint32_t>& degrees_;
+  VertexId previous_ = 0, source_ = 0;
+  uint64_t run_ = 0;
+};
+
+}  // namespace
+
 template <typename IndexSink>
 TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, IndexSink&& sink, ProgressStep step) {
   const uint32_t record = layout.edge_size();
@@ -155,82 +198,118 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
   TChunkTable table;
   table.chunk_bytes_ = chunk_bytes;
   table.path_ = path(layout, chunk_bytes);
+  const bool outlined = layout.packed() && !layout.page_outlines.empty();
   // Read in whole pages, each verified: a table cut from corrupt edges would hide chunks from
-  // the jobs, which no later check of the chunks themselves could notice.
+  // the jobs, which no later check of the chunks themselves could notice. (Outlined pages were
+  // decoded, and checked, by whoever outlined them; each load verifies them again.)
   std::vector<File> files;
   std::vector<std::shared_ptr<const PageSums>> sums = layout.page_sums;
-  for (const auto& f : layout.files) {
-    files.emplace_back(f, File::Mode::Read);
-    if (layout.page_sums.empty()) sums.push_back(std::make_shared<const PageSums>(PageSums::load(f, files.back().size())));
-  }
+  if (!outlined)
+    for (const auto& f : layout.files) {
+      files.emplace_back(f, File::Mode::Read);
+      if (layout.page_sums.empty()) sums.push_back(std::make_shared<const PageSums>(PageSums::load(f, files.back().size())));
+    }
   std::vector<std::byte> pages, decoded;
   const auto& degrees = *layout.out_degrees;
   std::vector<uint8_t> entries;  // one chunk's index entries
   Progress progress("building TChunk table", layout.stored_bytes(), "bytes", step);
   uint64_t done = 0;
+  uint64_t outline = 0;  // the next page's outline
   for (uint32_t p = 0; p < layout.partitions.size(); ++p) {
     const StaticPartition& part = layout.partitions[p];
     uint64_t next_edge = 0;  // packed: the first edge of the next chunk
+    VertexId last_src = part.src_begin;  // outlined: the last source so far, for their order
+    auto outside = [&](VertexId src, VertexId dst) {
+      return src < part.src_begin || src >= part.src_end || dst < part.dst_begin || dst >= part.dst_end;
+    };
     for_each_chunk_span(layout, part, chunk_bytes, [&](uint64_t at, uint64_t bytes, uint64_t first, uint64_t edges) {
       ChunkInfo c;
       c.partition = p;
       c.file = part.file;
       c.offset = part.offset + at;
       c.bytes = bytes;
-      const uint64_t begin = align_down(c.offset, PageSums::kPageBytes);
-      pages.resize(align_up(c.offset + c.bytes, PageSums::kPageBytes) - begin);
-      files[part.file].pread_exact(pages, begin);
-      sums[part.file]->verify(files[part.file].path(), begin, pages);
-      const std::byte* raw = pages.data() + (c.offset - begin);
-      if (layout.packed()) {
-        PackedPageProblem problem;
-        edges = packed_edges_in({raw, bytes});
-        if (decode_packed_pages({raw, bytes}, layout.weighted, decoded, &problem) < 0)
-          fail("{}: the page at offset {} is malformed: {} (corrupt graph file)", layout.files[part.file],
-               c.offset + problem.page * kPackedPageBytes, problem.what);
-        raw = decoded.data();
+      c.min_dst = UINT32_MAX;
+      ChunkIndexBuilder index(c, entries, degrees);
+      if (outlined) {
+        // The pages' outlines: a page's first and last sources with their edges in it, and every
+        // source between with all of its edges (its out-degree).
+        edges = 0;
+        for (uint64_t page = 0; page < bytes / kPackedPageBytes; ++page, ++outline) {
+          if (outline >= layout.page_outlines.size())
+            fail("internal: {} page outlines for a layout of more pages", layout.page_outlines.size());
+          const PackedPageOutline& o = layout.page_outlines[outline];
+          const uint64_t page_offset = c.offset + page * kPackedPageBytes;
+          if (outside(o.first_src, o.min_dst) || outside(o.last_src, o.max_dst))
+            fail("{}: the page at offset {} holds edges outside its partition (corrupt graph file)",
+                 layout.files[part.file], page_offset);
+          if (o.first_src < last_src || o.last_src < o.first_src)
+            fail("{}: partition {} is not sorted by source (corrupt graph file)", layout.files[part.file], p);
+          uint64_t counted = o.first_src_edges;
+          index.add(o.first_src, o.first_src_edges);
+          if (o.last_src != o.first_src) {
+            for (VertexId v = o.first_src + 1; v < o.last_src; ++v)
+              if (degrees[v] != 0) {
+                index.add(v, degrees[v]);
+                counted += degrees[v];
+              }
+            index.add(o.last_src, o.last_src_edges);
+            counted += o.last_src_edges;
+          }
+          if (counted != o.edges || o.edges == 0)
+            fail("{}: the page at offset {} holds {} edges, its sources' out-degrees {} (corrupt graph file)",
+                 layout.files[part.file], page_offset, o.edges, counted);
+          c.min_dst = std::min(c.min_dst, o.min_dst);
+          c.max_dst = std::max(c.max_dst, o.max_dst);
+          last_src = o.last_src;
+          edges += o.edges;
+        }
         first = next_edge;
         next_edge += edges;
+      } else {
+        const uint64_t begin = align_down(c.offset, PageSums::kPageBytes);
+        pages.resize(align_up(c.offset + c.bytes, PageSums::kPageBytes) - begin);
+        files[part.file].pread_exact(pages, begin);
+        sums[part.file]->verify(files[part.file].path(), begin, pages);
+        const std::byte* raw = pages.data() + (c.offset - begin);
+        if (layout.packed()) {
+          PackedPageProblem problem;
+          edges = packed_edges_in({raw, bytes});
+          if (decode_packed_pages({raw, bytes}, layout.weighted, decoded, &problem) < 0)
+            fail("{}: the page at offset {} is malformed: {} (corrupt graph file)", layout.files[part.file],
+                 c.offset + problem.page * kPackedPageBytes, problem.what);
+          raw = decoded.data();
+          first = next_edge;
+          next_edge += edges;
+        }
+        if (edges <= UINT32_MAX) {
+          VertexId run_source = 0;
+          uint64_t run = 0;
+          for (uint64_t e = 0; e < edges; ++e) {
+            Edge edge;
+            std::memcpy(&edge, raw + e * record, sizeof(edge));
+            if (outside(edge.src, edge.dst))
+              fail("{}: edge {} -> {} in the chunk at offset {} lies outside its partition (corrupt graph file)",
+                   layout.files[part.file], edge.src, edge.dst, c.offset);
+            if (e != 0 && edge.src != run_source) {
+              if (edge.src < run_source)
+                fail("{}: partition {} is not sorted by source (corrupt graph file)", layout.files[part.file], p);
+              index.add(run_source, run);
+              run = 0;
+            }
+            run_source = edge.src;
+            ++run;
+            c.min_dst = std::min(c.min_dst, edge.dst);
+            c.max_dst = std::max(c.max_dst, edge.dst);
+          }
+          if (run > 0) index.add(run_source, run);
+        }
       }
       if (edges == 0 || edges > UINT32_MAX)
         fail("{}: a chunk of {} edges at offset {} (corrupt graph file)", layout.files[part.file], edges, c.offset);
       c.first_edge = first;
       c.edges = static_cast<uint32_t>(edges);
       c.index_offset = table.index_total_;
-      c.min_dst = UINT32_MAX;
-      entries.clear();
-      VertexId previous = 0, run_source = 0;
-      uint64_t run = 0;
-      auto close_run = [&]() {
-        put_varint(entries, run_source - previous);
-        put_varint(entries, run - 1);
-        previous = run_source;
-        ++c.distinct_sources;
-        c.source_degree_sum += degrees[run_source];
-      };
-      for (uint32_t e = 0; e < c.edges; ++e) {
-        Edge edge;
-        std::memcpy(&edge, raw + uint64_t{e} * record, sizeof(edge));
-        if (edge.src < part.src_begin || edge.src >= part.src_end || edge.dst < part.dst_begin ||
-            edge.dst >= part.dst_end)
-          fail("{}: edge {} -> {} in the chunk at offset {} lies outside its partition (corrupt graph file)",
-               layout.files[part.file], edge.src, edge.dst, c.offset);
-        if (e == 0) {
-          c.first_src = previous = run_source = edge.src;
-        } else if (edge.src != run_source) {
-          if (edge.src < run_source)
-            fail("{}: partition {} is not sorted by source (corrupt graph file)", layout.files[part.file], p);
-          close_run();
-          run_source = edge.src;
-          run = 0;
-        }
-        ++run;
-        c.min_dst = std::min(c.min_dst, edge.dst);
-        c.max_dst = std::max(c.max_dst, edge.dst);
-      }
-      close_run();
-      c.last_src = run_source;
-      c.index_bytes = static_cast<uint32_t>(entries.size());
+      index.finish();
       table.index_total_ += entries.size();
       sink(std::span<const uint8_t>(entries));
       table.chunks_.push_back(c);
@@ -240,6 +319,8 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
       fail("{}: partition {} holds {} edges, its meta says {} (corrupt graph file)", layout.files[part.file], p, next_edge,
            part.edges);
   }
+  if (outlined && outline != layout.page_outlines.size())
+    fail("internal: {} page outlines for a layout of {} pages", layout.page_outlines.size(), outline);
   table.index_file_offset_ = sizeof(Header) + table.chunks_.size() * sizeof(ChunkInfo);
   return table;
 }

@@ -61,7 +61,8 @@ class TChunkTable {
   };
   static Shape shape(const EngineLayout& layout, uint64_t chunk_bytes);
 
-  // Reads the layout's partitions once, sequentially, and cuts them into chunks (index resident).
+  // Reads the layout's partitions once, sequentially, and cuts them into chunks (index resident);
+  // a layout with page outlines (EngineLayout::page_outlines) is cut from them, reading nothing.
   static TChunkTable build(const EngineLayout& layout, uint64_t chunk_bytes);
   // The same, written to the table's file as it is built: the index is never held whole, and
   // what stays resident afterwards is as keep_index(index_capacity, 1) leaves it.
