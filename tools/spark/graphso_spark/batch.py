@@ -208,7 +208,7 @@ def run_batch(args, meta, jobs, staging, started, jar):
         run_job = backend.run_job
     else:
         graph, held = load_dataframes(spark, args, meta, paths, cores)
-        run_job = lambda algo, params, damping: algorithms.run_job(graph, algo, params)  # noqa: E731
+        run_job = lambda algo, params, damping: (*algorithms.run_job(graph, algo, params), None)  # noqa: E731
     if held != meta["edges"]:
         spark.stop()
         print(f"graphso-spark: error: {args.export}: the parts hold {held} edges, graphso.json says {meta['edges']}",
@@ -241,17 +241,21 @@ def run_batch(args, meta, jobs, staging, started, jar):
             status.show(f"{job['name']} ({job['algo']}): round 1" if not group else
                         f"{len(group)} traversals as one Pregel program")
             if group and job["name"] not in grouped:
-                for member, outcome in zip(group, backend.run_group(group)):
+                outcomes, group_release = backend.run_group(group)
+                for member, outcome in zip(group, outcomes):
                     grouped[member["name"]] = (*outcome, [m["name"] for m in group])
             if group:
                 values, rounds, converged, names = grouped[job["name"]]
+                release = group_release if job["name"] == group[-1]["name"] else None
             else:
                 if not jar:
                     graph.on_round = lambda rounds, job=job, began=began: status.show(
                         f"{job['name']} ({job['algo']}): round {rounds}, {time.time() - began:.1f} s")
-                values, rounds, converged = run_job(job["algo"], job["params"],
-                                                    float(job["params"].get("damping", algorithms.DAMPING)))
+                values, rounds, converged, release = run_job(job["algo"], job["params"],
+                                                             float(job["params"].get("damping", algorithms.DAMPING)))
             write_values(values, os.path.join(staging, job["name"] + ".txt"))
+            if release:
+                release()  # GraphX: the graphs its values were read from
         seconds = time.time() - began
         status.clear()
         entry = {"name": job["name"], "algo": job["algo"], "seconds": seconds, "iterations": rounds, "converged": converged}
@@ -269,6 +273,9 @@ def run_batch(args, meta, jobs, staging, started, jar):
         print(f"{job['name']} ({job['algo']}): {rounds} rounds{'' if converged else ', not converged'}, "
               f"{seconds:.2f} s{shared}", flush=True)
     report["jobs_seconds"] = time.time() - jobs_began
+    # What the batch leaves cached at its end: on GraphX the graph and PageRank's out-degrees, however
+    # many jobs ran (each job's own are released once its result is written).
+    report["cached_rdds"] = spark.sparkContext._jsc.sc().getPersistentRDDs().size()
     spark.stop()
     # Everything from the command's start, the JVM's start and the session's end included.
     report["seconds"] = time.time() - started

@@ -81,13 +81,16 @@ class Batch:
         return self.batch.edgeCount()
 
     def run_group(self, group):
-        """A group of traversal_groups() as one Pregel program: [(values, rounds, converged)] in its order."""
+        """A group of traversal_groups() as one Pregel program: [(values, rounds, converged)] in its order, and the
+        release() of the graph they are all read from."""
         sources = _java_array(self.spark, self.spark._jvm.long, [int(job["params"]["source"]) for job in group])
         weighs = _java_array(self.spark, self.spark._jvm.boolean, [job["algo"] == "sssp" for job in group])
         results = self.batch.traversals(sources, weighs)
-        return [(DataFrame(r.values(), self.spark), r.rounds(), r.converged()) for r in results]
+        # One graph serves every result: released once, after the last is written.
+        return [(DataFrame(r.values(), self.spark), r.rounds(), r.converged()) for r in results], results[0].release
 
     def run_job(self, algo, params, damping):
+        """(values, rounds, converged, release): release() drops what the values are read from, once written."""
         b = self.batch
         if algo == "bfs":
             r = b.bfs(int(params["source"]))
@@ -107,7 +110,7 @@ class Batch:
             r = b.lcc()
         else:
             raise ValueError(f"{algo} has no GraphX form")
-        return DataFrame(r.values(), self.spark), r.rounds(), r.converged()
+        return DataFrame(r.values(), self.spark), r.rounds(), r.converged(), r.release
 
 
 def _java_array(spark, kind, items):

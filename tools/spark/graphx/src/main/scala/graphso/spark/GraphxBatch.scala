@@ -19,7 +19,17 @@ import org.apache.spark.sql.{DataFrame, Row, SparkSession}
 import org.apache.spark.sql.types._
 import org.apache.spark.storage.StorageLevel
 
-class JobResult(val values: DataFrame, val rounds: Int, val converged: Boolean)
+// A job's values, rounds and convergence, and the graphs it left cached that the values are read
+// from: release() drops them once the values are written, so a batch of many jobs holds one job's
+// graphs at a time, not every job's until the session ends. `shared` names edge RDDs that are the
+// batch's own (a graph mapped from the batch's keeps its edges), which stay.
+class JobResult(val values: DataFrame, val rounds: Int, val converged: Boolean, held: Seq[Graph[_, _]],
+                shared: Set[Int]) {
+  def release(): Unit = held.foreach { g =>
+    g.unpersistVertices(blocking = false)
+    if (!shared.contains(g.edges.id)) g.edges.unpersist(blocking = false)
+  }
+}
 
 object GraphxBatch {
   // Reads the export's Parquet parts (columns src, dst and, weighted, weight: int64, or float64
@@ -33,8 +43,12 @@ object GraphxBatch {
       Edge(row.getLong(0), row.getLong(1), weight)
     }.repartition(partitions)
     val ids: RDD[(VertexId, Byte)] = spark.sparkContext.range(0, vertices, 1, partitions).map(v => (v, 0.toByte))
-    val graph = Graph(ids, edges, 0.toByte, StorageLevel.MEMORY_AND_DISK, StorageLevel.MEMORY_AND_DISK)
-      .partitionBy(PartitionStrategy.EdgePartition2D).cache()
+    val built = Graph(ids, edges, 0.toByte, StorageLevel.MEMORY_AND_DISK, StorageLevel.MEMORY_AND_DISK)
+    val graph = built.partitionBy(PartitionStrategy.EdgePartition2D).cache()
+    // Computed now, so that the graph as built, before its partitioning, need not stay cached too.
+    graph.edges.foreachPartition(_ => ())
+    graph.vertices.foreachPartition(_ => ())
+    built.unpersist(blocking = false)
     new GraphxBatch(spark, graph, vertices, realWeights, symmetric)
   }
 }
@@ -46,10 +60,11 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   // The edges in the graph (graph.edges.count()): the tool checks it against graphso.json.
   def edgeCount(): Long = graph.edges.count()
 
-  private def result[V](values: RDD[(VertexId, V)], kind: DataType, rounds: Int, converged: Boolean): JobResult = {
+  private def result[V](values: RDD[(VertexId, V)], kind: DataType, rounds: Int, converged: Boolean,
+                        held: Seq[Graph[_, _]]): JobResult = {
     val rows = values.map { case (id, v) => Row(id, v) }
     val schema = StructType(Seq(StructField("id", LongType, nullable = false), StructField("value", kind, nullable = false)))
-    new JobResult(spark.createDataFrame(rows, schema), rounds, converged)
+    new JobResult(spark.createDataFrame(rows, schema), rounds, converged, held, Set(graph.edges.id))
   }
 
   // Pregel (CountedPregel: GraphX's, counting its supersteps) from `start` (a value per vertex,
@@ -57,7 +72,7 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   // an edge carries. Sends along out-edges, or both ways when `either`. The rounds: the supersteps
   // that changed something, and the one that found nothing more, as graphso counts its rounds.
   private def lowering[V: scala.reflect.ClassTag](start: VertexId => V, none: V, offer: (V, Double) => V,
-                                                  better: (V, V) => Boolean, either: Boolean): (Graph[V, Double], Int) = {
+                                                  better: (V, V) => Boolean, either: Boolean): (Graph[V, Double], Int, Graph[V, Double]) = {
     val initial = graph.mapVertices((id, _) => start(id))
     // Superstep 0 gives every vertex `none`, which changes nothing: every vertex then sends.
     val (result, supersteps) = CountedPregel(initial, none, if (either) EdgeDirection.Either else EdgeDirection.Out)(
@@ -77,7 +92,8 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
         out.result()
       },
       (a, b) => if (better(b, a)) b else a)
-    (result, supersteps + 1)
+    // The initial graph too: Pregel's first map of it caches its vertices.
+    (result, supersteps + 1, initial)
   }
 
   // Hop levels along out-edges from `source`, -1 unreached (graphso's bfs).
@@ -92,19 +108,19 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   // the edge's weight or 1.
   private def traversal(source: Long, weighs: Boolean): JobResult = {
     val none = Double.PositiveInfinity
-    val (g, rounds) = lowering[Double](id => if (id == source) 0.0 else none, none,
-                                       (d, w) => d + (if (weighs) w else 1.0), (a, b) => a < b, either = false)
-    distances(g.vertices, weighs, rounds)
+    val (g, rounds, initial) = lowering[Double](id => if (id == source) 0.0 else none, none,
+                                                (d, w) => d + (if (weighs) w else 1.0), (a, b) => a < b, either = false)
+    distances(g.vertices, weighs, rounds, Seq(g, initial))
   }
 
   // A traversal's distances (infinity unreached) as graphso writes them: BFS levels as longs, -1
   // unreached; SSSP distances as doubles on real weights, else whole numbers as text, "inf"
   // unreached.
-  private def distances(values: RDD[(VertexId, Double)], weighs: Boolean, rounds: Int): JobResult = {
+  private def distances(values: RDD[(VertexId, Double)], weighs: Boolean, rounds: Int, held: Seq[Graph[_, _]]): JobResult = {
     val none = Double.PositiveInfinity
-    if (!weighs) result(values.mapValues(d => if (d == none) -1L else d.toLong), LongType, rounds, true)
-    else if (realWeights) result(values, DoubleType, rounds, true)
-    else result(values.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, rounds, true)
+    if (!weighs) result(values.mapValues(d => if (d == none) -1L else d.toLong), LongType, rounds, true, held)
+    else if (realWeights) result(values, DoubleType, rounds, true, held)
+    else result(values.mapValues(d => if (d == none) "inf" else d.toLong.toString), StringType, rounds, true, held)
   }
 
   // Several BFS and SSSP jobs (lane j from sources(j), weighing its hops when weighs(j): an SSSP)
@@ -147,13 +163,14 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       },
       (a, b) => Array.tabulate(k)(j => math.min(a(j), b(j))))
     g.cache()
-    Array.tabulate(k)(j => distances(g.vertices.mapValues(_(j)), weighs(j), supersteps + 1))
+    // Every job's result reads the one graph: release() any of them only once all are written.
+    Array.tabulate(k)(j => distances(g.vertices.mapValues(_(j)), weighs(j), supersteps + 1, Seq(g, initial)))
   }
 
   // Each vertex's smallest vertex id in its weakly connected component (graphso's wcc).
   def wcc(): JobResult = {
-    val (g, rounds) = lowering[Long](id => id, Long.MaxValue, (label, _) => label, (a, b) => a < b, either = true)
-    result(g.vertices, LongType, rounds, true)
+    val (g, rounds, initial) = lowering[Long](id => id, Long.MaxValue, (label, _) => label, (a, b) => a < b, either = true)
+    result(g.vertices, LongType, rounds, true, Seq(g, initial))
   }
 
   // Out-degrees, 0 where a vertex has none.
@@ -174,9 +191,9 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   // (the session's checkpoint directory: --checkpoint-dir, or one in the results' staging directory
   // on a local master), so that a round's plan does not hold every round before it. (A local
   // checkpoint would be cheaper, but GraphX keeps a graph's vertices in an RDD of its own that
-  // dropping the round before takes from under it.) The job's first graph is kept: it shares its
-  // edges with the batch's graph.
-  private class Rounds[V] {
+  // dropping the round before takes from under it.) Of the job's first graph only the vertices
+  // are dropped: its edges are the batch's graph's.
+  private class Rounds[V](val first: Graph[V, Double]) {
     private val kCheckpointRounds = 25
     private var before: Option[Graph[V, Double]] = None
     private var round = 0
@@ -185,9 +202,11 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       g.cache()
       if (round % kCheckpointRounds == 0 && spark.sparkContext.getCheckpointDir.isDefined) g.checkpoint()
       g.edges.foreachPartition(_ => ())
-      before.foreach { old =>
-        old.vertices.unpersist(blocking = false)
-        old.edges.unpersist(blocking = false)
+      before match {
+        case Some(old) =>
+          old.vertices.unpersist(blocking = false)
+          old.edges.unpersist(blocking = false)
+        case None => first.vertices.unpersist(blocking = false)  // its edges are the batch's
       }
       before = Some(g)
       g
@@ -198,14 +217,14 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   // gives every vertex d/N of the rank held by vertices without out-edges (LDBC Graphalytics' rule).
   def pagerank(iterations: Int, variant: String, damping: Double): JobResult = {
     val n = vertices.toDouble
-    val rounds = new Rounds[(Double, Int)]
     var ranks = outDegrees.mapVertices((_, degree) => (1.0 / n, degree)).cache()
+    val rounds = new Rounds(ranks)
     for (_ <- 1 to iterations) {
       val dangling = if (variant == "graphalytics") ranks.vertices.filter(_._2._2 == 0).map(_._2._1).fold(0.0)(_ + _) else 0.0
       val base = (1 - damping) / n + damping * dangling / n
       ranks = rounds.keep(rankRound(ranks, _ => base, damping))
     }
-    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, iterations, true)
+    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, iterations, true, Seq(ranks, rounds.first))
   }
 
   // PageRank (no sources) or personalized PageRank to an L1 tolerance (graphso's pagerank-delta
@@ -216,8 +235,8 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
     val base: VertexId => Double =
       if (sources.isEmpty) { val b = (1 - damping) / vertices.toDouble; _ => b }
       else { val b = (1 - damping) / sources.length; id => if (teleportSet.contains(id)) b else 0.0 }
-    val kept = new Rounds[(Double, Int)]
     var ranks = outDegrees.mapVertices((id, degree) => (base(id), degree)).cache()
+    val kept = new Rounds(ranks)
     var total = ranks.vertices.map(_._2._1).fold(0.0)(_ + _)
     var rounds = 0
     var converged = false
@@ -228,7 +247,7 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       total = ranks.vertices.map(_._2._1).fold(0.0)(_ + _)
       converged = total - was <= (1 - damping) * tolerance
     }
-    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, rounds, converged)
+    result(ranks.vertices.map { case (id, (rank, _)) => (id, rank) }, DoubleType, rounds, converged, Seq(ranks, kept.first))
   }
 
   // LDBC Graphalytics' CDLP (graphso's cdlp): each of `iterations` synchronous steps gives every
@@ -238,7 +257,7 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
   def cdlp(iterations: Int): JobResult = {
     val both = !symmetric
     var labels: Graph[Long, Double] = graph.mapVertices((id, _) => id).cache()
-    val rounds = new Rounds[Long]
+    val rounds = new Rounds(labels)
     for (_ <- 1 to iterations) {
       val counts = labels.aggregateMessages[Map[Long, Long]](
         ctx => if (ctx.srcId != ctx.dstId) {
@@ -249,7 +268,7 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       labels = rounds.keep(labels.outerJoinVertices(counts)((_, own, counted) =>
         counted.fold(own)(_.toSeq.minBy { case (label, k) => (-k, label) }._1)))
     }
-    result(labels.vertices, LongType, iterations, true)
+    result(labels.vertices, LongType, iterations, true, Seq(labels, rounds.first))
   }
 
   // LDBC Graphalytics' LCC (graphso's lcc): N(v) the vertices linked to v either way, and the
@@ -278,6 +297,6 @@ class GraphxBatch(@transient private val spark: SparkSession, @transient val gra
       val d = ns.length.toDouble
       if (ns.length < 2) 0.0 else counted.getOrElse(0L).toDouble / (d * (d - 1))
     }
-    result(graph.vertices.leftJoin(values)((_, _, v) => v.getOrElse(0.0)), DoubleType, 1, true)
+    result(graph.vertices.leftJoin(values)((_, _, v) => v.getOrElse(0.0)), DoubleType, 1, true, Seq(sets))
   }
 }
