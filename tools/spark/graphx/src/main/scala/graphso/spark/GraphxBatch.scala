@@ -13,6 +13,7 @@
 // edge's two ends.
 package graphso.spark
 
+import org.apache.spark.HashPartitioner
 import org.apache.spark.graphx._
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.{DataFrame, Row, SparkSession}
@@ -38,17 +39,19 @@ object GraphxBatch {
            symmetric: Boolean, partitions: Int): GraphxBatch = {
     val parts = spark.read.parquet(paths.toIndexedSeq: _*)
     val columns = if (weighted) Seq("src", "dst", "weight") else Seq("src", "dst")
+    // Each edge goes straight to the partition GraphX's 2D rule gives it, in one shuffle; the
+    // graph's edge partitions are then built where the edges lie. (A repartition, then
+    // partitionBy, shuffled every edge twice and built the edge partitions twice.)
+    val strategy = PartitionStrategy.EdgePartition2D
     val edges: RDD[Edge[Double]] = parts.select(columns.map(parts.col): _*).rdd.map { row =>
       val weight = if (!weighted) 1.0 else if (realWeights) row.getDouble(2) else row.getLong(2).toDouble
-      Edge(row.getLong(0), row.getLong(1), weight)
-    }.repartition(partitions)
+      val (src, dst) = (row.getLong(0), row.getLong(1))
+      (strategy.getPartition(src, dst, partitions), Edge(src, dst, weight))
+    }.partitionBy(new HashPartitioner(partitions)).values
     val ids: RDD[(VertexId, Byte)] = spark.sparkContext.range(0, vertices, 1, partitions).map(v => (v, 0.toByte))
-    val built = Graph(ids, edges, 0.toByte, StorageLevel.MEMORY_AND_DISK, StorageLevel.MEMORY_AND_DISK)
-    val graph = built.partitionBy(PartitionStrategy.EdgePartition2D).cache()
-    // Computed now, so that the graph as built, before its partitioning, need not stay cached too.
+    val graph = Graph(ids, edges, 0.toByte, StorageLevel.MEMORY_AND_DISK, StorageLevel.MEMORY_AND_DISK).cache()
     graph.edges.foreachPartition(_ => ())
     graph.vertices.foreachPartition(_ => ())
-    built.unpersist(blocking = false)
     new GraphxBatch(spark, graph, vertices, realWeights, symmetric)
   }
 }
