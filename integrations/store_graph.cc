@@ -138,7 +138,6 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
     const uint64_t ranges = std::min<uint64_t>(vertices, uint64_t{64} * static_cast<uint64_t>(threads));
     std::vector<std::vector<std::byte>> encoded(ranges);
     std::vector<std::vector<PackedPageOutline>> outlines(ranges);  // per range, its pages'
-
     std::vector<bool> ready(ranges, false);
     uint64_t next = 0;  // the first range not yet appended
     std::mutex appending;
@@ -162,60 +161,60 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
         edges.insert(edges.end(), piece.begin(), piece.end());
         in_sink += std::chrono::duration<double>(std::chrono::steady_clock::now() - sink_start).count();
       });
-        traversal[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count() - in_sink;
-        counts[t].blocks += c.blocks;
-        counts[t].pages += c.pages;
-        // Sources come in increasing order, each one's destinations as its list holds them: each
-        // source's run sorted on its own (most are already, or short), as (destination, weight)
-        // keys of 8 bytes rather than 12-byte edges, and counted for its degree.
-        std::vector<uint64_t>& keys = keys_of[static_cast<size_t>(t)];
-        for (size_t first = 0; first < edges.size();) {
-          size_t last = first + 1;
-          while (last < edges.size() && edges[last].src == edges[first].src) ++last;
-          auto by_destination = [](const WeightedEdge& x, const WeightedEdge& y) { return x.dst < y.dst; };
-          const auto from = edges.begin() + static_cast<long>(first), to = edges.begin() + static_cast<long>(last);
-          if (!std::is_sorted(from, to, by_destination)) {
-            keys.clear();
-            for (auto e = from; e != to; ++e) keys.push_back(uint64_t{e->dst} << 32 | e->weight);
-            boost::sort::spreadsort::integer_sort(keys.begin(), keys.end());
-            for (size_t k = 0; k < keys.size(); ++k)
-              edges[first + k] = {edges[first].src, static_cast<VertexId>(keys[k] >> 32), static_cast<Weight>(keys[k])};
-          }
-          if (edges[first].src < begin || edges[first].src >= end)
-            fail("{}: corrupt store: the out-lists of vertices {}..{} name source {}", path, begin, end - 1, edges[first].src);
-          degrees[edges[first].src] += static_cast<uint32_t>(last - first);
-          first = last;
+      traversal[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count() - in_sink;
+      counts[t].blocks += c.blocks;
+      counts[t].pages += c.pages;
+      // Sources come in increasing order, each one's destinations as its list holds them: each
+      // source's run sorted on its own (most are already, or short), as (destination, weight)
+      // keys of 8 bytes rather than 12-byte edges, and counted for its degree.
+      std::vector<uint64_t>& keys = keys_of[static_cast<size_t>(t)];
+      for (size_t first = 0; first < edges.size();) {
+        size_t last = first + 1;
+        while (last < edges.size() && edges[last].src == edges[first].src) ++last;
+        auto by_destination = [](const WeightedEdge& x, const WeightedEdge& y) { return x.dst < y.dst; };
+        const auto from = edges.begin() + static_cast<long>(first), to = edges.begin() + static_cast<long>(last);
+        if (!std::is_sorted(from, to, by_destination)) {
+          keys.clear();
+          for (auto e = from; e != to; ++e) keys.push_back(uint64_t{e->dst} << 32 | e->weight);
+          boost::sort::spreadsort::integer_sort(keys.begin(), keys.end());
+          for (size_t k = 0; k < keys.size(); ++k)
+            edges[first + k] = {edges[first].src, static_cast<VertexId>(keys[k] >> 32), static_cast<Weight>(keys[k])};
         }
-        // Room up front for about the most the edges can take (a destination of 4 bytes and its
-        // control bits, a weight of 4, a group's share): grown page by page, the buffer was copied
-        // again at every doubling. Reserved pages that are never written are never touched.
-        std::vector<std::byte> pages_of_range;
-        const uint64_t worst = edges.size() * (weighted ? 11 : 7);
-        pages_of_range.reserve((worst / (kPackedPageBytes - sizeof(PackedPageHeader)) + 2) * kPackedPageBytes);
-        PackedPageWriter writer(weighted, pages_of_range);
-        for (const WeightedEdge& e : edges) writer.add(e);
-        writer.finish();
-        // Each page's outline, from the edges it holds (the writer fills pages in edge order).
-        std::vector<PackedPageOutline> outlines_of_range;
-        for (uint64_t p = 0, first = 0; p * kPackedPageBytes < pages_of_range.size(); ++p) {
-          const uint32_t held = packed_page_header(pages_of_range.data() + p * kPackedPageBytes).edges;
-          outlines_of_range.push_back(outline_of(std::span<const WeightedEdge>(edges).subspan(first, held)));
-          first += held;
-        }
-        // Append every range that is ready, in order.
-        std::lock_guard<std::mutex> lock(appending);
-        encoded[r] = std::move(pages_of_range);
-        outlines[r] = std::move(outlines_of_range);
-        ready[r] = true;
-        for (; next < ranges && ready[next]; ++next) {
-          const std::vector<std::byte>& bytes = encoded[next];
-          const uint64_t at = scratch.append(bytes);
-          for (uint64_t p = 0; p * kPackedPageBytes < bytes.size(); ++p)
-            pages.push_back({kScratchFile, at + p * kPackedPageBytes, outlines[next][p]});
-          g->info_.pages_rewritten += bytes.size() / kPackedPageBytes;
-          encoded[next] = {};
-          outlines[next] = {};
-        }
+        if (edges[first].src < begin || edges[first].src >= end)
+          fail("{}: corrupt store: the out-lists of vertices {}..{} name source {}", path, begin, end - 1, edges[first].src);
+        degrees[edges[first].src] += static_cast<uint32_t>(last - first);
+        first = last;
+      }
+      // Room up front for about the most the edges can take (a destination of 4 bytes and its
+      // control bits, a weight of 4, a group's share): grown page by page, the buffer was copied
+      // again at every doubling. Reserved pages that are never written are never touched.
+      std::vector<std::byte> pages_of_range;
+      const uint64_t worst = edges.size() * (weighted ? 11 : 7);
+      pages_of_range.reserve((worst / (kPackedPageBytes - sizeof(PackedPageHeader)) + 2) * kPackedPageBytes);
+      PackedPageWriter writer(weighted, pages_of_range);
+      for (const WeightedEdge& e : edges) writer.add(e);
+      writer.finish();
+      // Each page's outline, from the edges it holds (the writer fills pages in edge order).
+      std::vector<PackedPageOutline> outlines_of_range;
+      for (uint64_t p = 0, first = 0; p * kPackedPageBytes < pages_of_range.size(); ++p) {
+        const uint32_t held = packed_page_header(pages_of_range.data() + p * kPackedPageBytes).edges;
+        outlines_of_range.push_back(outline_of(std::span<const WeightedEdge>(edges).subspan(first, held)));
+        first += held;
+      }
+      // Append every range that is ready, in order.
+      std::lock_guard<std::mutex> lock(appending);
+      encoded[r] = std::move(pages_of_range);
+      outlines[r] = std::move(outlines_of_range);
+      ready[r] = true;
+      for (; next < ranges && ready[next]; ++next) {
+        const std::vector<std::byte>& bytes = encoded[next];
+        const uint64_t at = scratch.append(bytes);
+        for (uint64_t p = 0; p * kPackedPageBytes < bytes.size(); ++p)
+          pages.push_back({kScratchFile, at + p * kPackedPageBytes, outlines[next][p]});
+        g->info_.pages_rewritten += bytes.size() / kPackedPageBytes;
+        encoded[next] = {};
+        outlines[next] = {};
+      }
     });
     for (int t = 0; t < threads; ++t) {
       g->info_.traversal_seconds += traversal[static_cast<size_t>(t)];

@@ -251,9 +251,7 @@ TEST_CASE("spark: every algorithm on two executor JVMs (local-cluster, GraphX), 
   REQUIRE_THAT(report, Catch::Contains("\"same_as\": \"8-bfs\""));
   // Eleven jobs leave cached only the graph and PageRank's out-degrees (an RDD each of vertices
   // and of edges): each job's own graphs are dropped once its result is written.
-  const size_t at = report.find("\"cached_rdds\": ");
-  REQUIRE(at != std::string::npos);
-  REQUIRE(std::stoi(report.substr(at + 15)) <= 4);
+  REQUIRE(report_field(report, "cached_rdds") <= 4);
 }
 
 // The DataFrame back end (--backend dataframe), the same batch: in make test-long, where its

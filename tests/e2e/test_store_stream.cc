@@ -73,13 +73,6 @@ std::vector<std::byte> as_binary(std::span<const EdgeOp> ops, const EdgeStreamKi
   return out;
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void write_bytes(const std::string& path, std::span<const std::byte> bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -343,14 +336,14 @@ TEST_CASE("store stream: a client that stops reading acknowledgements does not s
   ::close(out[1]);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
-  const std::string said = read_all(err);
+  const std::string said = read_small_file(err);
   INFO(said);
   REQUIRE(WIFEXITED(status));
   REQUIRE(WEXITSTATUS(status) == 0);
   REQUIRE_THAT(said, Catch::Contains("standard output is closed") && Catch::Contains("--ack-log has them"));
   REQUIRE(std::count(said.begin(), said.end(), '\n') == 1);
   std::vector<uint64_t> logged;  // the log's lines are bare counts
-  std::istringstream lines(read_all(acks));
+  std::istringstream lines(read_small_file(acks));
   for (std::string line; std::getline(lines, line);) logged.push_back(std::stoull(line));
   REQUIRE(logged.size() >= 5);
   REQUIRE(logged.back() == ops.size());
