@@ -48,6 +48,20 @@ struct EngineLayout {
   // whoever decoded them already (a store run's open), so the TChunk table is cut from them and
   // reads no page. Empty: the table's build reads the pages.
   std::vector<PackedPageOutline> page_outlines;
+  // Optional, with page_outlines: a layout in which a source's edges may lie in several runs of
+  // partitions, its layers (a store run: its pages, the insertions logged since its checkpoint
+  // laid out apart, pages as other versions have them: integrations/store_graph.h). Partition k is
+  // in layer partition_layer[k], whose partitions hold (*layer_degrees[layer])[v] of v's edges;
+  // the outlines are cut against those. Empty: one layer, out_degrees.
+  std::vector<uint32_t> partition_layer;
+  std::vector<const std::vector<uint32_t>*> layer_degrees;
+  // Optional: the graphs a partition is part of, one bit each (a store run whose jobs pin several
+  // versions: each version is a graph, and a partition is loaded for the jobs of the graphs it is
+  // part of; Job::view). Empty: one graph, every partition in it.
+  std::vector<uint64_t> partition_views;
+  bool in_view(uint32_t partition, uint32_t view) const {
+    return partition_views.empty() || (partition_views[partition] >> view & 1) != 0;
+  }
   uint64_t vertices = 0;
   uint64_t edges = 0;
   bool weighted = false;

@@ -83,6 +83,12 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   const char* spin_count = std::getenv("GOMP_SPINCOUNT");
   report.gomp_spincount = spin_count ? spin_count : "";
 
+  if (!config.job_views.empty() && config.job_views.size() != jobs.size())
+    fail("job_views has {} entries for {} jobs", config.job_views.size(), jobs.size());
+  for (size_t j = 0; j < config.job_views.size(); ++j) {
+    if (config.job_views[j] >= config.views.size()) fail("internal: job {} runs on graph {} of {}", j, config.job_views[j], config.views.size());
+    jobs[j]->set_view(config.job_views[j]);
+  }
   // The jobs as they run: groups and lone jobs (jobs/job_groups.h).
   BatchPlan plan = plan_batch(jobs, config.arrive_after, n, config.grouping);
   std::vector<Job*>& runnables = plan.runnables;
@@ -95,7 +101,9 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   // has seen of each asynchronous runnable's changes, and the difference it takes with its rank
   // (middleware/late_join.h).
   auto state_of = [&](std::span<Job* const> run) {
-    uint64_t bytes = n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
+    // (Over several graphs, each graph's out-degrees beside their union's.)
+    const uint64_t degree_arrays = 1 + (config.views.size() > 1 ? config.views.size() : 0);
+    uint64_t bytes = degree_arrays * n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
     for (const Job* job : run) bytes += job->state_bytes(n);
     if (config.sharing == Sharing::Chunk) bytes += (run.size() + 1) * BitmapRank::bytes_for(n);
     if (config.sharing == Sharing::Chunk && config.late_join) {
@@ -158,7 +166,13 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   info.out_edges = out_edge_total(info);  // once, not once per job
   info.order = &graph.order();
   info.real_weights = m.real_weights;
-  for (Job* job : runnables) job->init(info, threads);
+  std::vector<GraphInfo> view_info;  // per graph of the layout, when it holds several
+  for (const BatchConfig::GraphView& v : config.views) {
+    view_info.push_back(info);
+    view_info.back().out_degrees = v.out_degrees;
+    view_info.back().out_edges = v.edges;
+  }
+  for (Job* job : runnables) job->init(view_info.empty() ? info : view_info[job->view()], threads);
 
   // Graph data: the engine's update budget first (an update-streaming engine), then its two read
   // buffers (no larger than the largest partition needs), or the middleware's table, cache and
@@ -234,7 +248,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   // Light rounds: the adjacency takes what the cache, the table and the two buffers leave of the
   // budget.
   const uint64_t taken = report.cache_bytes + report.tchunk_bytes + 2 * buffer;
-  ResidentAdjacency resident(config.light_rounds, middleware.get(), report.graph_resident,
+  ResidentAdjacency resident(config.views.size() > 1 ? LightRounds::Off : config.light_rounds, middleware.get(), report.graph_resident,
                              data_budget > taken ? data_budget - taken : 0, n, info.out_edges, m.weighted,
                              layout.stored_bytes());
   report.buffer_bytes = buffer;
@@ -275,6 +289,7 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
     report.jobs[j].async = runnables[plan.runnable_of[j]]->async();
     report.jobs[j].arrived_round = config.arrive_after.empty() ? 0 : config.arrive_after[j];
     report.jobs[j].runnable = plan.runnable_of[j];
+    if (!config.views.empty()) report.jobs[j].version = config.views[jobs[j]->view()].version;
   }
   // After runnable r's round: the time of each of its jobs that has just finished.
   auto time_finished = [&](uint32_t r) {
@@ -524,6 +539,13 @@ std::string report_json(const BatchReport& r) {
     w.field("edges", r.store->edges);
     w.field("pages_in_place", r.store->pages_in_place);
     w.field("pages_rewritten", r.store->pages_rewritten);
+    if (r.store->versions.size() > 1) {
+      w.begin_array("versions");
+      for (uint64_t v : r.store->versions) w.field("", v);
+      w.end_array();
+    }
+    w.field("edges_inserted_apart", r.store->edges_inserted_apart);
+    w.field("insertion_pages", r.store->insertion_pages);
     w.field("open_seconds", r.store->open_seconds);
     w.field("traversal_seconds", r.store->traversal_seconds);
     w.field("lists_read", r.store->lists_read);
@@ -624,6 +646,7 @@ std::string report_json(const BatchReport& r) {
     w.begin_object();
     w.field("name", j.name);
     w.field("algo", j.algo);
+    if (j.version) w.field("version", *j.version);
     w.field("runnable", j.runnable);
     w.field("arrive_after", j.arrived_round);
     w.field("async", j.async);

@@ -75,11 +75,23 @@ struct BatchConfig {
   // Called once the budgets are settled and the engine started, before the first round: what a
   // caller says about the batch then comes after every refusal could have been the only line.
   std::function<void()> on_start;
+  // A layout holding several graphs (EngineLayout::partition_views: a store run whose jobs pin
+  // versions): each graph's out-degrees, edges and version, and per job the graph it runs on
+  // (empty: the first). Empty: the one graph given. Light rounds are off over several graphs (the
+  // adjacency would be their union).
+  struct GraphView {
+    const std::vector<uint32_t>* out_degrees = nullptr;
+    uint64_t edges = 0;
+    uint64_t version = 0;
+  };
+  std::vector<GraphView> views;
+  std::vector<uint32_t> job_views;
 };
 
 struct JobOutcome {
   std::string name;
   std::string algo;
+  std::optional<uint64_t> version;  // a run over several graphs (BatchConfig::views): its graph's
   uint32_t runnable = 0;  // the entry of BatchReport::runnables that computed it
   uint32_t arrived_round = 0;
   bool async = false;  // began in asynchronous passes (a round is then one pass)
@@ -143,11 +155,15 @@ struct TrialRecord {
 struct StoreRunInfo {
   std::string path;
   std::string mode;            // the store mode
-  uint64_t version = 0;        // the log position the run sees the graph at
+  uint64_t version = 0;        // the log position the run sees the graph at (its jobs that pin none)
+  std::vector<uint64_t> versions;  // every version its jobs see (Job::view indexes them)
   uint64_t checkpoint_seq = 0;
   uint64_t edges = 0;
   uint64_t pages_in_place = 0;   // read from the store file
-  uint64_t pages_rewritten = 0;  // written to the scratch file (sections with logged operations, chain modes)
+  uint64_t pages_rewritten = 0;  // written to the scratch file (sections with logged deletions, chain modes)
+  // Logged insertions into pages read in place, laid out apart in the scratch file: their edges and pages.
+  uint64_t edges_inserted_apart = 0;
+  uint64_t insertion_pages = 0;
   double open_seconds = 0;       // view, layout and out-degrees
   // The modes read through the view: reading every vertex's out-list (the layout's own work,
   // sorting and encoding pages, left out; summed over the threads that read), and what that read

@@ -85,6 +85,11 @@ class Job {
 
   const std::string& name() const { return name_; }
   const std::string& algo() const { return algo_; }
+  // The graph of the run the job runs on, when a run has several (EngineLayout::partition_views:
+  // a store run whose jobs pin several versions): the partitions outside it are never handed to
+  // it. 0 otherwise. Set before init().
+  uint32_t view() const { return view_; }
+  void set_view(uint32_t view) { view_ = view; }
   virtual EdgeUse edge_use() const = 0;
 
   // Bytes of vertex state init() will allocate for this graph (values + both frontiers).
@@ -258,6 +263,7 @@ class Job {
  private:
   std::string name_;
   std::string algo_;
+  uint32_t view_ = 0;
   ResultsWriter results_;
 };
 

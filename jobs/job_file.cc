@@ -132,6 +132,11 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
         spec.async = *value.value<bool>();
         continue;
       }
+      if (key == "version") {
+        if (!value.is_integer() || *value.value<int64_t>() < 0) fail("{} must be a log position (an integer, 0 or more)", where);
+        spec.version = static_cast<uint64_t>(*value.value<int64_t>());
+        continue;
+      }
       if (key == "arrive_after") {
         if (!value.is_integer()) fail("{} must be an integer", where);
         int64_t v = *value.value<int64_t>();
@@ -143,7 +148,7 @@ JobFile parse_job_text(std::string_view original, const std::string& path) {
       // A key of another algorithm is kept, so make_job names the algorithm's own parameters.
       const ParamInfo* param = algo && algo->param(key) ? algo->param(key) : find_any_param(key);
       if (!param) {
-        std::string known = "algo, name, arrive_after, async";
+        std::string known = "algo, name, arrive_after, async, version";
         for (const ParamInfo& p : algo ? algo->params : std::vector<ParamInfo>{}) known += ", " + p.name;
         fail("{}: unknown key (known: {})", where, known);
       }

@@ -81,28 +81,30 @@ BatchPlan plan_batch(std::span<const std::unique_ptr<Job>> jobs, std::span<const
                      uint64_t vertices, bool grouping) {
   const size_t count = jobs.size();
   auto arrival = [&](size_t j) { return arrive_after.empty() ? 0u : arrive_after[j]; };
+  // Jobs are computed together only when they arrive in the same round on the same graph (Job::view).
+  auto slot = [&](size_t j) { return uint64_t{jobs[j]->view()} << 32 | arrival(j); };
   BatchPlan plan;
   plan.same_as.assign(count, -1);
   plan.runnable_of.assign(count, 0);
   // Identical jobs: the first of each signature and arrival round computes them.
   if (grouping) {
-    std::map<std::pair<uint32_t, std::string>, size_t> first;
+    std::map<std::pair<uint64_t, std::string>, size_t> first;
     for (size_t j = 0; j < count; ++j) {
       const std::string signature = jobs[j]->signature();
       if (signature.empty()) continue;
-      auto [at, added] = first.emplace(std::pair(arrival(j), signature), j);
+      auto [at, added] = first.emplace(std::pair(slot(j), signature), j);
       if (!added) plan.same_as[j] = static_cast<int64_t>(at->second);
     }
   }
   // Groups: the jobs that may join one, by kind, arrival round and key, in batch order.
-  std::map<std::tuple<size_t, uint32_t, std::string>, std::vector<size_t>> candidates;
+  std::map<std::tuple<size_t, uint64_t, std::string>, std::vector<size_t>> candidates;
   const std::vector<GroupKind>& kinds = group_kinds();
   if (grouping)
     for (size_t j = 0; j < count; ++j) {
       if (plan.same_as[j] >= 0) continue;
       for (size_t k = 0; k < kinds.size(); ++k)
         if (jobs[j]->algo() == kinds[k].algo && kinds[k].takes(*jobs[j], vertices))
-          candidates[{k, arrival(j), kinds[k].key(*jobs[j])}].push_back(j);
+          candidates[{k, slot(j), kinds[k].key(*jobs[j])}].push_back(j);
     }
   // Where each job's group is made: at its first member, so runnables keep the batch's order.
   std::vector<std::vector<size_t>> group_at(count);
@@ -128,6 +130,7 @@ BatchPlan plan_batch(std::span<const std::unique_ptr<Job>> jobs, std::span<const
       std::vector<Job*> members;
       for (size_t m : group_at[j]) members.push_back(jobs[m].get());
       plan.groups.push_back(kinds[kind_at[j]].make(members));
+      plan.groups.back()->set_view(jobs[j]->view());
       for (size_t m : group_at[j]) plan.runnable_of[m] = static_cast<uint32_t>(plan.runnables.size());
       plan.runnables.push_back(plan.groups.back().get());
       plan.arrive_after.push_back(arrival(j));

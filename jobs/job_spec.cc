@@ -1,6 +1,7 @@
 #include "jobs/job_spec.h"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include "base/error.h"
@@ -23,6 +24,18 @@ std::vector<std::string> split_vertex_list(const std::string& text) {
   }
 }
 
+namespace {
+
+uint64_t parse_version(const std::string& text, const std::string& origin) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size())
+    fail("{}: version '{}' is not a log position (an integer, 0 or more)", origin, text);
+  return v;
+}
+
+}  // namespace
+
 JobSpec parse_job_argument(const std::string& text, size_t index) {
   JobSpec spec;
   spec.origin = fmt::format("--job #{} '{}'", index, text);
@@ -42,7 +55,9 @@ JobSpec parse_job_argument(const std::string& text, size_t index) {
       if (spec.params.count(key) || (key == "name" && !spec.name.empty()))
         fail("{}: {} given twice", spec.origin, key);
       if (key == "name" && eq + 1 == part.size()) fail("{}: name is empty", spec.origin);
+      if (key == "version" && spec.version) fail("{}: version given twice", spec.origin);
       if (key == "name") spec.name = part.substr(eq + 1);
+      else if (key == "version") spec.version = parse_version(part.substr(eq + 1), spec.origin);
       else spec.params[key] = part.substr(eq + 1);
     }
     if (stop == std::string::npos) break;

@@ -23,6 +23,9 @@ struct JobSpec {
   // A job file's `async`: unset runs asynchronously when the algorithm allows it (and the run's
   // --async is on); true on an algorithm that does not is an error.
   std::optional<bool> async;
+  // `version=N` (a job file's `version = N`): on a store, the log position whose graph the job runs
+  // on (integrations/store_graph.h); unset: the run's version.
+  std::optional<uint64_t> version;
 
   // Where `key` was given: its own line in a job file, else the job's origin.
   const std::string& where(const std::string& key) const {

@@ -10,7 +10,7 @@ double chunk_priority(const ChunkInfo& c, uint64_t related_jobs, uint64_t active
 }
 
 ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads,
-                               const Bitmap* accounting) {
+                               const Bitmap* accounting, std::span<const uint64_t> partition_views) {
   const int64_t count = static_cast<int64_t>(table.chunks().size());
   std::vector<ChunkDemand> all(count);
   // Every frontier is tested in one decode of a chunk's index: the jobs', then the accounting one.
@@ -35,6 +35,7 @@ ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFron
       d.chunk = static_cast<uint32_t>(m);
       table.active_in(static_cast<uint32_t>(m), ranks, counts);
       for (uint32_t j = 0; j < jobs.size(); ++j) {
+        if (!partition_views.empty() && (partition_views[c.partition] >> jobs[j].view & 1) == 0) continue;
         const TChunkTable::ActiveCounts& a = counts[j];
         bool by_destination = jobs[j].both_directions && ranks[j].any_in(c.min_dst, uint64_t{c.max_dst} + 1);
         if (a.sources == 0 && !by_destination) continue;

@@ -23,6 +23,7 @@ namespace graphso {
 struct JobFrontier {
   const Bitmap* frontier = nullptr;
   bool both_directions = false;
+  uint32_t view = 0;  // the graph it runs on (Job::view)
 };
 
 // A run of a chunk's edges: [first, first + count), counted from the chunk's first edge.
@@ -57,7 +58,8 @@ double chunk_priority(const ChunkInfo& chunk, uint64_t related_jobs, uint64_t ac
 
 // accounting: when not null, the union of the jobs' frontiers that the report counts active edges
 // against (ChunkDemand::accounted_edges), counted in the same decode of each chunk's index.
+// partition_views: EngineLayout::partition_views; a chunk is no job's outside its graph.
 ActiveChunks get_active_chunks(const TChunkTable& table, std::span<const JobFrontier> jobs, int threads,
-                               const Bitmap* accounting = nullptr);
+                               const Bitmap* accounting = nullptr, std::span<const uint64_t> partition_views = {});
 
 }  // namespace graphso

@@ -19,7 +19,8 @@ class ChunkMode final : public SharingMode {
   RoundStats round(Engine& engine, std::span<Job* const> jobs, std::span<const uint32_t> running,
                    ActiveSets accounting) override {
     std::vector<JobFrontier> frontiers;
-    for (uint32_t j : running) frontiers.push_back({&jobs[j]->frontier(), jobs[j]->edge_use() == EdgeUse::BothWays});
+    for (uint32_t j : running)
+      frontiers.push_back({&jobs[j]->frontier(), jobs[j]->edge_use() == EdgeUse::BothWays, jobs[j]->view()});
     // The index counts the report's active edges when they are by source only; a destination
     // frontier (a job using edges both ways) leaves them to the engine.
     ActiveChunks active = graphso_.GetActiveChunks(frontiers, accounting.destinations ? nullptr : accounting.sources);
@@ -32,7 +33,7 @@ class ChunkMode final : public SharingMode {
     if (late_join_)
       for (uint32_t j : running) {
         Job::PassChanges c = jobs[j]->pass_changes();
-        if (c.changed) changes.push_back({j, c.changed, c.whole_sources_only});
+        if (c.changed) changes.push_back({j, c.changed, c.whole_sources_only, jobs[j]->view()});
       }
     while (std::optional<LoadedPartition> lp = graphso_.Schedule(active)) {
       ++stats.logical_partitions;

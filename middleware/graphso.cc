@@ -191,7 +191,7 @@ ActiveChunks GraphSO::GetActiveChunks(std::span<const JobFrontier> jobs, const B
   last_served_.reset();
   round_ = nullptr;
   counted_ = accounting != nullptr;
-  ActiveChunks active = get_active_chunks(table_, jobs, threads_, accounting);
+  ActiveChunks active = get_active_chunks(table_, jobs, threads_, accounting, layout_.partition_views);
   choose_granularity(table_, jobs, layout_.edge_size(), granularity_, device(), active, threads_);
   std::vector<std::pair<uint32_t, double>> priorities;
   for (const ChunkDemand& d : active.chunks) priorities.emplace_back(d.chunk, d.priority);

@@ -8,7 +8,7 @@
 namespace graphso {
 
 LateJoin::LateJoin(const TChunkTable& table, const EngineLayout& layout)
-    : table_(table), degrees_(layout.out_degrees), partitions_(layout.partitions),
+    : table_(table), degrees_(layout.out_degrees), partitions_(layout.partitions), views_(layout.partition_views),
       first_chunk_(layout.partitions.size() + 1, 0), demand_of_(table.chunks().size(), kNone), fresh_(layout.vertices) {
   // The table cuts the partitions in order, so each one's chunks are consecutive ids.
   for (const ChunkInfo& c : table.chunks()) {
@@ -40,6 +40,7 @@ LateJoin::Joined LateJoin::follow(ActiveChunks& active, std::span<const JobChang
     if (fresh.count_in(0, fresh_.size()) == 0) continue;
 
     for (uint32_t p = 0; p < partitions_.size(); ++p) {
+      if (!views_.empty() && (views_[p] >> job.view & 1) == 0) continue;
       if (!fresh.any_in(partitions_[p].src_begin, partitions_[p].src_end)) continue;
       for (uint32_t id = first_chunk_[p]; id < first_chunk_[p + 1]; ++id) {
         const ChunkInfo& c = table_.chunk(id);

@@ -25,6 +25,7 @@ struct JobChanges {
   uint32_t job = 0;                // the index its demands carry (ChunkDemand::jobs)
   const Bitmap* changed = nullptr; // vertices changed this pass that have not pushed everywhere
   bool whole_sources_only = false; // a changed vertex pushes only in a chunk holding all its out-edges
+  uint32_t view = 0;               // the graph it runs on (Job::view)
 };
 
 class LateJoin {
@@ -50,6 +51,7 @@ class LateJoin {
   const TChunkTable& table_;
   const std::vector<uint32_t>* degrees_;
   std::vector<StaticPartition> partitions_;
+  std::vector<uint64_t> views_;  // EngineLayout::partition_views
   std::vector<uint32_t> first_chunk_;  // per partition, and one past the last: chunk ids are by partition
   std::vector<uint32_t> demand_of_;    // per chunk: its demand in the pass, kNone
   size_t planned_ = 0;                 // demands the pass began with; the rest joined late

@@ -14,7 +14,8 @@ std::vector<bool> PartitionStream::wanted(const Job& job) const {
   std::vector<bool> wanted(layout_.partitions.size());
   for (size_t k = 0; k < wanted.size(); ++k) {
     const StaticPartition& p = layout_.partitions[k];
-    wanted[k] = p.edges > 0 && (f.any_in(p.src_begin, p.src_end) || (both && f.any_in(p.dst_begin, p.dst_end)));
+    wanted[k] = p.edges > 0 && layout_.in_view(static_cast<uint32_t>(k), job.view()) &&
+                (f.any_in(p.src_begin, p.src_end) || (both && f.any_in(p.dst_begin, p.dst_end)));
   }
   return wanted;
 }

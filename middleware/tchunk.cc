@@ -219,6 +219,10 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
     const StaticPartition& part = layout.partitions[p];
     uint64_t next_edge = 0;  // packed: the first edge of the next chunk
     VertexId last_src = part.src_begin;  // outlined: the last source so far, for their order
+    // Outlined: v's edges within this partition's layer (EngineLayout::layer_degrees).
+    const std::vector<uint32_t>& layer_degrees =
+        layout.layer_degrees.empty() ? degrees : *layout.layer_degrees.at(layout.partition_layer.at(p));
+    auto degree_here = [&](VertexId v) { return layer_degrees[v]; };
     auto outside = [&](VertexId src, VertexId dst) {
       return src < part.src_begin || src >= part.src_end || dst < part.dst_begin || dst >= part.dst_end;
     };
@@ -248,9 +252,9 @@ TChunkTable TChunkTable::cut(const EngineLayout& layout, uint64_t chunk_bytes, I
           index.add(o.first_src, o.first_src_edges);
           if (o.last_src != o.first_src) {
             for (VertexId v = o.first_src + 1; v < o.last_src; ++v)
-              if (degrees[v] != 0) {
-                index.add(v, degrees[v]);
-                counted += degrees[v];
+              if (const uint32_t d = degree_here(v); d != 0) {
+                index.add(v, d);
+                counted += d;
               }
             index.add(o.last_src, o.last_src_edges);
             counted += o.last_src_edges;

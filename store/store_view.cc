@@ -31,7 +31,7 @@ StorePosition peek_store_position(const std::string& path) {
   return p;
 }
 
-std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
+std::unique_ptr<StoreView> StoreView::open(const std::string& path, std::optional<uint64_t> at) {
   if (!path_exists(path)) fail("{}: no such store", path);
   // The lease and the mapping on the same file: a writer that grows the store renames a new one
   // over it, and a lease on the old file would guard nothing the view reads.
@@ -45,7 +45,7 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path) {
   }
   const StoreHeader header = read_superblock(file);
   std::unique_ptr<StoreView> view = store_mode(header.mode).open_view(std::move(lease), std::move(file), header);
-  view->fix_version();
+  view->fix_version(at);
   return view;
 }
 
@@ -55,7 +55,7 @@ StatLine stat_ratio(std::string key, double value, int digits) {
   return {std::move(key), fmt::format("{:.{}f}", value, digits)};
 }
 
-void StoreView::fix_version() {
+void StoreView::fix_version(std::optional<uint64_t> at) {
   for (uint32_t attempt = 1; attempt <= kMaxAttempts; ++attempt) {
     // The checkpoint, held by the lease before anything it names is read, then the head (which
     // never falls behind the checkpoint's position).
@@ -64,6 +64,10 @@ void StoreView::fix_version() {
     if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
     head_ = read_log_head(file_, layout_);
     check_readable(file_, header_, checkpoint_, head_);
+    if (at && (*at < checkpoint_.flushed || *at > head_))
+      fail("{}: version {} is not in the store: it keeps versions {} (its last checkpoint) to {} (its head)", file_.path(),
+           *at, checkpoint_.flushed, head_);
+    if (at) head_ = *at;
     try {
       with_damage_note(checkpoint_, [&] {
         check_positions(file_, header_, checkpoint_, head_);

@@ -84,7 +84,9 @@ class PagesTouched {
 
 // A page of sorted edges that a mode hands to a run to read in place (StoreView::pages_in_place):
 // its page in the store file, unchanged at the view's version when `logged` is 0; else its page
-// with that many logged operations to apply.
+// with that many logged operations to apply. At a version no later than its first logged deletion
+// the page is its page as it stands plus the edges logged into it before the version
+// (StoreView::page_insertions).
 struct ViewPage {
   uint64_t key = 0;       // edge_key of its first possible edge
   uint64_t next_key = 0;  // the next page's key (kNoNextKey after the last)
@@ -93,6 +95,8 @@ struct ViewPage {
   uint64_t offset = 0;    // of its page in the store file
   uint32_t edges = 0;     // in its page
   uint64_t logged = 0;    // operations after the checkpoint that fall in it
+  uint64_t first_deletion = kNoDeletion;  // the log position of the first of those that deletes
+  static constexpr uint64_t kNoDeletion = UINT64_MAX;
 };
 
 // A line of store-stat: "key: N".
@@ -112,8 +116,10 @@ StorePosition peek_store_position(const std::string& path);
 
 class StoreView {
  public:
-  // Opens `path` read-only at its current version; errors name the store and the damaged word.
-  static std::unique_ptr<StoreView> open(const std::string& path);
+  // Opens `path` read-only at its current version, or at version `at`: any log position from the
+  // checkpoint in force to the head (what the log still holds); errors name the store and the
+  // damaged word, or the versions it keeps.
+  static std::unique_ptr<StoreView> open(const std::string& path, std::optional<uint64_t> at = std::nullopt);
   virtual ~StoreView() = default;
 
   const StoreHeader& header() const { return header_; }
@@ -135,8 +141,16 @@ class StoreView {
   // A mode that keeps its edges in sorted packed pages (base/packed_pages.h): the pages, in key
   // order, for a run to read in place; nullopt for a mode that keeps none.
   virtual std::optional<std::vector<ViewPage>> pages_in_place() const { return std::nullopt; }
-  // The edges of page k (pages_in_place) at the view's version, in key order, appended to `out`.
-  virtual void page_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/) const {}
+  // The edges of page k (pages_in_place) at version `before` (the operations logged before that
+  // log position applied; at most the view's version), in key order, appended to `out`.
+  virtual void page_edges(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/, uint64_t /*before*/ = UINT64_MAX) const {}
+  // The edges the operations logged into page k at positions [from, to) insert, in key order,
+  // appended to `out`: before its first deletion, the page at a version is its page plus these
+  // (a multiset).
+  virtual void page_insertions(uint64_t /*k*/, std::vector<WeightedEdge>& /*out*/, uint64_t /*from*/ = 0,
+                               uint64_t /*to*/ = UINT64_MAX) const {}
+  // How many operations are logged into page k before log position `position`.
+  virtual uint64_t page_logged_before(uint64_t /*k*/, uint64_t /*position*/) const { return 0; }
   // What the mode adds to store-stat (its units' shape, how full they are, what they cost), as
   // the view read them.
   virtual std::vector<StatLine> stat_lines() const { return {}; }
@@ -178,7 +192,7 @@ class StoreView {
   std::vector<LoggedEdge> logged_;  // the log after the checkpoint, up to the version
 
  private:
-  void fix_version();
+  void fix_version(std::optional<uint64_t> at);
 };
 
 }  // namespace graphso::store

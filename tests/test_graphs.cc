@@ -102,7 +102,8 @@ std::string prepare_graph(const TempDir& dir, const EdgeSet& set, const GridPrep
 namespace {
 
 Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<std::string>& job_args, Sharing sharing,
-                     uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options) {
+                     uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options,
+                     const StoreGraph* store = nullptr) {
   Batch batch;
   batch.order = graph.order();
   for (size_t i = 0; i < job_args.size(); ++i) batch.specs.push_back(parse_job_argument(job_args[i], i));
@@ -124,6 +125,12 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.grouping = options.grouping;
   config.light_rounds = options.light_rounds;
   config.arrive_after = options.arrive_after;
+  if (store) {  // as `graphso run STORE` gives the jobs their versions
+    for (const auto& spec : batch.specs)
+      config.job_views.push_back(store->view_of(spec.version ? *spec.version : store->info().version));
+    for (uint32_t v = 0; v < store->versions().size(); ++v)
+      config.views.push_back({&store->out_degrees(v), store->edges(v), store->versions()[v]});
+  }
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.update_overflow = options.update_overflow;
@@ -146,7 +153,7 @@ Batch run_batch_on(const std::string& graph_dir, const std::vector<std::string>&
 Batch run_batch_on_store(const StoreGraph& store, const std::vector<std::string>& job_args, Sharing sharing,
                          uint64_t mem_bytes, ReaderFactory& readers, const RunOptions& options) {
   std::unique_ptr<Engine> engine = make_engine(options.engine, store.graph(), store.layout(), readers);
-  return run_batch_with(store.graph(), engine.get(), job_args, sharing, mem_bytes, readers, options);
+  return run_batch_with(store.graph(), engine.get(), job_args, sharing, mem_bytes, readers, options, &store);
 }
 
 uint64_t budget_for(const std::string& graph_dir, const std::vector<std::string>& job_args, double graph_fraction,

@@ -24,7 +24,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   CliResult json = run_program({"/usr/bin/python3", "-c",
                                 "import json, sys\n"
                                 "r = json.load(open(sys.argv[1]))\n"
-                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'evolving', 'evolving_steps', 'store_growth', 'evolving_stream', 'store_insert', 'verify', 'cpu', 'async', 'encoding', 'defaults', 'settings', 'sweep', 'many_jobs', 'inmemory', 'graphalytics', 'spark']\n"
+                                "names = ['limit', 'modes', 'workloads', 'cache', 'chunk_size', 'concurrency', 'arrivals', 'budgets', 'orders', 'engines', 'memory', 'store', 'evolving', 'evolving_steps', 'store_growth', 'evolving_stream', 'evolving_versions', 'store_insert', 'verify', 'cpu', 'async', 'encoding', 'defaults', 'settings', 'sweep', 'many_jobs', 'inmemory', 'graphalytics', 'spark']\n"
                                 "assert sorted(r['experiments']) == sorted(names), r['experiments'].keys()\n"
                                 "assert r['disk_bytes_per_second'] > 0\n"
                                 "for n in names: assert r['experiments'][n]['data'], n\n"
@@ -75,6 +75,13 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
                                 "for mode in ('xpgraph', 'dgap'):\n"
                                 "    b = es['beside_' + mode]\n"
                                 "    assert b['alone'] and b['beside'] and b['runs'] and b['idle_start'] and b['idle_end'], (mode, b)\n"
+                                "ev = r['experiments']['evolving_versions']['data']\n"
+                                "for both in ev['runs']['both']:\n"
+                                "    assert both['store']['versions'] == [ev['v1'], ev['v2']], both['store']\n"
+                                "    assert sorted(j['version'] for j in both['jobs']) == [ev['v1']] * 3 + [ev['v2']] * 3, both['jobs']\n"
+                                "    assert both['store']['edges_inserted_apart'] == ev['v2'] - ev['edges'], both['store']\n"
+                                "assert all('versions' not in x['store'] for x in ev['runs']['v2'] + ev['runs']['v1']), ev['runs']\n"
+                                "assert ev['runs']['both'][0]['bytes_read'] <= 1.1 * ev['runs']['v2'][0]['bytes_read'], ev['runs']\n"
                                 "st = r['experiments']['evolving_steps']['data']\n"
                                 "assert len(st) == 2, sorted(st)\n"
                                 "for name, g in st.items():\n"
@@ -219,7 +226,7 @@ TEST_CASE("bench --quick runs every experiment and writes results, summary and p
   std::string summary = read_small_file(out + "/summary.md");
   for (const char* section : {"## 1. Batch W1", "## 2. Workloads W1-W8", "## 3. The chunk cache", "## 4. Chunk size",
                               "## 5. Number of concurrent jobs", "## 6. Staggered arrivals", "## 7. Memory budgets",
-                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 11b. Evolving graphs", "## 11c. Evolving in many small steps", "## 11d. Inserting in place", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## 17. The paper's W1 on power-law graphs", "## 18. Every graph and workload", "## The physical limit"})
+                              "## 8. Vertex orders", "## 9. Both engines", "## 10. Memory", "## 11. The evolving-graph store", "## 11b. Evolving graphs", "## 11c. Evolving in many small steps", "## 11d. Inserting in place", "## 11g. Jobs at two versions", "## 12. Verified reads", "## 13. CPU", "## 14. Asynchronous passes", "## 17. The paper's W1 on power-law graphs", "## 18. Every graph and workload", "## The physical limit"})
     REQUIRE_THAT(summary, Catch::Contains(section));
   for (const char* figure :
        {"modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders", "engines", "memory", "store", "async"}) {

@@ -297,6 +297,8 @@ TEST_CASE("spark: bad input is refused before Spark starts, with graphso's own m
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "kcore does not run on Spark");
   write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = \"random\"\n");
   require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "source=random needs the graph's out-degrees");
+  write_text(jobs, "[[job]]\nalgo = \"wcc\"\nversion = 12\n");
+  require_spark_refusal(graphso_spark({exported, "--jobs", jobs, "--out", out}), "job 0-wcc: version applies to a run on a store");
   // GraphX asked for (or a jar named) where there is no jar.
   write_text(jobs, "[[job]]\nalgo = \"bfs\"\nsource = 0\n");
   for (const std::string backend : {"graphx", "auto"}) {

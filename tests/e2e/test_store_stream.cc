@@ -181,53 +181,79 @@ TEST_CASE("store stream: a weighted binary stream through a named pipe, resumed 
   REQUIRE(store_stat(store).at("input_acknowledged") == std::to_string(half));
 }
 
+namespace {
+
+// `graphso ingest STORE --input - --commit-every C` as a child whose standard input and output the
+// test holds: a stream the test writes piece by piece, and the acknowledgements it reads back.
+class StreamingIngest {
+ public:
+  StreamingIngest(const std::string& store, const std::string& commit_every) {
+    REQUIRE(::pipe(to_) == 0);
+    REQUIRE(::pipe(from_) == 0);
+    pid_ = ::fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      ::dup2(to_[0], 0);
+      ::dup2(from_[1], 1);
+      ::close(to_[1]);
+      ::close(from_[0]);
+      const std::string binary = graphso_binary();
+      ::execl(binary.c_str(), binary.c_str(), "ingest", store.c_str(), "--input", "-", "--commit-every",
+              commit_every.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    ::close(to_[0]);
+    ::close(from_[1]);
+  }
+  ~StreamingIngest() {
+    if (pid_ > 0) finish();
+  }
+  void send(const std::string& text) {
+    REQUIRE(::write(to_[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  }
+  // Reads the command's output until `line` arrives (at most 30 s: a batch of 16384 never fills).
+  void wait_for(const std::string& line) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (out_.find(line) == std::string::npos) {
+      REQUIRE(std::chrono::steady_clock::now() < deadline);
+      pollfd p{from_[0], POLLIN, 0};
+      if (::poll(&p, 1, 100) <= 0) continue;
+      char buffer[4096];
+      const ssize_t n = ::read(from_[0], buffer, sizeof buffer);
+      REQUIRE(n > 0);
+      out_.append(buffer, static_cast<size_t>(n));
+    }
+  }
+  // Ends the stream; the command's exit status (-1: it did not exit).
+  int finish() {
+    ::close(to_[1]);
+    int status = 0;
+    const bool waited = ::waitpid(pid_, &status, 0) == pid_;
+    ::close(from_[0]);
+    pid_ = -1;
+    return waited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  int to_[2] = {-1, -1}, from_[2] = {-1, -1};
+  pid_t pid_ = -1;
+  std::string out_;
+};
+
+}  // namespace
+
 TEST_CASE("store stream: a waiting client is acknowledged within --commit-every, not when a batch fills") {
   TempDir dir;
   const std::string store = dir.file("store.pm");
-  int to[2], from[2];
-  REQUIRE(::pipe(to) == 0);
-  REQUIRE(::pipe(from) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::dup2(to[0], 0);
-    ::dup2(from[1], 1);
-    ::close(to[1]);
-    ::close(from[0]);
-    const std::string binary = graphso_binary();
-    ::execl(binary.c_str(), binary.c_str(), "ingest", store.c_str(), "--input", "-", "--commit-every", "20ms",
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::close(to[0]);
-  ::close(from[1]);
-  std::string out;
-  // Reads the command's output until `line` arrives (at most 30 s: a batch of 16384 never fills).
-  auto wait_for = [&](const std::string& line) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (out.find(line) == std::string::npos) {
-      REQUIRE(std::chrono::steady_clock::now() < deadline);
-      pollfd p{from[0], POLLIN, 0};
-      if (::poll(&p, 1, 100) <= 0) continue;
-      char buffer[4096];
-      const ssize_t n = ::read(from[0], buffer, sizeof buffer);
-      REQUIRE(n > 0);
-      out.append(buffer, static_cast<size_t>(n));
-    }
-  };
-  wait_for("acknowledged 0\n");
+  StreamingIngest stream(store, "20ms");
+  stream.wait_for("acknowledged 0\n");
   std::string piece;
   for (int i = 0; i < 100; ++i) piece += std::to_string(i) + " " + std::to_string(i + 1) + "\n";
-  REQUIRE(::write(to[1], piece.data(), piece.size()) == static_cast<ssize_t>(piece.size()));
-  wait_for("acknowledged 100\n");
-  REQUIRE(::write(to[1], "- 0 1\n", 6) == 6);
-  wait_for("acknowledged 101\n");
-  ::close(to[1]);
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  ::close(from[0]);
-  REQUIRE(WIFEXITED(status));
-  REQUIRE(WEXITSTATUS(status) == 0);
+  stream.send(piece);
+  stream.wait_for("acknowledged 100\n");
+  stream.send("- 0 1\n");
+  stream.wait_for("acknowledged 101\n");
+  REQUIRE(stream.finish() == 0);
   auto s = store::GraphStore::open(store, {});
   REQUIRE(s->out_neighbours(0).empty());
   REQUIRE(s->out_neighbours(99) == std::vector<VertexId>{100});
@@ -361,4 +387,57 @@ TEST_CASE("store stream: options that belong to streams or files are refused on 
   write_text(in->dir.file("empty.txt"), "# nothing\n");
   require_one_line_error(ingest_from(in->dir.file("empty.txt"), {store, "--input", "-"}), "ended before its first insertion");
   REQUIRE(!path_exists(store));
+}
+
+// Jobs that pin versions (`version=N`, a job file's `version = N`) run in one batch with the
+// jobs at the current version, on a store whose stream is still open (its last versions are only
+// in the log), each verified against the store read at its own version; a version the store does
+// not keep, or one on a prepared graph, is a one-line error.
+TEST_CASE("store stream: one run takes jobs at two versions while the stream is open, each verified at its own") {
+  auto in = rmat_input(10, 8, 5);
+  const std::string store = in->dir.file("store.pm");
+  REQUIRE(graphso_cli({"ingest", store, "--input", in->path, "--store-mode", "dgap"}).status == 0);
+  const uint64_t base = in->set.edges.size();  // the checkpoint's position: every ingest ends with one
+  StreamingIngest stream(store, "5ms");
+  std::string piece;
+  for (int i = 0; i < 100; ++i) piece += std::to_string(i * 7 % 1024) + " " + std::to_string(i * 13 % 1024) + "\n";
+  stream.send(piece);
+  stream.wait_for("acknowledged 100\n");
+  const uint64_t v1 = base + 100;
+  const WeightedEdge gone = in->set.edges[in->set.edges.size() / 2];
+  stream.send("1 2\n3 4\n- " + std::to_string(gone.src) + " " + std::to_string(gone.dst) + "\n");
+  stream.wait_for("acknowledged 103\n");
+  const uint64_t v2 = base + 103;
+
+  const std::string report = in->dir.file("versions.json");
+  for (const std::string engine : {"gridgraph", "xstream"}) {
+    INFO(engine);
+    CliResult r = graphso_cli({"run", store, "--engine", engine, "--job", fmt::format("bfs:source=0:version={}", v1),
+                               "--job", fmt::format("wcc:version={}", v1), "--job", "bfs:source=0", "--job", "wcc",
+                               "--verify", "--report", report});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE_THAT(r.out, Catch::Contains(fmt::format("at versions {}, {}", v1, v2)) && Catch::Contains("verified 3-wcc"));
+    const std::string json = read_small_file(report);
+    REQUIRE_THAT(json, Catch::Contains(fmt::format("\"version\": {}", v1)) && Catch::Contains(fmt::format("\"version\": {}", v2)));
+    // What the stream added, laid out once for both versions (but for a page the deletion changed).
+    REQUIRE(report_field(json, "edges_inserted_apart") <= 102);
+    REQUIRE(report_field(json, "edges_inserted_apart") >= 100);
+  }
+  // A job file's `version`.
+  write_text(in->dir.file("jobs.toml"), fmt::format("[[job]]\nalgo = \"wcc\"\nversion = {}\n[[job]]\nalgo = \"wcc\"\n", v1));
+  CliResult from_file = graphso_cli({"run", store, "--jobs", in->dir.file("jobs.toml"), "--verify"});
+  INFO(from_file.err);
+  REQUIRE(from_file.status == 0);
+  REQUIRE_THAT(from_file.out, Catch::Contains(fmt::format("at versions {}, {}", v1, v2)));
+  // Before the checkpoint, beyond the head: not in the store.
+  for (uint64_t v : {base - 1, v2 + 1})
+    require_one_line_error(graphso_cli({"run", store, "--job", fmt::format("wcc:version={}", v)}),
+                           fmt::format("version {} is not in the store: it keeps versions {} (its last checkpoint) to {} (its head)", v, base, v2));
+  stream.send("5 6\n");
+  REQUIRE(stream.finish() == 0);
+  // On a prepared graph a version means nothing.
+  const std::string prepared = in->dir.file("prepared");
+  REQUIRE(graphso_cli({"prep", in->path, "-o", prepared}).status == 0);
+  require_one_line_error(graphso_cli({"run", prepared, "--job", "wcc:version=3"}), "version applies to a run on a store");
 }

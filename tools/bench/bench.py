@@ -65,12 +65,18 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DATASETS = os.path.join(REPO, "datasets", "data")  # the real graphs shipped in the repository
 QUICK_ROAD_SIDE = 128  # --quick's stand-in for the real graphs: a 128 x 128 road grid
 EXPERIMENTS = ["limit", "modes", "workloads", "cache", "chunk_size", "concurrency", "arrivals", "budgets", "orders",
-               "engines", "memory", "store", "evolving", "evolving_steps", "store_growth", "evolving_stream", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
+               "engines", "memory", "store", "evolving", "evolving_steps", "store_growth", "evolving_stream", "evolving_versions", "store_insert", "verify", "cpu", "async", "encoding", "defaults",
                "settings", "sweep", "many_jobs", "inmemory", "graphalytics", "spark"]
 
 
 def log(message):
     print(message, file=sys.stderr, flush=True)
+
+
+def edge_list_counts(path):
+    """A graphso edge list's vertices and edges, from its header."""
+    with open(path, "rb") as f:
+        return struct.unpack_from("<QQ", f.read(32), 16)
 
 
 def fmt_bytes(b):
@@ -1293,8 +1299,7 @@ def exp_evolving(ctx):
 
     for name, edges in inputs:
         stem = os.path.join(work, "evolving-" + os.path.basename(edges).rsplit(".", 1)[0])
-        with open(edges, "rb") as f:
-            count = struct.unpack_from("<Q", f.read(32), 24)[0]  # the edge list header's edge count
+        _, count = edge_list_counts(edges)
         load_end, fresh_start = count // 10, count - 1000
         parts = {"load": (0, load_end), "insert": (load_end, fresh_start), "fresh": (fresh_start, count),
                  "before_fresh": (0, fresh_start)}
@@ -1430,8 +1435,7 @@ def exp_evolving_steps(ctx):
         return os.path.join(work, "steps." + mode.replace(", levelling off", "-off") + ".store")
 
     for name, edges, modes in streams:
-        with open(edges, "rb") as f:
-            count = struct.unpack_from("<Q", f.read(32), 24)[0]  # the edge list header's edge count
+        _, count = edge_list_counts(edges)
         for mode in modes:
             for leftover in (store_of(mode), store_of(mode) + ".new"):
                 if os.path.exists(leftover):
@@ -1543,8 +1547,7 @@ def exp_store_growth(ctx):
     threads = 2
     work = ctx.bench.work
     edges = ctx.bench.rmat_plain_edges(scale)
-    with open(edges, "rb") as f:
-        count = struct.unpack_from("<Q", f.read(32), 24)[0]
+    _, count = edge_list_counts(edges)
     rng = random.Random(5)
     cuts = [1] + sorted(rng.sample(range(2, count), steps - 1)) + [count]
     step_files = []
@@ -1616,8 +1619,7 @@ def exp_evolving_stream(ctx):
     threads = 2
     work = ctx.bench.work
     edges = ctx.bench.rmat_plain_edges(scale)
-    with open(edges, "rb") as f:
-        vertices, count = struct.unpack_from("<QQ", f.read(32), 16)
+    vertices, count = edge_list_counts(edges)
     report = os.path.join(work, "stream.ingest.json")
     store = os.path.join(work, "stream.store")
 
@@ -1751,6 +1753,122 @@ def exp_evolving_stream(ctx):
            "Each run reads the version durable when it opened; its idle time is interpolated between runs on the "
            "idle store at the first and last version. Targets: ingest >= 0.7x alone, each run <= 1.3x idle.")
     return raw, md + f"\n\n{threads} threads each; commit {ctx.commit}", None
+
+
+def exp_evolving_versions(ctx):
+    """Issue 65, item 4: jobs that pin two versions of a live dgap store in one batch. R-MAT (max(--scale, 20);
+    --quick: its scale) ingested and checkpointed, then 1% more edges and 1% more again through a stream the
+    ingest keeps open (so both versions stay in the log): version v1 after the first, v2 (the head) after the
+    second. Batch: BFS, PageRank x10 and WCC, chunk mode, GridGraph engine, graph-data budget a quarter of the
+    store's pages. Alternated: the batch at v2 alone, at v1 alone, and both in one run (the same three jobs at
+    each version); bytes read and time from each run's report. Also the open of a run on a store with a logged
+    tail (the insertions laid out apart) against the logged edges' count."""
+    quick = ctx.args.quick
+    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    repeats = 1 if quick else max(3, ctx.repeats)
+    threads = 2
+    work = ctx.bench.work
+    edges = ctx.bench.rmat_plain_edges(scale)
+    _, count = edge_list_counts(edges)
+    store = os.path.join(work, "versions.store")
+    for leftover in (store, store + ".new"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    log(f"  versions: load R-MAT {scale} into dgap")
+    ctx.bench.cli("ingest", store, "--input", edges, "--store-mode", "dgap", "--threads", threads)
+    # The changes: edges of another R-MAT of the same vertices, as text lines for the stream.
+    other = os.path.join(work, "versions.other.bin")
+    ctx.bench.cli("generate", "rmat", "--scale", scale, "--edge-factor", 1, "--seed", 11, "-o", other)
+    step = count // 100
+    texts = []
+    for k in range(2):
+        part = os.path.join(work, f"versions.delta{k}.bin")
+        ctx.bench.cli("convert", other, "-o", part, "--slice", f"{k * step}:{(k + 1) * step}")
+        text = os.path.join(work, f"versions.delta{k}.txt")
+        ctx.bench.cli("export", part, "-o", text)
+        texts.append(text)
+        os.remove(part)
+    os.remove(other)
+    errors = open(os.path.join(work, "versions.ingest.err"), "w+")
+    ingest = subprocess.Popen([ctx.bench.graphso, "ingest", store, "--input", "-", "--threads", str(threads)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, text=True)
+    acknowledged = 0
+
+    def send(text, expect):
+        nonlocal acknowledged
+        with open(text) as f:
+            for line in f:
+                if line[0].isdigit():
+                    ingest.stdin.write(line)
+        ingest.stdin.flush()
+        while acknowledged < expect:
+            line = ingest.stdout.readline()
+            if not line:
+                errors.seek(0)
+                raise SystemExit(f"bench: the stream's ingest ended:\n{errors.read()}")
+            if line.startswith("acknowledged "):
+                acknowledged = int(line.split()[1])
+
+    send(texts[0], step)
+    v1 = count + step
+    send(texts[1], 2 * step)
+    v2 = count + 2 * step
+    report = os.path.join(work, "versions.run.json")
+    graph_mem = max(1 << 20, count)  # about a quarter of the store's packed pages (~4 bytes an edge)
+    batch = ["bfs:source=0", "pagerank:iterations=10", "wcc"]
+
+    def run(versions):
+        jobs = []
+        for v in versions:
+            for job in batch:
+                jobs += ["--job", job if v == v2 else f"{job}:version={v}"]
+        ctx.bench.cli("run", store, *jobs, "--graph-mem", graph_mem, "--threads", threads, "--report", report)
+        with open(report) as f:
+            return json.load(f)
+
+    runs = {"v2": [], "v1": [], "both": []}
+    try:
+        for k in range(repeats):
+            order = ["v2", "v1", "both"] if k % 2 == 0 else ["both", "v1", "v2"]
+            for which in order:
+                log(f"  versions: {which} ({k + 1}/{repeats})")
+                runs[which].append(run({"v2": [v2], "v1": [v1], "both": [v1, v2]}[which]))
+    finally:
+        ingest.stdin.close()
+        ingest.wait()
+        errors.close()
+    for text in texts:
+        os.remove(text)
+    os.remove(store)
+
+    def med(which, key):
+        return statistics.median(r[key] for r in runs[which])
+
+    def spread(which, key):
+        values = [r[key] for r in runs[which]]
+        return f"{min(values):.3f}-{max(values):.3f}"
+
+    both, alone, older = med("both", "bytes_read"), med("v2", "bytes_read"), med("v1", "bytes_read")
+    t_both, t_alone, t_older = med("both", "wall_seconds"), med("v2", "wall_seconds"), med("v1", "wall_seconds")
+    last = runs["both"][-1]["store"]
+    rows = [["v2 alone", f"{alone / 2**20:.1f}", f"{t_alone:.3f} ({spread('v2', 'wall_seconds')})",
+             f"{med('v2', 'init_seconds'):.3f}", f"{statistics.median(r['store']['open_seconds'] for r in runs['v2']):.3f}"],
+            ["v1 alone", f"{older / 2**20:.1f}", f"{t_older:.3f} ({spread('v1', 'wall_seconds')})",
+             f"{med('v1', 'init_seconds'):.3f}", f"{statistics.median(r['store']['open_seconds'] for r in runs['v1']):.3f}"],
+            ["v1 and v2 in one run", f"{both / 2**20:.1f}", f"{t_both:.3f} ({spread('both', 'wall_seconds')})",
+             f"{med('both', 'init_seconds'):.3f}", f"{statistics.median(r['store']['open_seconds'] for r in runs['both']):.3f}"],
+            ["**one run / v2 alone**", f"**{both / alone:.3f}x**", f"{t_both / t_alone:.2f}x", "", ""],
+            ["**one run / the two alone**", f"{both / (alone + older):.3f}x", f"**{t_both / (t_alone + t_older):.2f}x**", "", ""]]
+    md = table(["batch (BFS, PageRank x10, WCC)", "MiB read", "wall s (spread)", "Init s", "open s"], rows)
+    md += (f"\n\nR-MAT {scale} ({count:,} edges) in dgap, checkpointed; then {step:,} edges (v1 = {v1:,}) and "
+           f"{step:,} more (v2 = {v2:,}) through `ingest --input -`, which stays open, so both versions stay in the "
+           f"log. One run over both: {last['pages_in_place']:,} pages in place shared by both versions, "
+           f"{last['edges_inserted_apart']:,} logged insertions laid out apart ({last['insertion_pages']:,} pages), "
+           f"{last['pages_rewritten']:,} pages rewritten. Graph-data budget {graph_mem / 2**20:.0f} MiB, chunk mode, "
+           f"GridGraph engine, median of {repeats} alternated runs each. Target: bytes read for two versions <= 1.1x "
+           f"one version's when <= 1% of the edges changed.")
+    raw = {"scale": scale, "edges": count, "v1": v1, "v2": v2, "runs": runs}
+    return raw, md + f"\n\n{threads} threads; commit {ctx.commit}", None
 
 
 def exp_verify(ctx):
@@ -2211,8 +2329,7 @@ def exp_store_insert(ctx):
     threads = 2
     work = ctx.bench.work
     edges = ctx.bench.rmat_plain_edges(scale)
-    with open(edges, "rb") as f:
-        count = struct.unpack_from("<Q", f.read(32), 24)[0]
+    _, count = edge_list_counts(edges)
     stem = os.path.join(work, "insert")
     load, insert = f"{stem}.load.bin", f"{stem}.insert.bin"
     ctx.bench.cli("convert", edges, "-o", load, "--slice", f"0:{count // 10}")
@@ -2282,7 +2399,7 @@ def exp_store_insert(ctx):
 RUNNERS = {"spark": exp_spark, "graphalytics": exp_graphalytics, "inmemory": exp_inmemory, "many_jobs": exp_many_jobs, "limit": exp_limit, "modes": exp_modes, "workloads": exp_workloads, "cache": exp_cache,
            "chunk_size": exp_chunk_size, "concurrency": exp_concurrency, "arrivals": exp_arrivals,
            "budgets": exp_budgets, "orders": exp_orders, "engines": exp_engines, "memory": exp_memory,
-           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_growth": exp_store_growth, "evolving_stream": exp_evolving_stream, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
+           "store": exp_store, "evolving": exp_evolving, "evolving_steps": exp_evolving_steps, "store_growth": exp_store_growth, "evolving_stream": exp_evolving_stream, "evolving_versions": exp_evolving_versions, "store_insert": exp_store_insert, "verify": exp_verify, "cpu": exp_cpu, "async": exp_async, "encoding": exp_encoding, "sweep": exp_sweep,
            "defaults": exp_defaults, "settings": exp_settings}
 TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": "1. Batch W1 in the three sharing modes",
           "workloads": "2. Workloads W1-W8, chunk vs partition", "cache": "3. The chunk cache",
@@ -2295,6 +2412,7 @@ TITLES = {"limit": "The physical limit: the disk, and each job alone", "modes": 
           "evolving_steps": "11c. Evolving in many small steps: gear's placement against chained blocks, and wear",
           "store_growth": "11e. A store that grows: created from one edge, fed R-MAT in 1,000 steps with no sizing option (issue 64)",
           "evolving_stream": "11f. A stream: 100-edge writes through a pipe in group commits against one file ingest, and ingest beside jobs (issue 64)",
+          "evolving_versions": "11g. Jobs at two versions of a live store in one batch: shared pages, the logged tail apart (issue 65)",
           "store_insert": "11d. Inserting in place (ftgraph) against logging (xpgraph, dgap): rate and persisted bytes",
           "verify": "12. Verified reads: what checking every page costs",
           "cpu": "13. CPU: cores used and nanoseconds per edge, every mode, 1 and 2 threads",

@@ -22,8 +22,9 @@ void print_algorithms() {
       std::printf("    %-15s %-9s %s (%s)\n", p.name.c_str(), param_type_name(p.type), p.help.c_str(),
                   p.default_value.empty() ? "required" : ("default " + p.default_value).c_str());
   }
-  std::printf("\nEvery job also takes name (default INDEX-ALGO); job files also take arrive_after (rounds) and async "
-              "(true|false).\n[asynchronous]: runs in asynchronous passes unless `run --async off` or async = false.\n");
+  std::printf("\nEvery job also takes name (default INDEX-ALGO) and, on a store, version (a log position the store "
+              "keeps: `run STORE`);\njob files also take arrive_after (rounds) and async (true|false).\n"
+              "[asynchronous]: runs in asynchronous passes unless `run --async off` or async = false.\n");
 }
 
 void print_checked(const std::string& path, uint64_t vertices) {
@@ -50,6 +51,7 @@ void print_checked(const std::string& path, uint64_t vertices) {
       json.field(p.name, given == spec.params.end() ? p.default_value : given->second);
     }
     json.end_object().field("arrive_after", parsed.arrive_after[i]);
+    if (spec.version) json.field("version", *spec.version);
     json.field("async", algo.runs_async(spec.async)).end_object();
   }
   json.end_array();

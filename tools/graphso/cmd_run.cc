@@ -58,10 +58,13 @@ void print_summary(const BatchReport& r, std::FILE* out) {
                                             static_cast<double>(r.counters.edges_loaded)
                                       : 0.0);
   if (r.store)
-    std::fprintf(out, "store %s (%s) at version %llu: %llu pages read in place, %llu rewritten to scratch; opened in %.3f s\n",
-                 r.store->path.c_str(), r.store->mode.c_str(), static_cast<unsigned long long>(r.store->version),
+    std::fprintf(out, "store %s (%s) at %s: %llu pages read in place, %llu rewritten to scratch, %llu edges logged since the checkpoint laid out apart; opened in %.3f s\n",
+                 r.store->path.c_str(), r.store->mode.c_str(),
+                 r.store->versions.size() > 1 ? fmt::format("versions {}", fmt::join(r.store->versions, ", ")).c_str()
+                                              : fmt::format("version {}", r.store->version).c_str(),
                  static_cast<unsigned long long>(r.store->pages_in_place),
-                 static_cast<unsigned long long>(r.store->pages_rewritten), r.store->open_seconds);
+                 static_cast<unsigned long long>(r.store->pages_rewritten),
+                 static_cast<unsigned long long>(r.store->edges_inserted_apart), r.store->open_seconds);
   if (r.store && r.store->replaced)
     std::fprintf(out, "store %s was rebuilt during the run (it grew or was compacted): the run read version %llu from the "
                  "file it opened; the store goes on from there\n",
@@ -289,22 +292,35 @@ int cmd_run(const Args& args) {
   // Everything the user gave is checked before any work starts. A store is opened at its version
   // (its view fixed, its sections laid out) as the graph is.
   ReaderFactory readers(reader_options);
-  std::optional<GridGraph> prepared;
-  std::unique_ptr<StoreGraph> store;
-  if (!store_path.empty()) {
-    if (!path_exists(store_path)) fail("{}: no such store", store_path);
-    if (!StoreGraph::is_store(store_path)) fail("{}: not a graphso store", store_path);
-    store = StoreGraph::open(store_path, config.spill_dir, readers, config.threads);
-  } else {
-    prepared.emplace(GridGraph::open(dir));
-    if (config.engine == EngineKind::XStream) XStreamLayout::open(*prepared);
-  }
-  const GridGraph& graph = store ? store->graph() : *prepared;
   if (!job_file.empty()) {  // --job and --jobs are exclusive: specs is empty here
     JobFile parsed = parse_job_file(job_file);
     specs = std::move(parsed.specs);
     config.arrive_after = std::move(parsed.arrive_after);
   }
+  std::optional<GridGraph> prepared;
+  std::unique_ptr<StoreGraph> store;
+  if (!store_path.empty()) {
+    if (!path_exists(store_path)) fail("{}: no such store", store_path);
+    if (!StoreGraph::is_store(store_path)) fail("{}: not a graphso store", store_path);
+    // The versions the jobs pin, and the current one for those that pin none: one layout for all.
+    std::vector<uint64_t> pinned;
+    bool current = false;
+    for (const JobSpec& spec : specs) {
+      if (spec.version) pinned.push_back(*spec.version);
+      else current = true;
+    }
+    store = StoreGraph::open(store_path, config.spill_dir, readers, config.threads, pinned, current);
+    for (const JobSpec& spec : specs)
+      config.job_views.push_back(spec.version ? store->view_of(*spec.version) : store->view_of(store->info().version));
+    for (uint32_t v = 0; v < store->versions().size(); ++v)
+      config.views.push_back({&store->out_degrees(v), store->edges(v), store->versions()[v]});
+  } else {
+    for (const JobSpec& spec : specs)
+      if (spec.version) fail("{}: version applies to a run on a store ({} is a prepared graph)", spec.where("version"), dir);
+    prepared.emplace(GridGraph::open(dir));
+    if (config.engine == EngineKind::XStream) XStreamLayout::open(*prepared);
+  }
+  const GridGraph& graph = store ? store->graph() : *prepared;
   if (job_file.empty()) command_line([&] { name_jobs(specs); });
   else name_jobs(specs);
   // A trial's jobs, fresh, with its random sources; what to say of them is said once everything
@@ -374,13 +390,18 @@ int cmd_run(const Args& args) {
   if (trials > 1) report.trials = trial_records;
   if (verify) {
     // After the run, so the reference's memory is not in the run's budget (it is in the peak).
-    const ReferenceGraph reference = store ? store->reference() : load_reference_graph(graph);
+    // On a store, each version's jobs against that version's edges as the store reads them, one
+    // version at a time.
     std::vector<std::string> wrong;
-    for (size_t j = 0; j < jobs.size(); ++j) {
-      if (report.jobs[j].failed || !jobs[j]->converged()) continue;
-      const ResultCheck check = check_result(trial_specs[j], *jobs[j], reference, graph.order());
-      report.jobs[j].verification = check.detail;
-      if (!check.ok) wrong.push_back(fmt::format("job {} ({}): {}", jobs[j]->name(), jobs[j]->algo(), check.detail));
+    const uint32_t graphs = store ? static_cast<uint32_t>(store->versions().size()) : 1;
+    for (uint32_t v = 0; v < graphs; ++v) {
+      const ReferenceGraph reference = store ? store->reference(v) : load_reference_graph(graph);
+      for (size_t j = 0; j < jobs.size(); ++j) {
+        if (report.jobs[j].failed || !jobs[j]->converged() || (store && config.job_views[j] != v)) continue;
+        const ResultCheck check = check_result(trial_specs[j], *jobs[j], reference, graph.order());
+        report.jobs[j].verification = check.detail;
+        if (!check.ok) wrong.push_back(fmt::format("job {} ({}): {}", jobs[j]->name(), jobs[j]->algo(), check.detail));
+      }
     }
     if (!wrong.empty()) {
       for (const std::string& line : wrong) std::fprintf(stderr, "graphso: error: --verify: %s\n", line.c_str());

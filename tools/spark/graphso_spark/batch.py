@@ -54,6 +54,8 @@ def checked_jobs(graphso, jobs_path, vertices):
 
 def refuse_unsupported(jobs):
     for job in jobs:
+        if "version" in job:
+            raise Refused(f"job {job['name']}: version applies to a run on a store; Spark runs an edge list's graph")
         if job["algo"] in REFUSED:
             raise Refused(f"job {job['name']}: {job['algo']} does not run on Spark: {REFUSED[job['algo']]}")
 
