@@ -9,6 +9,11 @@
 namespace graphso {
 namespace {
 
+// M(y) is probed in the bitmap of M(x) up to this many times M(x)'s size; past it M(x)'s members are
+// looked up in M(y) by galloping. A merge of the two, taken before from 1x to 16x, cost more than
+// the probes: its branches follow the data (docs/evaluation.md, LCC's intersections).
+constexpr uint64_t kProbeAtMost = 64;
+
 // Calls f(v) for every v in both sorted lists. A short list against a long one (a hub's) looks
 // its values up by galloping instead of walking the long one.
 template <typename F>
@@ -81,8 +86,9 @@ void LccJob::process(const EdgeRun& run) {
 
 // Each out-edge x->y counts one for every vertex of the range that has both x and y as
 // neighbours: M(x) and M(y) intersected. M(x) is marked in a bitmap of the range while x's edges
-// go by, so an edge whose M(y) is the shorter list costs a probe per member of it; a longer M(y)
-// is searched for M(x)'s members instead (for_each_common). On a symmetric graph an edge and its
+// go by, so an edge costs a probe per member of M(y) while M(y) is at most kProbeAtMost times as
+// long as M(x); a longer one (a hub's) is searched for M(x)'s members by galloping
+// (for_each_common). On a symmetric graph an edge and its
 // reverse close the same wedges: only x < y is looked at, and counts two.
 //
 // Copies of an edge are neighbours in a source's sorted edges, so a copy right after the same
@@ -113,7 +119,7 @@ void LccJob::count_triangles(const Edges& edges) {
       previous = dst;
       if (!counted(s.src, dst)) return;
       const std::span<const uint32_t> of_destination = members(dst);
-      if (of_destination.size() <= of_source.size()) {
+      if (of_destination.size() <= kProbeAtMost * of_source.size()) {
         for (uint32_t v : of_destination)
           if (marked.test(v - range.begin)) atomic_add<uint64_t>(triangles_[v - range.begin], per_edge);
       } else {
