@@ -31,16 +31,19 @@ void CdlpJob::process(const EdgeRun& run) {
     if (ranges_.counting()) return ranges_.count(edges);
     const VertexRange& range = ranges_.range();
     RangeLists& lists = ranges_.lists();
+    std::vector<uint32_t> labels;  // a source's neighbours' labels, added to its list at once
     edges.for_each_source([&](const SourceEdges& s) {
       const bool from_range = range.contains(s.src);
       // A directed graph's edges into the range come from sources anywhere.
       if (!from_range && symmetric_) return;
       const uint32_t own = label_[s.src];
+      labels.clear();
       edges.for_each_edge(s, [&](VertexId dst, Weight) {
         if (dst == s.src) return;
-        if (from_range) lists.add(s.src, label_[dst]);
+        if (from_range) labels.push_back(label_[dst]);
         if (!symmetric_ && range.contains(dst)) lists.add(dst, own);
       });
+      if (!labels.empty()) lists.add_all(s.src, labels);
     });
   });
 }

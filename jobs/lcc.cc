@@ -72,14 +72,17 @@ void LccJob::process(const EdgeRun& run) {
     if (phase_ == Phase::Triangles) return count_triangles(edges);
     const VertexRange& range = ranges_.range();
     RangeLists& lists = ranges_.lists();
+    std::vector<uint32_t> neighbours;  // a source's, added to its list at once
     edges.for_each_source([&](const SourceEdges& s) {
       const bool from_range = range.contains(s.src);
       if (!from_range && symmetric_) return;
+      neighbours.clear();
       edges.for_each_edge(s, [&](VertexId dst, Weight) {
         if (dst == s.src) return;
-        if (from_range) lists.add(s.src, dst);
+        if (from_range) neighbours.push_back(dst);
         if (!symmetric_ && range.contains(dst)) lists.add(dst, s.src);
       });
+      if (!neighbours.empty()) lists.add_all(s.src, neighbours);
     });
   });
 }

@@ -63,6 +63,12 @@ class RangeLists {
     const uint64_t at = std::atomic_ref<uint64_t>(end_[v - range_.begin]).fetch_add(1, std::memory_order_relaxed);
     values_[at] = value;
   }
+  // Appends all of `values` to v's list with one atomic add (a source's edges into its own list:
+  // an atomic per edge cost CDLP a fifth of its time).
+  void add_all(VertexId v, std::span<const uint32_t> values) {
+    const uint64_t at = std::atomic_ref<uint64_t>(end_[v - range_.begin]).fetch_add(values.size(), std::memory_order_relaxed);
+    std::copy(values.begin(), values.end(), values_.begin() + static_cast<std::ptrdiff_t>(at));
+  }
   std::span<uint32_t> list(VertexId v) {
     const uint64_t k = v - range_.begin;
     return {values_.data() + begin_[k], values_.data() + end_[k]};
