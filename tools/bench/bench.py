@@ -79,6 +79,15 @@ def edge_list_counts(path):
         return struct.unpack_from("<QQ", f.read(32), 16)
 
 
+def store_rmat(ctx):
+    """The store experiments' graph: plain R-MAT at max(--scale, 20) (--quick: its scale), with its scale,
+    vertex count and edge count."""
+    scale = ctx.args.scale if ctx.args.quick else max(ctx.args.scale, 20)
+    edges = ctx.bench.rmat_plain_edges(scale)
+    vertices, count = edge_list_counts(edges)
+    return edges, scale, vertices, count
+
+
 def fmt_bytes(b):
     for unit in ["B", "KiB", "MiB", "GiB", "TiB"]:
         if b < 1024 or unit == "TiB":
@@ -1542,12 +1551,10 @@ def exp_store_growth(ctx):
     whole list into a store created for it: the file's size, the ingest time, the growths, and WCC on
     both stores compared byte for byte."""
     quick = ctx.args.quick
-    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    edges, scale, _, count = store_rmat(ctx)
     steps = 10 if quick else 1000
     threads = 2
     work = ctx.bench.work
-    edges = ctx.bench.rmat_plain_edges(scale)
-    _, count = edge_list_counts(edges)
     rng = random.Random(5)
     cuts = [1] + sorted(rng.sample(range(2, count), steps - 1)) + [count]
     step_files = []
@@ -1614,12 +1621,10 @@ def exp_evolving_stream(ctx):
     the rest while `run STORE` batches (BFS + WCC) loop beside it, against the ingest alone and the runs on an
     idle store (interpolated between the store's first and last version by the version each run read)."""
     quick = ctx.args.quick
-    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    edges, scale, vertices, count = store_rmat(ctx)
     repeats = 1 if quick else 2
     threads = 2
     work = ctx.bench.work
-    edges = ctx.bench.rmat_plain_edges(scale)
-    vertices, count = edge_list_counts(edges)
     report = os.path.join(work, "stream.ingest.json")
     store = os.path.join(work, "stream.store")
 
@@ -1764,12 +1769,10 @@ def exp_evolving_versions(ctx):
     each version); bytes read and time from each run's report. Also the open of a run on a store with a logged
     tail (the insertions laid out apart) against the logged edges' count."""
     quick = ctx.args.quick
-    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    edges, scale, _, count = store_rmat(ctx)
     repeats = 1 if quick else max(3, ctx.repeats)
     threads = 2
     work = ctx.bench.work
-    edges = ctx.bench.rmat_plain_edges(scale)
-    _, count = edge_list_counts(edges)
     store = os.path.join(work, "versions.store")
     for leftover in (store, store + ".new"):
         if os.path.exists(leftover):
@@ -2324,12 +2327,10 @@ def exp_store_insert(ctx):
     where a persist writes nothing: what is left is the CPU and memory cost). Modes alternated
     (A B C, C B A, ...), median of the repeats."""
     quick = ctx.args.quick
-    scale = ctx.args.scale if quick else max(ctx.args.scale, 20)
+    edges, scale, _, count = store_rmat(ctx)
     repeats = 1 if quick else max(3, ctx.repeats)
     threads = 2
     work = ctx.bench.work
-    edges = ctx.bench.rmat_plain_edges(scale)
-    _, count = edge_list_counts(edges)
     stem = os.path.join(work, "insert")
     load, insert = f"{stem}.load.bin", f"{stem}.insert.bin"
     ctx.bench.cli("convert", edges, "-o", load, "--slice", f"0:{count // 10}")
