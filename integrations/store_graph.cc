@@ -328,9 +328,9 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
   if (versions.size() > kMostVersions)
     fail("{}: the jobs pin {} versions; one run takes at most {}", path, versions.size(), kMostVersions);
   for (uint64_t v : versions)
-    if (v < view.checkpoint().flushed || v > view.version())
-      fail("{}: version {} is not in the store: it keeps versions {} (its last checkpoint) to {} (its head)", path, v,
-           view.checkpoint().flushed, view.version());
+    if (v < view.oldest_version() || v > view.version())
+      fail("{}: version {} is not in the store: it keeps versions {} to {} (its head)", path, v, view.oldest_version(),
+           view.version());
   const auto m = static_cast<uint32_t>(versions.size());
   g->scratch_.emplace(scratch_parent.empty() ? default_scratch_parent() : scratch_parent);
   ScratchPages scratch(g->scratch_->path() + "/store.pages");

@@ -49,6 +49,10 @@ std::unique_ptr<StoreView> StoreView::open(const std::string& path, std::optiona
   return view;
 }
 
+uint64_t StoreView::oldest_version() const {
+  return store_mode(header_.mode).logs ? checkpoint_.flushed : head_;
+}
+
 StatLine stat_count(std::string key, uint64_t value) { return {std::move(key), std::to_string(value)}; }
 
 StatLine stat_ratio(std::string key, double value, int digits) {
@@ -64,15 +68,18 @@ void StoreView::fix_version(std::optional<uint64_t> at) {
     if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
     head_ = read_log_head(file_, layout_);
     check_readable(file_, header_, checkpoint_, head_);
-    if (at && (*at < checkpoint_.flushed || *at > head_))
-      fail("{}: version {} is not in the store: it keeps versions {} (its last checkpoint) to {} (its head)", file_.path(),
-           *at, checkpoint_.flushed, head_);
+    if (at && (*at < oldest_version() || *at > head_))
+      fail("{}: version {} is not in the store: it keeps versions {} to {} (its head)", file_.path(), *at,
+           oldest_version(), head_);
     if (at) head_ = *at;
     try {
       with_damage_note(checkpoint_, [&] {
         check_positions(file_, header_, checkpoint_, head_);
         copy_position();
       });
+      // A mode that reads its own head (its units changed in place) shows that one only.
+      if (at && head_ != *at)
+        fail("{}: version {} is not in the store: it keeps only its current version, {}", file_.path(), *at, head_);
     } catch (const Error&) {
       // What looked damaged may have been a checkpoint committing underneath.
       if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;

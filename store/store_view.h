@@ -126,6 +126,9 @@ class StoreView {
   const std::string& path() const { return file_.path(); }
   const PmemFile& file() const { return file_; }  // mapped read-only
   uint64_t version() const { return head_; }  // S: the log position the view shows the graph at
+  // The oldest version a view of this store could show now: the checkpoint's position in a mode
+  // that logs, else (a mode that changes its units in place) the current one.
+  uint64_t oldest_version() const;
   const Checkpoint& checkpoint() const { return checkpoint_; }
   uint32_t attempts() const { return attempts_; }  // copies made: more than one when a checkpoint moved
   uint64_t vertices() const { return header_.geometry.vertices; }

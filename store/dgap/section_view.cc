@@ -120,7 +120,7 @@ class SectionView final : public StoreView {
     for (uint64_t b = 0; b < buckets; ++b)
       bucket_first[b] = static_cast<uint32_t>(section_of(edge_key(static_cast<VertexId>(std::min<uint64_t>(b << shift, UINT32_MAX)), 0)));
     auto section_of_edge = [&](VertexId src, VertexId dst) {
-      const uint64_t b = src >> shift;
+      const uint64_t b = std::min<uint64_t>(src >> shift, buckets - 2);  // a source past the vertices: the last bucket
       const auto first = table_.begin() + bucket_first[b];
       const auto last = table_.begin() + std::min<uint64_t>(uint64_t{bucket_first[b + 1]} + 1, table_.size());
       auto it = std::upper_bound(first, last, edge_key(src, dst), [](uint64_t k, const SectionEntry& e) { return k < e.key; });

@@ -433,7 +433,7 @@ TEST_CASE("store stream: one run takes jobs at two versions while the stream is 
   // Before the checkpoint, beyond the head: not in the store.
   for (uint64_t v : {base - 1, v2 + 1})
     require_one_line_error(graphso_cli({"run", store, "--job", fmt::format("wcc:version={}", v)}),
-                           fmt::format("version {} is not in the store: it keeps versions {} (its last checkpoint) to {} (its head)", v, base, v2));
+                           fmt::format("version {} is not in the store: it keeps versions {} to {} (its head)", v, base, v2));
   stream.send("5 6\n");
   REQUIRE(stream.finish() == 0);
   // On a prepared graph a version means nothing.

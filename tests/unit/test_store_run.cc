@@ -319,3 +319,25 @@ TEST_CASE("store run: jobs at several versions share one layout and equal the re
   REQUIRE_THROWS_WITH(StoreGraph::open(path, "", readers, 2, {v0 - 1}), Catch::Contains("is not in the store"));
   REQUIRE_THROWS_WITH(StoreGraph::open(path, "", readers, 2, {v2 + 1}), Catch::Contains("is not in the store"));
 }
+
+// ftgraph changes its trees in place and keeps no log: only its current version can be read, and
+// a job pinning an older one is refused, not run at the current one.
+TEST_CASE("store run: a store that changes its units in place keeps only its current version") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(9, 4, false, 39, dir);
+  const std::string path = dir.file("store.pm");
+  {
+    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size(), 2048, false, StoreMode::Ftgraph),
+                                StoreMode::Ftgraph, {.threads = 2});
+    s->add_edges(std::span<const WeightedEdge>(set.edges).first(1000));
+    s->add_edges(std::span<const WeightedEdge>(set.edges).subspan(1000));
+    s->close();
+  }
+  ReaderFactory readers{ReaderOptions{}};
+  const uint64_t head = StoreGraph::open(path, "", readers)->info().version;
+  REQUIRE(head == set.edges.size());
+  REQUIRE(StoreGraph::open(path, "", readers, 2, {head}, false)->versions() == std::vector<uint64_t>{head});
+  REQUIRE_THROWS_WITH(StoreGraph::open(path, "", readers, 2, {1000}),
+                      Catch::Contains(fmt::format("version 1000 is not in the store: it keeps versions {} to {}", head, head)));
+  REQUIRE_THROWS_WITH(StoreView::open(path, 1000), Catch::Contains("version 1000 is not in the store"));
+}

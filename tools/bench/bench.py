@@ -1766,8 +1766,7 @@ def exp_evolving_versions(ctx):
     ingest keeps open (so both versions stay in the log): version v1 after the first, v2 (the head) after the
     second. Batch: BFS, PageRank x10 and WCC, chunk mode, GridGraph engine, graph-data budget a quarter of the
     store's pages. Alternated: the batch at v2 alone, at v1 alone, and both in one run (the same three jobs at
-    each version); bytes read and time from each run's report. Also the open of a run on a store with a logged
-    tail (the insertions laid out apart) against the logged edges' count."""
+    each version); bytes read and time from each run's report."""
     quick = ctx.args.quick
     edges, scale, _, count = store_rmat(ctx)
     repeats = 1 if quick else max(3, ctx.repeats)
