@@ -327,10 +327,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
   versions.erase(std::unique(versions.begin(), versions.end()), versions.end());
   if (versions.size() > kMostVersions)
     fail("{}: the jobs pin {} versions; one run takes at most {}", path, versions.size(), kMostVersions);
-  for (uint64_t v : versions)
-    if (v < view.oldest_version() || v > view.version())
-      fail("{}: version {} is not in the store: it keeps versions {} to {} (its head)", path, v, view.oldest_version(),
-           view.version());
+  for (uint64_t v : versions) view.require_kept(v);
   const auto m = static_cast<uint32_t>(versions.size());
   g->scratch_.emplace(scratch_parent.empty() ? default_scratch_parent() : scratch_parent);
   ScratchPages scratch(g->scratch_->path() + "/store.pages");
@@ -421,6 +418,11 @@ uint32_t StoreGraph::view_of(uint64_t version) const {
   const auto it = std::lower_bound(versions_.begin(), versions_.end(), version);
   if (it == versions_.end() || *it != version) fail("internal: version {} is not one of the run's", version);
   return static_cast<uint32_t>(it - versions_.begin());
+}
+
+void StoreGraph::give_versions(std::span<const JobSpec> specs, BatchConfig& config) const {
+  for (const JobSpec& spec : specs) config.job_views.push_back(view_of(spec.version ? *spec.version : info_.version));
+  for (uint32_t v = 0; v < versions_.size(); ++v) config.views.push_back({&out_degrees(v), edges(v), versions_[v]});
 }
 
 const std::vector<uint32_t>& StoreGraph::out_degrees(uint32_t view) const {

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@
 #include "integrations/result_check.h"
 #include "io/chunk_reader.h"
 #include "io/scratch_directory.h"
+#include "jobs/job_spec.h"
 #include "store/store_view.h"
 
 namespace graphso {
@@ -63,6 +65,9 @@ class StoreGraph {
   // The run's versions, in increasing order: graph k of the layout (Job::view) is versions()[k].
   const std::vector<uint64_t>& versions() const { return versions_; }
   uint32_t view_of(uint64_t version) const;
+  // The batch's graphs (BatchConfig::views) and each job's among them: its pinned version, else
+  // the run's.
+  void give_versions(std::span<const JobSpec> specs, BatchConfig& config) const;
   // Graph k's out-degrees and edges (graph().out_degrees(): every page's, the union's).
   const std::vector<uint32_t>& out_degrees(uint32_t view) const;
   uint64_t edges(uint32_t view) const { return version_edges_.at(view); }

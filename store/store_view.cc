@@ -53,6 +53,12 @@ uint64_t StoreView::oldest_version() const {
   return store_mode(header_.mode).logs ? checkpoint_.flushed : head_;
 }
 
+void StoreView::require_kept(uint64_t version) const {
+  if (version < oldest_version() || version > head_)
+    fail("{}: version {} is not in the store: it keeps versions {} to {} (its head)", file_.path(), version,
+         oldest_version(), head_);
+}
+
 StatLine stat_count(std::string key, uint64_t value) { return {std::move(key), std::to_string(value)}; }
 
 StatLine stat_ratio(std::string key, double value, int digits) {
@@ -68,10 +74,10 @@ void StoreView::fix_version(std::optional<uint64_t> at) {
     if (read_checkpoint(file_, layout_).seq != checkpoint_.seq) continue;
     head_ = read_log_head(file_, layout_);
     check_readable(file_, header_, checkpoint_, head_);
-    if (at && (*at < oldest_version() || *at > head_))
-      fail("{}: version {} is not in the store: it keeps versions {} to {} (its head)", file_.path(), *at,
-           oldest_version(), head_);
-    if (at) head_ = *at;
+    if (at) {
+      require_kept(*at);
+      head_ = *at;
+    }
     try {
       with_damage_note(checkpoint_, [&] {
         check_positions(file_, header_, checkpoint_, head_);

@@ -129,6 +129,8 @@ class StoreView {
   // The oldest version a view of this store could show now: the checkpoint's position in a mode
   // that logs, else (a mode that changes its units in place) the current one.
   uint64_t oldest_version() const;
+  // Fails, naming what the store keeps, unless `version` lies in [oldest_version(), version()].
+  void require_kept(uint64_t version) const;
   const Checkpoint& checkpoint() const { return checkpoint_; }
   uint32_t attempts() const { return attempts_; }  // copies made: more than one when a checkpoint moved
   uint64_t vertices() const { return header_.geometry.vertices; }

@@ -125,12 +125,7 @@ Batch run_batch_with(const GridGraph& graph, Engine* engine, const std::vector<s
   config.grouping = options.grouping;
   config.light_rounds = options.light_rounds;
   config.arrive_after = options.arrive_after;
-  if (store) {  // as `graphso run STORE` gives the jobs their versions
-    for (const auto& spec : batch.specs)
-      config.job_views.push_back(store->view_of(spec.version ? *spec.version : store->info().version));
-    for (uint32_t v = 0; v < store->versions().size(); ++v)
-      config.views.push_back({&store->out_degrees(v), store->edges(v), store->versions()[v]});
-  }
+  if (store) store->give_versions(batch.specs, config);  // as `graphso run STORE` does
   if (config.engine == EngineKind::XStream) {
     config.update_mem_bytes = options.update_mem_bytes ? options.update_mem_bytes : graphso::testing::kUpdateBytes;
     config.update_overflow = options.update_overflow;

@@ -310,10 +310,7 @@ int cmd_run(const Args& args) {
       else current = true;
     }
     store = StoreGraph::open(store_path, config.spill_dir, readers, config.threads, pinned, current);
-    for (const JobSpec& spec : specs)
-      config.job_views.push_back(spec.version ? store->view_of(*spec.version) : store->view_of(store->info().version));
-    for (uint32_t v = 0; v < store->versions().size(); ++v)
-      config.views.push_back({&store->out_degrees(v), store->edges(v), store->versions()[v]});
+    store->give_versions(specs, config);
   } else {
     for (const JobSpec& spec : specs)
       if (spec.version) fail("{}: version applies to a run on a store ({} is a prepared graph)", spec.where("version"), dir);
