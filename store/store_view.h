@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,16 +40,51 @@ struct ReadCounts {
   uint64_t pages = 0;        // distinct 4 KiB pages of the block region those lie in
 };
 
-// Gathers edges for a sink and hands them over in pieces of about 64 Ki (768 KiB: a buffer that is
-// reused within a read, not grown afresh by every read of a range), at a point the caller chooses
-// (between two vertices, two sections), counting them.
+// The buffers PieceSinks gather into, kept by a view from one read to the next (threads read one
+// view at once, each range a read). Taken afresh by every read and grown by doubling, a piece's
+// buffer faulted in new pages for each copy: two thirds of the page faults of laying a gear store
+// out at open, 0.92x its open time once reused.
+class PieceBuffers {
+ public:
+  std::vector<WeightedEdge> take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!spare_.empty()) {
+        std::vector<WeightedEdge> b = std::move(spare_.back());
+        spare_.pop_back();
+        return b;
+      }
+    }
+    std::vector<WeightedEdge> b;
+    b.reserve(kPieceEdges + kPieceEdges / 4);  // a piece and the vertex that ends it, mostly
+    return b;
+  }
+  void give(std::vector<WeightedEdge> b) {
+    b.clear();
+    std::lock_guard<std::mutex> lock(mutex_);
+    spare_.push_back(std::move(b));
+  }
+  static constexpr size_t kPieceEdges = size_t{1} << 16;
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<WeightedEdge>> spare_;
+};
+
+// Gathers edges for a sink and hands them over in pieces of about 64 Ki (768 KiB, in a buffer
+// from `buffers`), at a point the caller chooses (between two vertices, two sections), counting
+// them.
 class PieceSink {
  public:
-  PieceSink(const EdgeSink& sink, ReadCounts& counts) : sink_(sink), counts_(counts) {}
+  PieceSink(const EdgeSink& sink, ReadCounts& counts, PieceBuffers& buffers)
+      : sink_(sink), counts_(counts), buffers_(buffers), pending_(buffers.take()) {}
+  ~PieceSink() { buffers_.give(std::move(pending_)); }
+  PieceSink(const PieceSink&) = delete;
+  PieceSink& operator=(const PieceSink&) = delete;
   std::vector<WeightedEdge>& pending() { return pending_; }
   // Hands the pending edges over if they are a piece's worth.
   void boundary() {
-    if (pending_.size() >= kPieceEdges) flush();
+    if (pending_.size() >= PieceBuffers::kPieceEdges) flush();
   }
   void flush() {
     sink_(std::span<const WeightedEdge>(pending_));
@@ -57,9 +93,9 @@ class PieceSink {
   }
 
  private:
-  static constexpr size_t kPieceEdges = size_t{1} << 16;
   const EdgeSink& sink_;
   ReadCounts& counts_;
+  PieceBuffers& buffers_;
   std::vector<WeightedEdge> pending_;
 };
 
@@ -195,6 +231,7 @@ class StoreView {
   uint64_t head_ = 0;
   uint32_t attempts_ = 0;
   std::vector<LoggedEdge> logged_;  // the log after the checkpoint, up to the version
+  mutable PieceBuffers piece_buffers_;  // for reads' PieceSinks
 
  private:
   void fix_version(std::optional<uint64_t> at);

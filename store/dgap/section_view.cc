@@ -18,7 +18,7 @@ class SectionView final : public StoreView {
 
   ReadCounts out_edges(VertexId begin, VertexId end, const EdgeSink& sink) const override {
     ReadCounts counts;
-    PieceSink pieces(sink, counts);
+    PieceSink pieces(sink, counts, piece_buffers_);
     std::vector<WeightedEdge> content;
     for (size_t s = section_of(edge_key(begin, 0)); begin < end && s < table_.size() && table_[s].key < edge_key(end, 0);
          ++s) {

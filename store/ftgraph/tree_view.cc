@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -22,9 +23,27 @@ namespace {
 constexpr uint32_t kAttempts = 32;
 
 // One direction's edges at the view's version, grouped by vertex.
+// The edges by vertex, as the walk's ranges read them: parts of consecutive vertices, each its own
+// array. Joined into one array, R-MAT 20's 128 MiB were copied and faulted in once more at every
+// open.
 struct Adjacency {
-  std::vector<uint64_t> begin;  // V + 1
-  std::vector<std::pair<VertexId, Weight>> edges;
+  struct Part {
+    VertexId first = 0;           // its vertices are [first, first + ends.size())
+    std::vector<uint64_t> ends;   // where each vertex's edges end in `edges`
+    std::vector<std::pair<VertexId, Weight>> edges;
+  };
+  std::vector<Part> parts;  // in vertex order, every vertex in one
+
+  // v's edges. `part` is where the caller's last vertex lay: reading in vertex order, the part is
+  // found by stepping on from it.
+  std::span<const std::pair<VertexId, Weight>> of(VertexId v, size_t& part) const {
+    if (part >= parts.size() || parts[part].first > v) part = 0;
+    while (part + 1 < parts.size() && parts[part + 1].first <= v) ++part;
+    const Part& p = parts[part];
+    const uint64_t i = v - p.first;
+    const uint64_t from = i == 0 ? 0 : p.ends[i - 1];
+    return std::span<const std::pair<VertexId, Weight>>(p.edges).subspan(from, p.ends[i] - from);
+  }
 };
 
 // The out-trees' shape (store-stat reads what a snapshot reads: the out-trees).
@@ -161,8 +180,7 @@ class TreeView final : public StoreView {
   // first unsettled node, in vertex order; returns the trees found.
   uint64_t walk_trees(AdjacencyList d, Adjacency& adj, ReadCounts& counts, TreeStats* stats, std::string& unsettled) const {
     struct RangeRead {
-      std::vector<std::pair<VertexId, Weight>> edges;
-      std::vector<uint64_t> ends;  // where each vertex's edges end in `edges`
+      Adjacency::Part part;
       ReadCounts counts;
       TreeStats stats;
       std::string unsettled;
@@ -171,11 +189,12 @@ class TreeView final : public StoreView {
     const uint64_t node_bytes = tree_node_units(weighted()) * kBlockUnitBytes;
     const int threads = std::max(1, omp_get_max_threads());
     const uint64_t ranges = std::min<uint64_t>(n, uint64_t{16} * static_cast<uint64_t>(threads));
-    std::vector<RangeRead> parts(ranges);
+    std::vector<RangeRead> reads(ranges);
     // An error is the first in vertex order, as one thread's walk would meet it: store-check, a
     // snapshot and a run name the same damaged word.
     for_ranges_in_order(ranges, threads, [&](uint64_t r) {
-      RangeRead& part = parts[r];
+      RangeRead& part = reads[r];
+      part.part.first = static_cast<VertexId>(n * r / ranges);
       PagesTouched touched(layout_);
       TreeWalk walk;
       walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
@@ -192,23 +211,17 @@ class TreeView final : public StoreView {
         if (root != 0) {
           ++part.stats.trees;
           walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
-                    [&](uint32_t m, Weight w) { part.edges.emplace_back(m, w); });
+                    [&](uint32_t m, Weight w) { part.part.edges.emplace_back(m, w); });
         }
-        part.ends.push_back(part.edges.size());
+        part.part.ends.push_back(part.part.edges.size());
       }
       part.unsettled = std::move(walk.unsettled);
     });
-    // The ranges joined in vertex order.
-    uint64_t total = 0, trees = 0;  // edges, and non-empty trees
-    for (const RangeRead& part : parts) total += part.edges.size();
-    adj.begin.assign(n + 1, 0);
-    adj.edges.clear();
-    adj.edges.reserve(total);
-    uint64_t v = 0;
-    for (RangeRead& part : parts) {
-      const uint64_t at = adj.edges.size();
-      for (uint64_t end : part.ends) adj.begin[++v] = at + end;
-      adj.edges.insert(adj.edges.end(), part.edges.begin(), part.edges.end());
+    // The ranges kept in vertex order.
+    uint64_t trees = 0;  // non-empty trees
+    adj.parts.clear();
+    for (RangeRead& part : reads) {
+      adj.parts.push_back(std::move(part.part));
       counts.blocks += part.counts.blocks;
       counts.block_bytes += part.counts.block_bytes;
       counts.pages += part.counts.pages;
@@ -227,31 +240,28 @@ class TreeView final : public StoreView {
     for (const auto& [key, state] : before_ops)
       touched.emplace_back(static_cast<VertexId>(key >> 32), static_cast<VertexId>(key), state.present, state.weight);
     std::sort(touched.begin(), touched.end());
-    Adjacency fixed;
-    fixed.begin.assign(adj.begin.size(), 0);
-    fixed.edges.reserve(adj.edges.size() + touched.size());
+    Adjacency::Part fixed;
+    size_t part = 0;
     size_t t = 0;
-    for (uint64_t v = 0; v + 1 < adj.begin.size(); ++v) {
-      fixed.begin[v] = fixed.edges.size();
+    for (uint64_t v = 0; v < vertices(); ++v) {
       const size_t from = t;
       while (t < touched.size() && std::get<0>(touched[t]) == v) ++t;
-      for (uint64_t k = adj.begin[v]; k < adj.begin[v + 1]; ++k) {
-        const auto& e = adj.edges[k];
+      for (const auto& e : adj.of(static_cast<VertexId>(v), part))
         if (t == from || !before_ops.contains(uint64_t{static_cast<VertexId>(v)} << 32 | e.first)) fixed.edges.push_back(e);
-      }
       for (size_t k = from; k < t; ++k)
         if (std::get<2>(touched[k])) fixed.edges.emplace_back(std::get<1>(touched[k]), std::get<3>(touched[k]));
+      fixed.ends.push_back(fixed.edges.size());
     }
-    fixed.begin.back() = fixed.edges.size();
-    adj = std::move(fixed);
+    adj.parts.clear();
+    adj.parts.push_back(std::move(fixed));
   }
 
   ReadCounts emit(AdjacencyList d, const Adjacency& adj, VertexId begin, VertexId end, const EdgeSink& sink,
                   ReadCounts counts) const {
-    PieceSink pieces(sink, counts);
+    PieceSink pieces(sink, counts, piece_buffers_);
+    size_t part = 0;
     for (uint64_t v = begin; v < end; ++v) {
-      for (uint64_t k = adj.begin[v]; k < adj.begin[v + 1]; ++k) {
-        const auto [m, w] = adj.edges[k];
+      for (const auto& [m, w] : adj.of(static_cast<VertexId>(v), part)) {
         pieces.pending().push_back(d == AdjacencyList::Out ? WeightedEdge{static_cast<VertexId>(v), m, w}
                                                            : WeightedEdge{m, static_cast<VertexId>(v), w});
       }

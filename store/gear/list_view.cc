@@ -74,7 +74,7 @@ class ListView final : public StoreView {
   // Direction d of the vertices [first, end): each list, then the records naming it.
   ReadCounts read(AdjacencyList d, const LogByVertex& log, VertexId first, VertexId end, const EdgeSink& sink) const {
     ReadCounts counts;
-    PieceSink pieces(sink, counts);
+    PieceSink pieces(sink, counts, piece_buffers_);
     PagesTouched touched(layout_);
     for (uint64_t v = first; v < end; ++v) {
       const uint64_t i = list_index(vertices(), d, static_cast<VertexId>(v));

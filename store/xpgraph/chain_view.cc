@@ -36,7 +36,7 @@ class ChainView final : public StoreView {
   ReadCounts read(AdjacencyList d, const LogByVertex& log, VertexId first, VertexId end, const EdgeSink& sink) const {
     const bool out = d == AdjacencyList::Out;
     ReadCounts counts;
-    PieceSink pieces(sink, counts);
+    PieceSink pieces(sink, counts, piece_buffers_);
     std::vector<std::span<const uint32_t>> chain;
     PagesTouched touched(layout_);
     for (uint64_t v = first; v < end; ++v) {
