@@ -100,9 +100,11 @@ BatchReport run_batch(const BatchConfig& config, const GridGraph& graph, Engine&
   // GetActiveChunks tests (the runnables' and the union's). The late join's bitmaps: what it
   // has seen of each asynchronous runnable's changes, and the difference it takes with its rank
   // (middleware/late_join.h).
+  // (Over several graphs, each graph's out-degrees beside their union's; a layout in layers, each
+  // layer's: EngineLayout::layer_degrees.)
+  uint64_t degree_arrays = 1 + (config.views.size() > 1 ? config.views.size() : 0);
+  for (const std::vector<uint32_t>* layer : engine.layout().layer_degrees) degree_arrays += layer != nullptr;
   auto state_of = [&](std::span<Job* const> run) {
-    // (Over several graphs, each graph's out-degrees beside their union's.)
-    const uint64_t degree_arrays = 1 + (config.views.size() > 1 ? config.views.size() : 0);
     uint64_t bytes = degree_arrays * n * sizeof(uint32_t) + graph.order().memory_bytes() + 2 * Bitmap::bytes_for(n);
     for (const Job* job : run) bytes += job->state_bytes(n);
     if (config.sharing == Sharing::Chunk) bytes += (run.size() + 1) * BitmapRank::bytes_for(n);

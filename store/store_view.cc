@@ -109,6 +109,7 @@ void StoreView::copy_log() {
 StoreView::LogByVertex StoreView::group_log(AdjacencyList d) const {
   const bool out = d == AdjacencyList::Out;
   LogByVertex g;
+  if (logged_.empty()) return g;  // no offsets: a store at its checkpoint (8 MiB of zeros at 2^20 vertices)
   g.begin.assign(vertices() + 1, 0);
   for (const LoggedEdge& e : logged_) ++g.begin[(out ? e.src : e.dst) + 1];
   for (uint64_t v = 0; v < vertices(); ++v) g.begin[v + 1] += g.begin[v];
@@ -122,23 +123,24 @@ void StoreView::emit_vertex(AdjacencyList d, VertexId v, std::span<const std::sp
                             const LogByVertex& log, PieceSink& pieces) const {
   const bool out = d == AdjacencyList::Out;
   const uint32_t step = entry_words(header_.geometry);
+  const auto [first_record, end_record] = log.of(v);
   bool tombstones = false;
   for (std::span<const uint32_t> w : words)
     for (size_t k = 0; k < w.size() && !tombstones; k += step) tombstones = (w[k] & kFlagBit) != 0;
-  for (uint64_t i = log.begin[v]; i < log.begin[v + 1] && !tombstones; ++i) tombstones = logged_[log.records[i]].deleted;
+  for (uint64_t i = first_record; i < end_record && !tombstones; ++i) tombstones = logged_[log.records[i]].deleted;
   std::vector<WeightedEdge>& to = pieces.pending();
   auto edge = [&](uint32_t n, Weight w) { to.push_back(out ? WeightedEdge{v, n, w} : WeightedEdge{n, v, w}); };
   if (!tombstones) {
     for (std::span<const uint32_t> w : words)
       for (size_t k = 0; k < w.size(); k += step) edge(w[k], step == 2 ? w[k + 1] : Weight{1});
-    for (uint64_t i = log.begin[v]; i < log.begin[v + 1]; ++i) {
+    for (uint64_t i = first_record; i < end_record; ++i) {
       const LoggedEdge& e = logged_[log.records[i]];
       edge(out ? e.dst : e.src, e.weight);
     }
   } else {
     LiveNeighbours neighbours(step);
     for (std::span<const uint32_t> w : words) neighbours.apply_words(w);
-    for (uint64_t i = log.begin[v]; i < log.begin[v + 1]; ++i) {
+    for (uint64_t i = first_record; i < end_record; ++i) {
       const LoggedEdge& e = logged_[log.records[i]];
       neighbours.apply((out ? e.dst : e.src) | (e.deleted ? kFlagBit : 0), e.weight);
     }

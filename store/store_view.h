@@ -213,8 +213,12 @@ class StoreView {
   // The copied log records grouped by vertex (source for out, destination for in), in log order:
   // a counting sort.
   struct LogByVertex {
-    std::vector<uint64_t> begin;  // where each vertex's records start in `records`
+    std::vector<uint64_t> begin;  // where each vertex's records start in `records` (empty: no records)
     std::vector<size_t> records;  // indexes into logged_
+    // v's records: [first, end) of `records`.
+    std::pair<uint64_t, uint64_t> of(VertexId v) const {
+      return begin.empty() ? std::pair<uint64_t, uint64_t>{0, 0} : std::pair{begin[v], begin[v + 1]};
+    }
   };
   LogByVertex group_log(AdjacencyList d) const;
   // Hands v's live d-neighbours to `pieces`: `words` (entries as lists and blocks hold them, in

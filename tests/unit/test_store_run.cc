@@ -167,6 +167,24 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
   }
   require_outlined_table(*g, dir);
   check_runs(*g, expected, readers);
+  if (mode == StoreMode::Dgap) {
+    // The layers' out-degrees (pages in place, insertions apart) are charged to --mem with the
+    // vertex state: the same batch after a checkpoint (one layer, no per-layer arrays) charges
+    // two arrays less.
+    uint64_t layers = 0;
+    for (const auto* d : g->layout().layer_degrees) layers += d != nullptr;
+    REQUIRE(layers == 2);
+    const auto layered = graphso::testing::run_batch_on_store(*g, {"bfs:source=0"}, Sharing::Chunk, budget(*g), readers);
+    {
+      auto s = GraphStore::open(path, {.threads = 2});
+      s->flush_to_blocks();
+    }
+    ReaderFactory after_readers{ReaderOptions{}};
+    auto flat = StoreGraph::open(path, "", after_readers);
+    REQUIRE(flat->layout().layer_degrees.empty());
+    const auto one = graphso::testing::run_batch_on_store(*flat, {"bfs:source=0"}, Sharing::Chunk, budget(*flat), after_readers);
+    REQUIRE(layered.report.vertex_state_bytes == one.report.vertex_state_bytes + 2 * set.vertices * sizeof(uint32_t));
+  }
 }
 
 TEST_CASE("store run: a dgap store checkpointed is read wholly in place, and its version holds while the writer goes on") {
