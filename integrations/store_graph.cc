@@ -138,8 +138,59 @@ uint64_t versions_from(uint32_t a, uint32_t b) {
 // the log added, not every page the log touched (an ingest leaves its tail on most pages), and
 // versions that differ by insertions share every page.
 void lay_out_in_place(const store::StoreView& view, std::span<const store::ViewPage> in_place,
-                      std::span<const uint64_t> versions, LayoutPages& out, PageSums& store_sums, StoreRunInfo& info) {
+                      std::span<const uint64_t> versions, int threads, LayoutPages& out, PageSums& store_sums,
+                      StoreRunInfo& info) {
   const auto m = static_cast<uint32_t>(versions.size());
+  // The versions before each section's first logged deletion read its page in place.
+  std::vector<uint32_t> before_deletions(in_place.size());
+  for (uint64_t k = 0; k < in_place.size(); ++k)
+    before_deletions[k] = static_cast<uint32_t>(
+        std::upper_bound(versions.begin(), versions.end(), in_place[k].first_deletion) - versions.begin());
+  // The pages read in place, each checked against its checksum now (and at every read) and
+  // decoded for its outline and its sources' out-degrees: on `threads` threads over ranges of
+  // sections (one thread had been most of a checkpointed store's open). Sources never decrease
+  // from one section to the next, so a range shares at most its first source with the ranges
+  // before it: that source's counts are added after the threads, every other one by its range.
+  struct Deferred {
+    VertexId src;
+    uint32_t edges;
+    uint64_t views;
+  };
+  out.layer(0);  // made before the threads count into it
+  std::vector<PackedPageOutline> outlines(in_place.size());
+  const uint64_t ranges = std::min<uint64_t>(in_place.size(), uint64_t{64} * static_cast<uint64_t>(threads));
+  std::vector<std::vector<Deferred>> deferred(ranges);
+  std::vector<DecodedGroups> decoded(static_cast<size_t>(threads));
+  for_ranges_in_order(ranges, threads, [&](uint64_t r) {
+    DecodedGroups& groups = decoded[static_cast<size_t>(omp_get_thread_num())];
+    bool any = false;
+    VertexId first_src = 0;
+    for (uint64_t k = in_place.size() * r / ranges; k < in_place.size() * (r + 1) / ranges; ++k) {
+      const store::ViewPage& s = in_place[k];
+      if (before_deletions[k] == 0 || s.page == 0) continue;
+      const std::byte* page = view.file().at<const std::byte>(s.offset);
+      if (crc32c_of({page, store::kStorePageBytes}) != s.crc)
+        fail("{}: corrupt store: page {} (section {}) does not match its checksum", view.path(), s.page, k);
+      PackedPageProblem problem;
+      if (decode_packed_groups({page, kPackedPageBytes}, view.weighted(), groups, &problem) < 0)
+        fail("{}: corrupt store: page {} (section {}): {}", view.path(), s.page, k, problem.what);
+      const uint64_t views = versions_from(0, before_deletions[k]);
+      for (uint64_t g = 0; g < groups.groups; ++g) {
+        const VertexId src = groups.sources[g];
+        if (src >= view.vertices()) fail("{}: corrupt store: page {} (section {}) names vertex {}", view.path(), s.page, k, src);
+        const uint32_t edges = groups.offsets[g + 1] - groups.offsets[g];
+        if (!any) {
+          any = true;
+          first_src = src;
+        }
+        if (src == first_src) deferred[r].push_back({src, edges, views});
+        else out.count(src, edges, views, 0);
+      }
+      outlines[k] = outline_of(groups);
+    }
+  });
+  for (const std::vector<Deferred>& range : deferred)
+    for (const Deferred& d : range) out.count(d.src, d.edges, d.views, 0);
   std::vector<WeightedEdge> edges;
   std::vector<std::vector<WeightedEdge>> inserted(m);             // per first version that sees them
   // Room for every logged operation among the first version's insertions (most of a tail is
@@ -148,16 +199,10 @@ void lay_out_in_place(const store::StoreView& view, std::span<const store::ViewP
   std::vector<std::vector<std::pair<size_t, uint64_t>>> runs(m);  // where their version sets change
   for (uint64_t k = 0; k < in_place.size(); ++k) {
     const store::ViewPage& s = in_place[k];
-    const auto before_deletion =
-        static_cast<uint32_t>(std::upper_bound(versions.begin(), versions.end(), s.first_deletion) - versions.begin());
+    const uint32_t before_deletion = before_deletions[k];
     if (before_deletion > 0 && s.page != 0) {
-      // In place: checked now (the out-degrees are read from it) and at every read.
-      const std::byte* page = view.file().at<const std::byte>(s.offset);
-      if (crc32c_of({page, store::kStorePageBytes}) != s.crc)
-        fail("{}: corrupt store: page {} (section {}) does not match its checksum", view.path(), s.page, k);
       store_sums.expect(s.offset, s.crc);
-      out.add_decoded(kStoreFile, s.offset, page, fmt::format("page {} (section {})", s.page, k),
-                      versions_from(0, before_deletion), 0);
+      out.add_outlined(kStoreFile, s.offset, outlines[k], versions_from(0, before_deletion), 0);
       ++info.pages_in_place;
     }
     for (uint32_t j = before_deletion; j < m;) {
@@ -350,7 +395,7 @@ std::unique_ptr<StoreGraph> StoreGraph::open(const std::string& path, const std:
   auto store_sums = std::make_shared<PageSums>();
   LayoutPages out(path, vertices, weighted, m, scratch);
   if (const std::optional<std::vector<store::ViewPage>> in_place = view.pages_in_place())
-    lay_out_in_place(view, *in_place, versions, out, *store_sums, g->info_);
+    lay_out_in_place(view, *in_place, versions, threads, out, *store_sums, g->info_);
   else
     lay_out_through_views(view, versions, threads, out, g->info_);
   const std::vector<PageRef>& pages = out.pages;
