@@ -12,6 +12,7 @@
 #include "integrations/store_graph.h"
 #include "middleware/tchunk.h"
 #include "store/graph_store.h"
+#include "store/store_view.h"
 #include "tests/store_checks.h"
 #include "tests/test_graphs.h"
 
@@ -184,6 +185,38 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
     REQUIRE(flat->layout().layer_degrees.empty());
     const auto one = graphso::testing::run_batch_on_store(*flat, {"bfs:source=0"}, Sharing::Chunk, budget(*flat), after_readers);
     REQUIRE(layered.report.vertex_state_bytes == one.report.vertex_state_bytes + 2 * set.vertices * sizeof(uint32_t));
+  }
+}
+
+TEST_CASE("store run: a damaged dgap page read in place is an error naming it, the first in section order, on any threads") {
+  TempDir dir;
+  EdgeSet set = graphso::testing::rmat_edges(11, 8, false, 35, dir);
+  const std::string path = dir.file("store.pm");
+  {
+    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size(), 2048, false, StoreMode::Dgap),
+                                StoreMode::Dgap, {.threads = 2});
+    s->add_edges(std::span<const WeightedEdge>(set.edges));
+    s->flush_to_blocks();
+  }
+  std::vector<store::ViewPage> pages = store::StoreView::open(path)->pages_in_place().value();
+  std::erase_if(pages, [](const store::ViewPage& p) { return p.page == 0; });
+  REQUIRE(pages.size() > 8);
+  // Two damaged pages, far apart: the lower section's is named, whatever the threads' order.
+  const store::ViewPage& low = pages[pages.size() / 4];
+  const store::ViewPage& high = pages[pages.size() * 3 / 4];
+  uint64_t low_section = 0;
+  {
+    const auto all = store::StoreView::open(path)->pages_in_place().value();
+    while (all[low_section].page != low.page) ++low_section;
+  }
+  graphso::testing::flip_bit(path, high.offset + 100, 3);
+  graphso::testing::flip_bit(path, low.offset + 2000, 5);
+  for (const int threads : {1, 2, 3}) {
+    INFO(threads << " threads");
+    ReaderFactory readers{ReaderOptions{}};
+    const std::string message = graphso::testing::error_of([&] { StoreGraph::open(path, "", readers, threads); });
+    REQUIRE(message == fmt::format("{}: corrupt store: page {} (section {}) does not match its checksum", path, low.page,
+                                   low_section));
   }
 }
 
