@@ -43,7 +43,7 @@ struct ReadCounts {
 // The buffers PieceSinks gather into, kept by a view from one read to the next (threads read one
 // view at once, each range a read). Taken afresh by every read and grown by doubling, a piece's
 // buffer faulted in new pages for each copy: two thirds of the page faults of laying a gear store
-// out at open, 0.92x its open time once reused.
+// out at open.
 class PieceBuffers {
  public:
   std::vector<WeightedEdge> take() {

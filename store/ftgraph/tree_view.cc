@@ -22,10 +22,9 @@ namespace {
 
 constexpr uint32_t kAttempts = 32;
 
-// One direction's edges at the view's version, grouped by vertex.
-// The edges by vertex, as the walk's ranges read them: parts of consecutive vertices, each its own
-// array. Joined into one array, R-MAT 20's 128 MiB were copied and faulted in once more at every
-// open.
+// One direction's edges at the view's version, grouped by vertex, as the walk's ranges read them:
+// parts of consecutive vertices, each its own array. (Joined into one array, R-MAT 20's 128 MiB
+// were copied and faulted in once more at every open.)
 struct Adjacency {
   struct Part {
     VertexId first = 0;           // its vertices are [first, first + ends.size())
