@@ -10,7 +10,7 @@ namespace {
 
 void size_sections(StoreGeometry& g, uint64_t edges) { g.block_units = dgap_pages(edges, g.weighted) * kUnitsPerPage; }
 
-constexpr ModeOption kDgapOptions[] = {kSectionLogOption};
+constexpr ModeOption kDgapOptions[] = {kSectionLogOption, kReaderTailOption};
 
 }  // namespace
 

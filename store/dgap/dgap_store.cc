@@ -170,9 +170,23 @@ class DgapStore final : public StoreWriter {
       if (logger) logger->join();
       if (logging_failed) std::rethrow_exception(logging_failed);
       if (applying_failed) std::rethrow_exception(applying_failed);
-      if (pending_ * sizeof(SectionOp) > options_.buffer_memory) checkpoint();
+      if (pending_ * sizeof(SectionOp) > options_.buffer_memory || tail_for_readers()) checkpoint();
     }
   }
+
+  // Whether readers are waiting on the log's tail: a run lays out what was logged since the
+  // checkpoint at every open (integrations/store_graph.h), so while a reader holds the checkpoint
+  // in force, one comes once that tail reaches --reader-tail percent of the edges in the pages
+  // (at least kLeastReaderTail). Without readers the tail waits for --buffer-mem.
+  bool tail_for_readers() const {
+    const uint64_t percent = option_value(options_.tuning, kReaderTailOption);
+    const uint64_t tail = log_.head() - checkpoint_.flushed;
+    if (percent == 0 || tail < kLeastReaderTail) return false;
+    uint64_t edges = 0;
+    for (const Section& section : sections_) edges += section.edges;
+    return tail * 100 >= edges * percent && readers_before(lock_.fd(), checkpoint_.seq + 1);
+  }
+  static constexpr uint64_t kLeastReaderTail = uint64_t{1} << 20;
 
   // Appends each operation to its section's log, in log order: each thread finds the sections of
   // a slice of the batch, then takes the operations of its own range of sections.

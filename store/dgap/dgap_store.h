@@ -24,6 +24,13 @@ inline constexpr ModeOption kSectionLogOption{
     "section-log", "logged operations on a section that start its merge (DGAP's per-section log)", 2048, 1,
     uint64_t{1} << 20};
 
+// While a reader holds the checkpoint in force, a checkpoint comes once the operations logged
+// since it reach this share of the edges in the pages (a run lays out that tail at every open);
+// 0: only when the section logs fill --buffer-mem.
+inline constexpr ModeOption kReaderTailOption{
+    "reader-tail", "percent of the store's edges logged since the checkpoint that starts one while a reader "
+    "holds it (each run lays that tail out at open; 0: off)", 50, 0, 1000};
+
 extern const StoreModeEntry kDgapMode;  // store/store_mode.h
 
 // Opens (and recovers) a dgap store; the caller holds its writer lock.
