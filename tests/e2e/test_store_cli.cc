@@ -364,7 +364,11 @@ TEST_CASE("store cli: a store created from one edge grows with the graph, in eve
   REQUIRE_THAT(compacted.out, Catch::Contains("compacted"));
   const auto after = store_stat(store);
   REQUIRE(std::filesystem::file_size(store) <= file_before);
-  REQUIRE(reclaimable() <= reclaimable_before);
+  // (Give or take a few pages: the ingest threads of a rebuild take subpages at once, so two
+  // rebuilds of the same edges pack them into pages a little differently; gear's left 718-739 KB
+  // in 15 tries here, while the deleted half of the graph takes about 500 KB. Exactly, this failed
+  // about 1 run in 10 when the deletions had already made the store rebuild itself.)
+  REQUIRE(reclaimable() <= reclaimable_before + 8 * 4096);
   REQUIRE(std::stoull(after.at("block_bytes_free")) > 0);
   REQUIRE(after.at("edges") == before.at("edges"));
   REQUIRE(after.at("log_head") == before.at("log_head"));
