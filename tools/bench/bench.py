@@ -79,6 +79,14 @@ def edge_list_counts(path):
         return struct.unpack_from("<QQ", f.read(32), 16)
 
 
+def remove_stores(*stores):
+    """Removes each store file and the `.new` a growth or compaction may have left beside it."""
+    for store in stores:
+        for leftover in (store, store + ".new"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+
+
 def store_rmat(ctx):
     """The store experiments' graph: plain R-MAT at max(--scale, 20) (--quick: its scale), with its scale,
     vertex count and edge count."""
@@ -169,9 +177,7 @@ class Bench:
         """Ingests `edges` into a new store in `mode`; returns the ingest report."""
         store = os.path.join(self.work, "ingest.store")
         report = os.path.join(self.work, "ingest.json")
-        for leftover in (store, store + ".new"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
+        remove_stores(store)
         log(f"  {label}: ingest --store-mode {mode}")
         self.cli("ingest", store, "--input", edges, "--store-mode", mode, "--threads", threads, "--report", report)
         os.remove(store)
@@ -1326,9 +1332,7 @@ def exp_evolving(ctx):
         engine_pairs = {}
         for mode in ["xpgraph", "dgap", "gear", "ftgraph", "naive"]:
             store = os.path.join(work, f"evolving.{mode}.store")
-            for leftover in (store, store + ".new"):
-                if os.path.exists(leftover):
-                    os.remove(leftover)
+            remove_stores(store)
             report = os.path.join(work, "evolving.ingest.json")
             log(f"  {name}: {mode}: load 10%, insert the rest")
             ctx.bench.cli("ingest", store, "--input", f"{stem}.load.bin", "--store-mode", mode, "--threads", threads,
@@ -1445,10 +1449,7 @@ def exp_evolving_steps(ctx):
 
     for name, edges, modes in streams:
         _, count = edge_list_counts(edges)
-        for mode in modes:
-            for leftover in (store_of(mode), store_of(mode) + ".new"):
-                if os.path.exists(leftover):
-                    os.remove(leftover)
+        remove_stores(*(store_of(mode) for mode in modes))
         step_file = os.path.join(work, "steps.step.bin")
         report = os.path.join(work, "steps.ingest.json")
         persisted = {mode: 0 for mode in modes}
@@ -1568,9 +1569,7 @@ def exp_store_growth(ctx):
     raw, rows = {}, []
     for mode in ["xpgraph", "naive", "dgap", "gear", "ftgraph"]:
         grown, presized = os.path.join(work, f"growth.{mode}.store"), os.path.join(work, f"presized.{mode}.store")
-        for leftover in (grown, grown + ".new", presized, presized + ".new"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
+        remove_stores(grown, presized)
         ctx.bench.cli("ingest", grown, "--input", first, "--store-mode", mode, "--threads", threads)
         seconds, growths, growth_seconds, growth_edges = 0.0, 0, 0.0, 0
         for path in step_files:
@@ -1628,22 +1627,17 @@ def exp_evolving_stream(ctx):
     report = os.path.join(work, "stream.ingest.json")
     store = os.path.join(work, "stream.store")
 
-    def fresh(path):
-        for leftover in (path, path + ".new"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
-
     def load(path):
         with open(path) as f:
             return json.load(f)
 
     def file_ingest(mode, source):
-        fresh(store)
+        remove_stores(store)
         ctx.bench.cli("ingest", store, "--input", source, "--store-mode", mode, "--threads", threads, "--report", report)
         return load(report)
 
     def stream_ingest(mode, source, n):
-        fresh(store)
+        remove_stores(store)
         command = [ctx.bench.stream_client, source, "--piece", "100", "--", ctx.bench.graphso, "ingest", store,
                    "--input", "-", "--store-mode", mode, "--threads", str(threads), "--commit-every", "10ms",
                    "--vertices", str(vertices), "--expect-edges", str(n), "--report", report]
@@ -1679,7 +1673,7 @@ def exp_evolving_stream(ctx):
                      f"{p50:.1f}", f"**{p99:.1f}**", f"{worst:.0f}",
                      f"{statistics.median(r['ingest']['groups'] for r in streams):,.0f}",
                      f"{statistics.median(r['ingest']['group_commit_ms_p99'] for r in streams):.1f}"])
-    fresh(store)
+    remove_stores(store)
     os.remove(eighth)
     md = table(["store mode", "file ingest, batch 64 K (edges/s)", "stream, 100-edge writes (edges/s)",
                 "stream / file", "latency p50 (ms)", "latency p99 (ms)", "latency max (ms)", "groups",
@@ -1710,13 +1704,13 @@ def exp_evolving_stream(ctx):
 
     beside_rows = []
     for mode in ["xpgraph", "dgap"]:
-        fresh(base)
+        remove_stores(base)
         ctx.bench.cli("ingest", base, "--input", quarter, "--store-mode", mode, "--threads", threads)
         idle_start = [run_once(base) for _ in range(2)]
         alone, beside, runs, idle_end = [], [], [], []
         for k in range(repeats):
             for which in (["alone", "beside"] if k % 2 == 0 else ["beside", "alone"]):
-                fresh(store)
+                remove_stores(store)
                 shutil.copyfile(base, store)
                 log(f"  {mode}: ingest {which} ({k + 1}/{repeats})")
                 process = subprocess.Popen([ctx.bench.graphso, "ingest", store, "--input", rest, "--threads",
@@ -1746,8 +1740,8 @@ def exp_evolving_stream(ctx):
                             f"**{ingest_ratio:.2f}x**", f"{t0:.2f} / {t1:.2f}", len(during),
                             f"**{statistics.median(during):.2f}x**" if during else "none overlapped",
                             f"{max(during):.2f}x" if during else ""])
-        fresh(store)
-        fresh(base)
+        remove_stores(store)
+        remove_stores(base)
     for path in (quarter, rest):
         os.remove(path)
     md += "\n\n" + table(["store mode", "ingest alone (edges/s)", "ingest beside runs (edges/s)", "beside / alone",
@@ -1773,9 +1767,7 @@ def exp_evolving_versions(ctx):
     threads = 2
     work = ctx.bench.work
     store = os.path.join(work, "versions.store")
-    for leftover in (store, store + ".new"):
-        if os.path.exists(leftover):
-            os.remove(leftover)
+    remove_stores(store)
     log(f"  versions: load R-MAT {scale} into dgap")
     ctx.bench.cli("ingest", store, "--input", edges, "--store-mode", "dgap", "--threads", threads)
     # The changes: edges of another R-MAT of the same vertices, as text lines for the stream.
@@ -2345,9 +2337,7 @@ def exp_store_insert(ctx):
     def one(tier_dir, mode, path, batch):
         store = os.path.join(tier_dir, f"graphso-bench-insert.{mode}.store")
         report = os.path.join(work, "insert.json")
-        for leftover in (store, store + ".new"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
+        remove_stores(store)
         try:
             ctx.bench.cli("ingest", store, "--input", load, "--store-mode", mode, "--threads", threads,
                           "--expect-edges", count * 12 // 10)
