@@ -55,6 +55,18 @@ class ScratchPages {
   std::shared_ptr<PageSums> sums_ = std::make_shared<PageSums>();
 };
 
+// A packed page of the store or the scratch file decoded into `into`, its structure and its
+// sources checked: a page that breaks either is an error named by what(), as "page P (section K)".
+template <typename What>
+void decode_checked(const std::string& path, const std::byte* page, bool weighted, uint64_t vertices,
+                    DecodedGroups& into, What&& what) {
+  PackedPageProblem problem;
+  if (decode_packed_groups({page, kPackedPageBytes}, weighted, into, &problem) < 0)
+    fail("{}: corrupt store: {}: {}", path, what(), problem.what);
+  for (uint64_t k = 0; k < into.groups; ++k)
+    if (into.sources[k] >= vertices) fail("{}: corrupt store: {} names vertex {}", path, what(), into.sources[k]);
+}
+
 // The run's pages as they are laid out, each once: where it lies, its outline, the versions it is
 // part of and its layer (EngineLayout::partition_layer); and the out-degrees they give the layout,
 // each layer and each version.
@@ -87,13 +99,9 @@ class LayoutPages {
   // A page decoded for its sources' out-degrees and its outline.
   void add_decoded(uint32_t file, uint64_t offset, const std::byte* page, const std::string& what, uint64_t views,
                    uint32_t layer, bool starts_partition = false) {
-    PackedPageProblem problem;
-    if (decode_packed_groups({page, kPackedPageBytes}, weighted_, decoded_, &problem) < 0)
-      fail("{}: corrupt store: {}: {}", path_, what, problem.what);
-    for (uint64_t k = 0; k < decoded_.groups; ++k) {
-      if (decoded_.sources[k] >= vertices_) fail("{}: corrupt store: {} names vertex {}", path_, what, decoded_.sources[k]);
+    decode_checked(path_, page, weighted_, vertices_, decoded_, [&] { return what; });
+    for (uint64_t k = 0; k < decoded_.groups; ++k)
       count(decoded_.sources[k], decoded_.offsets[k + 1] - decoded_.offsets[k], views, layer);
-    }
     add_outlined(file, offset, outline_of(decoded_), views, layer, starts_partition);
   }
   // Edges in key order, encoded into the scratch file as pages of these versions and this layer;
@@ -171,13 +179,11 @@ void lay_out_in_place(const store::StoreView& view, std::span<const store::ViewP
       const std::byte* page = view.file().at<const std::byte>(s.offset);
       if (crc32c_of({page, store::kStorePageBytes}) != s.crc)
         fail("{}: corrupt store: page {} (section {}) does not match its checksum", view.path(), s.page, k);
-      PackedPageProblem problem;
-      if (decode_packed_groups({page, kPackedPageBytes}, view.weighted(), groups, &problem) < 0)
-        fail("{}: corrupt store: page {} (section {}): {}", view.path(), s.page, k, problem.what);
+      decode_checked(view.path(), page, view.weighted(), view.vertices(), groups,
+                     [&] { return fmt::format("page {} (section {})", s.page, k); });
       const uint64_t views = versions_from(0, before_deletions[k]);
       for (uint64_t g = 0; g < groups.groups; ++g) {
         const VertexId src = groups.sources[g];
-        if (src >= view.vertices()) fail("{}: corrupt store: page {} (section {}) names vertex {}", view.path(), s.page, k, src);
         const uint32_t edges = groups.offsets[g + 1] - groups.offsets[g];
         if (!any) {
           any = true;

@@ -192,48 +192,49 @@ class TreeView final : public StoreView {
     // An error is the first in vertex order, as one thread's walk would meet it: store-check, a
     // snapshot and a run name the same damaged word.
     for_ranges_in_order(ranges, threads, [&](uint64_t r) {
-      RangeRead& part = reads[r];
-      part.part.first = static_cast<VertexId>(n * r / ranges);
-      part.part.ends.reserve(n * (r + 1) / ranges - n * r / ranges);
+      RangeRead& range = reads[r];
+      const uint64_t first = n * r / ranges, end = n * (r + 1) / ranges;
+      range.part.first = static_cast<VertexId>(first);
+      range.part.ends.reserve(end - first);
       // Room for 64 edges a vertex (at most 2^24 edges, 128 MiB), taken as address space only (a
       // page is backed when first written): grown by doubling from empty, a range's edges were
       // copied and faulted in again at every step (89 K page faults in an open of R-MAT 20, 52 K
       // with the room).
-      part.part.edges.reserve(std::min<uint64_t>(64 * (n * (r + 1) / ranges - n * r / ranges), uint64_t{1} << 24));
+      range.part.edges.reserve(std::min<uint64_t>(64 * (end - first), uint64_t{1} << 24));
       PagesTouched touched(layout_);
       TreeWalk walk;
       walk.on_node = [&](uint64_t unit, const TreeNodeHeader& h) {
-        ++part.counts.blocks;
-        part.counts.block_bytes += node_bytes;
-        touched.note(layout_.block_offset(unit), node_bytes, part.counts);
-        ++part.stats.nodes[h.level];
-        part.stats.slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
-        part.stats.deepest = std::max<uint64_t>(part.stats.deepest, h.level);
-        if (h.level == 0) ++part.stats.roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
+        ++range.counts.blocks;
+        range.counts.block_bytes += node_bytes;
+        touched.note(layout_.block_offset(unit), node_bytes, range.counts);
+        ++range.stats.nodes[h.level];
+        range.stats.slots_used += static_cast<uint64_t>(__builtin_popcountll(h.set));
+        range.stats.deepest = std::max<uint64_t>(range.stats.deepest, h.level);
+        if (h.level == 0) ++range.stats.roots_by_size[h.size == 16 ? 0 : h.size == 32 ? 1 : 2];
       };
-      for (uint64_t v = n * r / ranges; v < n * (r + 1) / ranges; ++v) {
+      for (uint64_t v = first; v < end; ++v) {
         const uint64_t root = checked_root(file_, layout_, d, static_cast<VertexId>(v));
         if (root != 0) {
-          ++part.stats.trees;
+          ++range.stats.trees;
           walk_tree(file_, layout_, d, static_cast<VertexId>(v), root, walk,
-                    [&](uint32_t m, Weight w) { part.part.edges.emplace_back(m, w); });
+                    [&](uint32_t m, Weight w) { range.part.edges.emplace_back(m, w); });
         }
-        part.part.ends.push_back(part.part.edges.size());
+        range.part.ends.push_back(range.part.edges.size());
       }
-      part.unsettled = std::move(walk.unsettled);
+      range.unsettled = std::move(walk.unsettled);
     });
     // The ranges kept in vertex order.
     uint64_t trees = 0;  // non-empty trees
     adj.parts.clear();
-    for (RangeRead& part : reads) {
-      adj.parts.push_back(std::move(part.part));
-      counts.blocks += part.counts.blocks;
-      counts.block_bytes += part.counts.block_bytes;
-      counts.pages += part.counts.pages;
-      trees += part.stats.trees;
-      if (unsettled.empty()) unsettled = std::move(part.unsettled);
-      if (stats) *stats += part.stats;
-      part = RangeRead{};
+    for (RangeRead& range : reads) {
+      adj.parts.push_back(std::move(range.part));
+      counts.blocks += range.counts.blocks;
+      counts.block_bytes += range.counts.block_bytes;
+      counts.pages += range.counts.pages;
+      trees += range.stats.trees;
+      if (unsettled.empty()) unsettled = std::move(range.unsettled);
+      if (stats) *stats += range.stats;
+      range = RangeRead{};
     }
     return trees;
   }
