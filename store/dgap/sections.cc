@@ -157,7 +157,7 @@ std::vector<EncodedSection> encode_section(std::span<const WeightedEdge> edges, 
     writer.finish();
     if (writer.pages() == 1) return {EncodedSection{key, static_cast<uint32_t>(edges.size()), std::move(out)}};
   }
-  // Where a writer filling pages to kSectionFillBytes starts a new page.
+  // How many pages a writer filling them to kSectionFillBytes needs, and where it starts each.
   std::vector<size_t> starts{0};
   {
     std::vector<std::byte> scratch;
@@ -168,36 +168,52 @@ std::vector<EncodedSection> encode_section(std::span<const WeightedEdge> edges, 
       if (writer.pages() > before) starts.push_back(i);
     }
   }
-  // Each cut moves back to where its edge's run of equals begins (forward past it when the run
-  // began before the previous cut: equals that alone fill a page).
+  // That many parts, cut at equal shares of the edges. A filled writer's last page takes only what
+  // is left over (a few edges when a full page splits), and every pass over the store reads each
+  // page whole (the engine reads sections in place). A share that does not fit one page (its
+  // edges take more bytes than the others') falls back to the writer's cuts.
   auto same = [&](size_t i) { return edges[i].src == edges[i - 1].src && edges[i].dst == edges[i - 1].dst; };
-  std::vector<size_t> cuts{0};
-  for (size_t k = 1; k < starts.size(); ++k) {
-    size_t cut = starts[k];
-    while (cut > cuts.back() && same(cut)) --cut;
-    if (cut == cuts.back()) {
-      cut = starts[k];
-      while (cut < edges.size() && same(cut)) ++cut;
+  auto cut_at = [&](const std::vector<size_t>& at) {
+    // Each cut moves back to where its edge's run of equals begins (forward past it when the run
+    // began before the previous cut: equals that alone fill a page).
+    std::vector<size_t> cuts{0};
+    for (size_t k = 1; k < at.size(); ++k) {
+      size_t cut = at[k];
+      while (cut > cuts.back() && same(cut)) --cut;
+      if (cut == cuts.back()) {
+        cut = at[k];
+        while (cut < edges.size() && same(cut)) ++cut;
+      }
+      if (cut > cuts.back() && cut < edges.size()) cuts.push_back(cut);
     }
-    if (cut > cuts.back() && cut < edges.size()) cuts.push_back(cut);
-  }
-  std::vector<EncodedSection> parts;
-  for (size_t k = 0; k < cuts.size(); ++k) {
-    const size_t end = k + 1 < cuts.size() ? cuts[k + 1] : edges.size();
-    std::span<const WeightedEdge> part = edges.subspan(cuts[k], end - cuts[k]);
-    std::vector<std::byte> pages = encode_page(part, weighted);
-    // A part longer than a page holds equal edges only: each page is a section of its own.
-    size_t first = 0;
-    for (uint64_t p = 0; p * kStorePageBytes < pages.size(); ++p) {
-      EncodedSection s;
-      s.edges = packed_page_edges(pages.data() + p * kStorePageBytes);
-      s.key = parts.empty() ? key : edge_key(part[first].src, part[first].dst);
-      s.page.assign(pages.begin() + static_cast<std::ptrdiff_t>(p * kStorePageBytes),
-                    pages.begin() + static_cast<std::ptrdiff_t>((p + 1) * kStorePageBytes));
-      first += s.edges;
-      parts.push_back(std::move(s));
+    return cuts;
+  };
+  // Each part's pages; a part longer than a page holds equal edges only, and each of its pages
+  // is a section of its own.
+  auto encode_parts = [&](const std::vector<size_t>& cuts, bool one_page_each) {
+    std::vector<EncodedSection> parts;
+    for (size_t k = 0; k < cuts.size(); ++k) {
+      const size_t end = k + 1 < cuts.size() ? cuts[k + 1] : edges.size();
+      std::span<const WeightedEdge> part = edges.subspan(cuts[k], end - cuts[k]);
+      std::vector<std::byte> pages = encode_page(part, weighted);
+      if (one_page_each && pages.size() > kStorePageBytes) return std::vector<EncodedSection>{};
+      size_t first = 0;
+      for (uint64_t p = 0; p * kStorePageBytes < pages.size(); ++p) {
+        EncodedSection s;
+        s.edges = packed_page_edges(pages.data() + p * kStorePageBytes);
+        s.key = parts.empty() ? key : edge_key(part[first].src, part[first].dst);
+        s.page.assign(pages.begin() + static_cast<std::ptrdiff_t>(p * kStorePageBytes),
+                      pages.begin() + static_cast<std::ptrdiff_t>((p + 1) * kStorePageBytes));
+        first += s.edges;
+        parts.push_back(std::move(s));
+      }
     }
-  }
+    return parts;
+  };
+  std::vector<size_t> shares{0};
+  for (size_t k = 1; k < starts.size(); ++k) shares.push_back(edges.size() * k / starts.size());
+  std::vector<EncodedSection> parts = encode_parts(cut_at(shares), true);
+  if (parts.empty()) parts = encode_parts(cut_at(starts), false);
   return parts;
 }
 

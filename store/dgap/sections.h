@@ -24,9 +24,11 @@ namespace graphso::store {
 inline constexpr uint64_t edge_key(VertexId src, VertexId dst) { return uint64_t{src} << 32 | dst; }
 inline constexpr uint64_t kNoNextKey = ~uint64_t{0};
 
-// A merge leaves a section's page this full when it has to split it, so the next merges of a few
-// edges fit (the reserved space of a packed memory array's segment).
-inline constexpr uint64_t kSectionFillBytes = kStorePageBytes * 3 / 4;
+// A merge that has to split a section cuts it into as many pages as filling them to this takes,
+// with equal shares of its edges, so the next merges of a few edges fit (the reserved space of a
+// packed memory array's segment). 15/16 rather than less: a store read in place reads the gaps
+// too, and a section split by small merges is about half full whatever this is (docs/store.md).
+inline constexpr uint64_t kSectionFillBytes = kStorePageBytes * 15 / 16;
 
 // One logged edge or deletion, as a section takes it (log order).
 struct SectionOp {
@@ -58,9 +60,9 @@ void read_section(const PmemFile& file, const StoreLayout& layout, uint64_t inde
 // weight, and deleting an absent edge does nothing. An unweighted store's edges have weight 1.
 void apply_ops(std::vector<WeightedEdge>& edges, std::span<const SectionOp> ops);
 
-// A section's edges encoded: one page when they fit in one, else pages filled to
-// kSectionFillBytes, cut where the edge changes (equal edges stay in one section unless they
-// alone take more than a page). The first part keeps the section's key; each later part's key is
+// A section's edges encoded: one page when they fit in one, else as many pages as filling them to
+// kSectionFillBytes takes, each with an equal share of the edges, cut where the edge changes
+// (equal edges stay in one section unless they alone take more than a page). The first part keeps the section's key; each later part's key is
 // its first edge's.
 struct EncodedSection {
   uint64_t key = 0;

@@ -126,7 +126,7 @@ TEST_CASE("store run: a batch on a store equals the reference at its version, in
 
   const std::string path = dir.file("store.pm");
   {
-    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 4096, weighted, mode), mode,
+    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 16384, weighted, mode), mode,
                                 {.threads = 2, .tuning = {{"section-log", 32}}});
     for (size_t at = 0; at < set.edges.size(); at += 500)
       s->add_edges(std::span(set.edges).subspan(at, std::min<size_t>(500, set.edges.size() - at)));
@@ -200,7 +200,7 @@ TEST_CASE("store run: a damaged dgap page read in place is an error naming it, t
   }
   std::vector<store::ViewPage> pages = store::StoreView::open(path)->pages_in_place().value();
   std::erase_if(pages, [](const store::ViewPage& p) { return p.page == 0; });
-  REQUIRE(pages.size() > 8);
+  REQUIRE(pages.size() >= 8);
   // Two damaged pages, far apart: the lower section's is named, whatever the threads' order.
   const store::ViewPage& low = pages[pages.size() / 4];
   const store::ViewPage& high = pages[pages.size() * 3 / 4];
@@ -277,7 +277,7 @@ TEST_CASE("store run: jobs at several versions share one layout and equal the re
   const bool weighted = GENERATE(false, true);
   INFO(store_mode_name(mode) << (weighted ? ", weighted" : ""));
   TempDir dir;
-  EdgeSet set = graphso::testing::rmat_edges(14, 8, weighted, 37, dir);
+  EdgeSet set = graphso::testing::rmat_edges(15, 8, weighted, 37, dir);
   // After a checkpoint: 1% more edges (version v1), then 1% more and a few deletions of edges of
   // the last sources (version v2, the head).
   std::mt19937_64 random(5);
@@ -302,7 +302,7 @@ TEST_CASE("store run: jobs at several versions share one layout and equal the re
   const uint64_t v2 = ops.size();
   const std::string path = dir.file("store.pm");
   {
-    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 4096, weighted, mode), mode,
+    auto s = GraphStore::create(path, default_geometry(set.vertices, set.edges.size() * 2, 16384, weighted, mode), mode,
                                 {.threads = 2});
     s->add_edges(std::span<const WeightedEdge>(set.edges));
     s->flush_to_blocks();
