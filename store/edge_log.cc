@@ -11,6 +11,33 @@
 
 namespace graphso::store {
 
+namespace {
+
+// The checksum word of the line starting at absolute position `line_start`, over its first
+// `count` records and, in a weighted store (weights not null), their weights.
+uint64_t line_sum(const LogRecord* line, const Weight* weights, uint64_t line_start, uint64_t count) {
+  uint32_t crc = crc32c_of(as_bytes_of(line_start));
+  crc = crc32c_of(std::as_bytes(std::span<const LogRecord>(line, count)), crc);
+  if (weights) crc = crc32c_of(std::as_bytes(std::span<const Weight>(weights, count)), crc);
+  return crc | (count << 32);
+}
+
+// Whether `word` covers the line starting at absolute position `line_start` (slot `first_slot`)
+// through at least its first `needed` records: a count that says so, and its CRC over them.
+bool covers(const LogRecord* records, const Weight* weights, uint64_t first_slot, uint64_t line_start, uint64_t needed,
+            uint64_t word) {
+  const uint64_t count = word >> 32;
+  return count >= needed && count <= kLogLineRecords &&
+         word == line_sum(records + first_slot, weights ? weights + first_slot : nullptr, line_start, count);
+}
+
+// Word `word` of line `line`, of a log of `lines` lines.
+uint64_t load_word(const uint64_t* sums, uint64_t lines, uint64_t line, uint64_t word) {
+  return std::atomic_ref<const uint64_t>(sums[word * lines + line]).load(std::memory_order_acquire);
+}
+
+}  // namespace
+
 void fail_corrupt_log_record(const PmemFile& file, uint64_t position) {
   fail("{}: corrupt store: log record at position {} was not written in its lap or names no vertex", file.path(),
        position);
@@ -39,20 +66,19 @@ EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& per
       sums_(file.at<uint64_t>(layout.log_sums)),
       head_word_(file.at<uint64_t>(layout.log_head)),
       slots_(layout.geometry.log_slots),
-      head_(read_log_head(file, layout)) {}
-
-namespace {
-
-// The checksum word of the line starting at absolute position `line_start`, over its first
-// `count` records and, in a weighted store (weights not null), their weights.
-uint64_t line_sum(const LogRecord* line, const Weight* weights, uint64_t line_start, uint64_t count) {
-  uint32_t crc = crc32c_of(as_bytes_of(line_start));
-  crc = crc32c_of(std::as_bytes(std::span<const LogRecord>(line, count)), crc);
-  if (weights) crc = crc32c_of(std::as_bytes(std::span<const Weight>(weights, count)), crc);
-  return crc | (count << 32);
+      head_(read_log_head(file, layout)) {
+  // Which word covers the records of the line the head leaves part full: the next batch writes
+  // the other. The one whose count is the head's, else (a torn batch whose records did reach the
+  // media) any that covers them; none: nothing durable in it to keep.
+  const uint64_t in_line = head_ % slots_ % kLogLineRecords;
+  if (in_line == 0) return;
+  const uint64_t first_slot = head_ % slots_ - in_line, line = first_slot / kLogLineRecords;
+  for (uint64_t w = 0; w < kLogSumWords; ++w) {
+    const uint64_t word = load_word(sums_, layout_.log_lines(), line, w);
+    if (!covers(records_, weights_, first_slot, head_ - in_line, in_line, word)) continue;
+    if (kept_word_ < 0 || word >> 32 == in_line) kept_word_ = static_cast<int>(w);
+  }
 }
-
-}  // namespace
 
 void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t from, uint64_t to) {
   const uint64_t slots = layout.geometry.log_slots;
@@ -64,10 +90,13 @@ void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t 
     const uint64_t first_slot = slot - slot % kLogLineRecords;
     const uint64_t line_start = p - slot % kLogLineRecords;
     const uint64_t line_end = std::min(line_start + (std::min(first_slot + kLogLineRecords, slots) - first_slot), to);
-    const uint64_t word = std::atomic_ref<const uint64_t>(sums[first_slot / kLogLineRecords]).load(std::memory_order_acquire);
-    const uint64_t count = word >> 32;
-    if (count < line_end - line_start || count > kLogLineRecords ||
-        word != line_sum(records + first_slot, weights ? weights + first_slot : nullptr, line_start, count))
+    // Either of the line's words: the one a torn batch left behind covers what the head does.
+    const uint64_t line = first_slot / kLogLineRecords;
+    bool covered = false;
+    for (uint64_t w = 0; w < kLogSumWords && !covered; ++w)
+      covered = covers(records, weights, first_slot, line_start, line_end - line_start,
+                       load_word(sums, layout.log_lines(), line, w));
+    if (!covered)
       fail("{}: corrupt store: log records at positions {}..{} do not match their checksum", file.path(), line_start,
            line_end - 1);
     p = line_end;
@@ -79,6 +108,7 @@ void EdgeLog::advance_to(uint64_t position) {
   std::atomic_ref<uint64_t>(*head_word_).store(encode_log_head(position), std::memory_order_release);
   persister_.persist(layout_.log_head, sizeof(uint64_t));
   head_ = position;
+  kept_word_ = -1;  // no record of this log lies in the head's line
 }
 
 template <typename EdgeRecord>
@@ -112,32 +142,41 @@ void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
     std::swap(ranges[0], ranges[1]);
     std::swap(weight_ranges[0], weight_ranges[1]);
   }
-  // The checksum words of the lines the batch touched, after the records they cover.
-  ByteRange sum_ranges[2];
+  // The checksum words of the lines the batch touched, after the records they cover: the line the
+  // head left part full in the word that does not cover its durable records (a torn persist may
+  // put this word on the media without the records), every later line, new in this lap, in its
+  // first. Ranges: the first words (two where the batch wraps), then a second word.
+  ByteRange sum_ranges[3];
   size_t sum_count = 0;
+  int word = 0;
   for (uint64_t p = head_; p < position;) {
     const uint64_t slot = p % slots_;
     const uint64_t first_slot = slot - slot % kLogLineRecords;
     const uint64_t line_start = p - slot % kLogLineRecords;
     const uint64_t line_stop = std::min({line_start + kLogLineRecords, line_start + (slots_ - first_slot), position});
     const uint64_t line = first_slot / kLogLineRecords;
-    std::atomic_ref<uint64_t>(sums_[line]).store(
-        line_sum(records_ + first_slot, weights_ ? weights_ + first_slot : nullptr, line_start, line_stop - line_start),
-        std::memory_order_release);
-    const uint64_t offset = layout_.log_sum_offset(line);
+    word = p == line_start || kept_word_ < 0 ? 0 : 1 - kept_word_;
+    const uint64_t offset = layout_.log_sum_offset(line, static_cast<uint64_t>(word));
+    std::atomic_ref<uint64_t>(sums_[(offset - layout_.log_sums) / sizeof(uint64_t)])
+        .store(line_sum(records_ + first_slot, weights_ ? weights_ + first_slot : nullptr, line_start,
+                        line_stop - line_start),
+               std::memory_order_release);
     if (sum_count == 0 || sum_ranges[sum_count - 1].offset + sum_ranges[sum_count - 1].length != offset)
       sum_ranges[sum_count++] = {offset, 0};
     sum_ranges[sum_count - 1].length += sizeof(uint64_t);
     p = line_stop;
   }
-  if (sum_count == 2) std::swap(sum_ranges[0], sum_ranges[1]);
+  for (size_t i = 1; i < sum_count; ++i)  // sorted by offset (at most three)
+    for (size_t j = i; j > 0 && sum_ranges[j].offset < sum_ranges[j - 1].offset; --j)
+      std::swap(sum_ranges[j], sum_ranges[j - 1]);
   // Regions in file order: records, weights, checksum words.
-  ByteRange all[6];
+  ByteRange all[7];
   size_t count = 0;
   for (size_t k = 0; k < range_count; ++k) all[count++] = ranges[k];
   if (weights_)
     for (size_t k = 0; k < range_count; ++k) all[count++] = weight_ranges[k];
   for (size_t k = 0; k < sum_count; ++k) all[count++] = sum_ranges[k];
+  persister_.torn_cut(CrashPoint::LogRecordsTorn, std::span<const ByteRange>(sum_ranges, sum_count));
   persister_.persist(std::span<const ByteRange>(all, count));
   persister_.crash_point(CrashPoint::LogRecords);
   // An aligned 8-byte store is never torn: recovery sees the old head or the new one.
@@ -145,6 +184,7 @@ void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
   persister_.persist(layout_.log_head, sizeof(uint64_t));
   persister_.crash_point(CrashPoint::LogHead);
   head_ = position;
+  kept_word_ = word;
 }
 
 template void EdgeLog::append<Edge>(std::span<const Edge>, bool);

@@ -47,7 +47,10 @@ class EdgeLog {
   Persister& persister_;
   LogRecord* records_;  // slots_ of them
   Weight* weights_;      // slots_ of them in a weighted store, else null
-  uint64_t* sums_;       // a checksum word per line of kLogLineRecords
+  uint64_t* sums_;       // kLogSumWords checksum words per line of kLogLineRecords
+  // Which of its words covers the durable records of the line the head leaves part full (-1:
+  // none, or the head is at a line's start).
+  int kept_word_ = -1;
   uint64_t* head_word_;
   uint64_t slots_;
   uint64_t head_;

@@ -15,7 +15,8 @@ namespace graphso::store {
 namespace {
 
 constexpr CrashPoint kAllPoints[] = {CrashPoint::InputRecord,      CrashPoint::LogRecords,
-                                     CrashPoint::LogHead,          CrashPoint::CheckpointBlocks,
+                                     CrashPoint::LogRecordsTorn,   CrashPoint::LogHead,
+                                     CrashPoint::CheckpointBlocks,
                                      CrashPoint::CheckpointTable,  CrashPoint::CheckpointSlot,
                                      CrashPoint::GrowthCopy,       CrashPoint::GrowthRename};
 
@@ -25,6 +26,7 @@ const char* crash_point_name(CrashPoint point) {
   switch (point) {
     case CrashPoint::InputRecord: return "input-record";
     case CrashPoint::LogRecords: return "log-records";
+    case CrashPoint::LogRecordsTorn: return "log-records-torn";
     case CrashPoint::LogHead: return "log-head";
     case CrashPoint::CheckpointBlocks: return "checkpoint-blocks";
     case CrashPoint::CheckpointTable: return "checkpoint-table";
@@ -107,6 +109,15 @@ void Persister::persist(std::span<const ByteRange> ranges) {
 void Persister::crash_point(std::string_view point) {
   if (power_cut_.crash_point != point) return;
   simulate_power_cut(power_cut_, point, ++crash_hits_);
+}
+
+void Persister::torn_cut(CrashPoint point, std::span<const ByteRange> reached) {
+  const std::string_view name = crash_point_name(point);
+  if (power_cut_.crash_point != name) return;
+  const uint64_t hits = ++crash_hits_;
+  if (hits < power_cut_.crash_after) return;
+  for (const ByteRange& r : reached) account(r.offset, r.length);
+  simulate_power_cut(power_cut_, name, hits);
 }
 
 void replace_shadow(const PowerCutConfig& config, const std::string& store_path) {

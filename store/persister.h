@@ -21,6 +21,7 @@ namespace graphso::store {
 enum class CrashPoint {
   InputRecord,       // after a new input record is persisted
   LogRecords,        // after a batch's records, before the head
+  LogRecordsTorn,    // in a batch's persist: its lines' checksum words reached the media, its records not
   LogHead,           // after the head, before the batch is acknowledged
   CheckpointBlocks,  // after the flushed blocks, before the table copy
   CheckpointTable,   // after the table copy, before the slot
@@ -91,6 +92,9 @@ class Persister {
   void persist(std::span<const ByteRange> ranges);
   void crash_point(CrashPoint point) { crash_point(crash_point_name(point)); }
   void crash_point(std::string_view point);  // a mode's own (StoreModeEntry::crash_points)
+  // A power cut that tears the persist about to be made at `point`: of its ranges only `reached`
+  // get to the media (a persist writes its lines or pages in no set order).
+  void torn_cut(CrashPoint point, std::span<const ByteRange> reached);
 
   const PersistStats& stats() const { return stats_; }
 

@@ -37,7 +37,7 @@ StoreLayout::StoreLayout(const StoreGeometry& g) : geometry(g) {
   log_head = region(sizeof(uint64_t));
   log = region(g.log_slots * sizeof(LogRecord));
   log_weights = region(g.weighted ? g.log_slots * sizeof(Weight) : 0);
-  log_sums = region(log_lines() * sizeof(uint64_t));
+  log_sums = region(log_lines() * kLogSumWords * sizeof(uint64_t));
   const StoreModeEntry& mode = store_mode(g.mode);
   table_size = mode.table_bytes(g);
   tables[0] = region(table_size);

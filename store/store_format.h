@@ -14,8 +14,8 @@ namespace graphso::store {
 
 // 2: log line checksums; 3: a checked head word, a checksum of each table copy, naive blocks
 // checksummed, the input record kept in both slots. (Modes added since, dgap and gear, are new
-// superblock mode values: older stores read the same.)
-inline constexpr FileFormat kStoreFormat{"PGSSTORE", 3, "a graphso store", "store",
+// superblock mode values: older stores read the same.) 4: two checksum words per log line.
+inline constexpr FileFormat kStoreFormat{"PGSSTORE", 4, "a graphso store", "store",
                                          "re-create it with `graphso ingest`"};
 inline constexpr uint64_t kRegionAlignment = 4096;
 inline constexpr uint64_t kXPLineBytes = 256;  // PMEM's media write unit
@@ -102,10 +102,16 @@ static_assert(sizeof(LogRecord) == 8);
 
 // The log is checked in lines of 32 records (one XPLine). A line's checksum word holds the
 // CRC-32C of the line's start position and its first `count` records (then, in a weighted
-// store, their `count` weights), written with every batch
-// that touches the line and persisted with it, before the head: a record in [F, head) is always
-// covered. bits 0-31: CRC-32C; bits 32-37: count (0: never written).
+// store, their `count` weights), written with every batch that touches the line and persisted
+// with it, before the head: a record in [F, head) is always covered. bits 0-31: CRC-32C; bits
+// 32-37: count (0: never written). A line has two words, in two arrays, and a batch that extends
+// a line the head left part full writes the one that does not cover the durable records: a
+// power cut that tears the batch's persist (the word on the media, its records not) leaves that
+// one whole (docs/store.md, "Checked records"). Every other line takes its first word, so a
+// batch writes the same pages of the first array as one word a line did, and one word of the
+// second.
 inline constexpr uint64_t kLogLineRecords = kXPLineBytes / 8;
+inline constexpr uint64_t kLogSumWords = 2;
 // The log holds at most slots - kLogLineRecords unflushed records, so [F, head) never has records
 // of two laps in one line (a line's checksum covers one lap's records).
 inline constexpr uint64_t kMinLogSlots = 2 * kLogLineRecords;
@@ -136,7 +142,7 @@ struct StoreLayout {
   uint64_t log_head = 0;          // one u64
   uint64_t log = 0;
   uint64_t log_weights = 0;       // weighted stores: one u32 per log slot (else an empty region)
-  uint64_t log_sums = 0;          // one u64 per log line
+  uint64_t log_sums = 0;          // kLogSumWords arrays of a u64 per log line (first words, then second)
   uint64_t tables[2] = {0, 0};    // per checkpoint slot: the mode's table copy (store/store_mode.h)
   uint64_t table_size = 0;
   uint64_t blocks = 0;
@@ -153,7 +159,9 @@ struct StoreLayout {
     return log_weights + (position % geometry.log_slots) * sizeof(Weight);
   }
   uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
-  uint64_t log_sum_offset(uint64_t line) const { return log_sums + line * sizeof(uint64_t); }
+  uint64_t log_sum_offset(uint64_t line, uint64_t word) const {
+    return log_sums + (word * log_lines() + line) * sizeof(uint64_t);
+  }
   // The u64 words after the log head in its region (k >= 1), for a mode that keeps more there.
   uint64_t head_word(uint32_t k) const { return log_head + k * sizeof(uint64_t); }
 };

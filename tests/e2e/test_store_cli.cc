@@ -578,11 +578,14 @@ TEST_CASE("store crash: power cut at every named crash point, recovered from the
     const char* point;
     uint64_t pass;
   };
+  // log-records-torn: a batch's checksum words reached the media, its records and head did not.
   const std::vector<Cut> all = {{"input-record", 1},      {"log-records", 1},       {"log-records", 40},
-                                {"log-head", 1},          {"log-head", 57},         {"checkpoint-blocks", 1},
-                                {"checkpoint-blocks", 9}, {"checkpoint-table", 3},  {"checkpoint-table", 12},
-                                {"checkpoint-slot", 1},   {"checkpoint-slot", 11}};
-  const std::vector<Cut> weighted_cuts = {{"log-records", 40}, {"log-head", 57}, {"checkpoint-blocks", 9}, {"checkpoint-slot", 11}};
+                                {"log-records-torn", 2},  {"log-records-torn", 41}, {"log-head", 1},
+                                {"log-head", 57},         {"checkpoint-blocks", 1}, {"checkpoint-blocks", 9},
+                                {"checkpoint-table", 3},  {"checkpoint-table", 12}, {"checkpoint-slot", 1},
+                                {"checkpoint-slot", 11}};
+  const std::vector<Cut> weighted_cuts = {{"log-records", 40}, {"log-records-torn", 41}, {"log-head", 57},
+                                          {"checkpoint-blocks", 9}, {"checkpoint-slot", 11}};
   // gear: also in the middle of relocations (a list copied to its new subpage, the old one still
   // the checkpoint's), early and late in the ingest.
   std::vector<Cut> cuts = weighted ? weighted_cuts : all;

@@ -122,7 +122,8 @@ TEST_CASE("docs/store_records.md: one record of each persisted structure, byte f
     records.check("checkpoint slot", file, layout.checkpoint_slots + c.slot * 512, sizeof(CheckpointSlot));
     records.check("log head", file, layout.log_head, 8);
     records.check("log records", file, layout.log, 3 * sizeof(LogRecord));
-    records.check("log line checksum", file, layout.log_sum_offset(0), 8);
+    records.check("log line checksum", file, layout.log_sum_offset(0, 0), 8);
+    records.check("log line second checksum", file, layout.log_sum_offset(0, 1), 8);
     // xpgraph: the table copy in force, and vertex 0's out-block.
     records.check("xpgraph table copy", file, layout.tables[c.slot], layout.table_bytes());
     const uint32_t block = *file.at<const uint32_t>(layout.tables[c.slot]);
@@ -159,5 +160,5 @@ TEST_CASE("docs/store_records.md: one record of each persisted structure, byte f
     records.check("ftgraph node fingerprints", file, layout.block_offset(root) + 64, 16);
     records.check("ftgraph node entries", file, layout.block_offset(root) + 128, 16);
   }
-  REQUIRE(records.checked() == 17);
+  REQUIRE(records.checked() == 18);
 }
