@@ -225,7 +225,7 @@ void check_every_damage(StoreMode mode, bool weighted, bool every_bit) {
       {layout.checkpoint_slots, sizeof(CheckpointSlot), "checkpoint slot 0"},
       {layout.checkpoint_slots + 512, sizeof(CheckpointSlot), "checkpoint slot 1"},
       {layout.log_head, sizeof(uint64_t), "log head", true},
-      {layout.log_sums, layout.log_lines() * sizeof(uint64_t), "log line checksums"},
+      {layout.log_sums, layout.log_lines() * kLogSumWords * sizeof(uint64_t), "log line checksums"},
       {layout.tables[0], c.slot == 0 || trees ? table_in_force : other_table, "table copy 0", c.slot == 0 || trees},
       {layout.tables[1], trees ? 0 : c.slot == 1 ? table_in_force : other_table, "table copy 1", c.slot == 1 && !trees},
   };
