@@ -31,9 +31,9 @@ bool covers(const LogRecord* records, const Weight* weights, uint64_t first_slot
          word == line_sum(records + first_slot, weights ? weights + first_slot : nullptr, line_start, count);
 }
 
-// Word `word` of line `line`, of a log of `lines` lines.
-uint64_t load_word(const uint64_t* sums, uint64_t lines, uint64_t line, uint64_t word) {
-  return std::atomic_ref<const uint64_t>(sums[word * lines + line]).load(std::memory_order_acquire);
+// Checksum word `word` of line `line`.
+uint64_t load_word(const uint64_t* sums, const StoreLayout& layout, uint64_t line, uint64_t word) {
+  return std::atomic_ref<const uint64_t>(sums[layout.log_sum_index(line, word)]).load(std::memory_order_acquire);
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ EdgeLog::EdgeLog(const PmemFile& file, const StoreLayout& layout, Persister& per
   if (in_line == 0) return;
   const uint64_t first_slot = head_ % slots_ - in_line, line = first_slot / kLogLineRecords;
   for (uint64_t w = 0; w < kLogSumWords; ++w) {
-    const uint64_t word = load_word(sums_, layout_.log_lines(), line, w);
+    const uint64_t word = load_word(sums_, layout_, line, w);
     if (!covers(records_, weights_, first_slot, head_ - in_line, in_line, word)) continue;
     if (kept_word_ < 0 || word >> 32 == in_line) kept_word_ = static_cast<int>(w);
   }
@@ -94,8 +94,8 @@ void verify_log_lines(const PmemFile& file, const StoreLayout& layout, uint64_t 
     const uint64_t line = first_slot / kLogLineRecords;
     bool covered = false;
     for (uint64_t w = 0; w < kLogSumWords && !covered; ++w)
-      covered = covers(records, weights, first_slot, line_start, line_end - line_start,
-                       load_word(sums, layout.log_lines(), line, w));
+      covered =
+          covers(records, weights, first_slot, line_start, line_end - line_start, load_word(sums, layout, line, w));
     if (!covered)
       fail("{}: corrupt store: log records at positions {}..{} do not match their checksum", file.path(), line_start,
            line_end - 1);
@@ -157,7 +157,7 @@ void EdgeLog::append(std::span<const EdgeRecord> edges, bool deletes) {
     const uint64_t line = first_slot / kLogLineRecords;
     word = p == line_start || kept_word_ < 0 ? 0 : 1 - kept_word_;
     const uint64_t offset = layout_.log_sum_offset(line, static_cast<uint64_t>(word));
-    std::atomic_ref<uint64_t>(sums_[(offset - layout_.log_sums) / sizeof(uint64_t)])
+    std::atomic_ref<uint64_t>(sums_[layout_.log_sum_index(line, static_cast<uint64_t>(word))])
         .store(line_sum(records_ + first_slot, weights_ ? weights_ + first_slot : nullptr, line_start,
                         line_stop - line_start),
                std::memory_order_release);

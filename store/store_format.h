@@ -159,8 +159,10 @@ struct StoreLayout {
     return log_weights + (position % geometry.log_slots) * sizeof(Weight);
   }
   uint64_t log_lines() const { return (geometry.log_slots + kLogLineRecords - 1) / kLogLineRecords; }
+  // Checksum word `word` of log line `line`: its index among the region's u64, and its offset.
+  uint64_t log_sum_index(uint64_t line, uint64_t word) const { return word * log_lines() + line; }
   uint64_t log_sum_offset(uint64_t line, uint64_t word) const {
-    return log_sums + (word * log_lines() + line) * sizeof(uint64_t);
+    return log_sums + log_sum_index(line, word) * sizeof(uint64_t);
   }
   // The u64 words after the log head in its region (k >= 1), for a mode that keeps more there.
   uint64_t head_word(uint32_t k) const { return log_head + k * sizeof(uint64_t); }

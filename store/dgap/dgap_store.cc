@@ -85,9 +85,7 @@ class DgapStore final : public StoreWriter {
     s.buffer_bytes = pending_ * sizeof(SectionOp);
     s.checkpoints = checkpoints_;
     s.replayed = replayed_;
-    uint64_t section_edges = 0;  // live edges in the sections' pages
-    for (const Section& section : sections_) section_edges += section.edges;
-    s.counters = {{"sections", sections_.size()}, {"section_edges", section_edges},
+    s.counters = {{"sections", sections_.size()}, {"section_edges", edges_in_pages()},
                   {"pending", pending_},  // logged operations not yet merged into their section
                   {"merges", merges_},    // by this process
                   {"splits", splits_},    // sections a merge split off
@@ -182,9 +180,13 @@ class DgapStore final : public StoreWriter {
     const uint64_t percent = option_value(options_.tuning, kReaderTailOption);
     const uint64_t tail = log_.head() - checkpoint_.flushed;
     if (percent == 0 || tail < kLeastReaderTail) return false;
+    return tail * 100 >= edges_in_pages() * percent && readers_before(lock_.fd(), checkpoint_.seq + 1);
+  }
+  // The live edges in the sections' pages (their logs apart).
+  uint64_t edges_in_pages() const {
     uint64_t edges = 0;
     for (const Section& section : sections_) edges += section.edges;
-    return tail * 100 >= edges * percent && readers_before(lock_.fd(), checkpoint_.seq + 1);
+    return edges;
   }
   static constexpr uint64_t kLeastReaderTail = uint64_t{1} << 20;
 

@@ -62,8 +62,8 @@ void apply_ops(std::vector<WeightedEdge>& edges, std::span<const SectionOp> ops)
 
 // A section's edges encoded: one page when they fit in one, else as many pages as filling them to
 // kSectionFillBytes takes, each with an equal share of the edges, cut where the edge changes
-// (equal edges stay in one section unless they alone take more than a page). The first part keeps the section's key; each later part's key is
-// its first edge's.
+// (equal edges stay in one section unless they alone take more than a page). The first part keeps
+// the section's key; each later part's key is its first edge's.
 struct EncodedSection {
   uint64_t key = 0;
   uint32_t edges = 0;
