@@ -11,6 +11,12 @@
 //               round: for every vertex x, the vertices of the range x is a neighbour of (M(x)).
 //   triangles   the vertices with a non-empty M(x) are the frontier: each out-edge x->y counts one
 //               for every vertex in both M(x) and M(y) (sorted lists, intersected).
+// On a symmetric graph each triangle is counted once, from its lowest corner in the order of
+// degree (then id), as in-memory triangle counters do: N(v) keeps only the neighbours above v, an
+// edge is looked at from its higher end, and a triangle found adds to all three of its corners.
+// A hub's long list is then never the one probed. A directed graph's triangles are counted at
+// every corner: what a triangle adds to its two upper corners depends on whether the edge they
+// close is there both ways, which a pass over out-edges does not see.
 // Memory is a buffer of `slots` values per vertex, twice (the lists and their turned-round form),
 // and a few arrays per vertex; the graph is read once for the neighbours (a directed graph's
 // first round also counts incident edges to plan the ranges) and, per range, the out-edges of its
@@ -51,14 +57,23 @@ class LccJob final : public DirectJob {
   enum class Phase { Counting, Neighbours, Triangles };
   void start_range();
   void turn_lists_round();  // N(v) of the range -> M(x) for every x; the triangles' frontier
-  void take_coefficients();
+  void take_coefficients(VertexRange range);
   template <typename Edges>
   void count_triangles(const Edges& edges);
   // A run's first or last edge, when it may count: the seams between runs.
   void note_seam(VertexId src, VertexId dst);
   void take_back_seams();
-  // Whether the edge x->y is looked at: on a symmetric graph its reverse stands for it when x > y.
-  bool counted(VertexId x, VertexId y) const { return !symmetric_ || x < y; }
+  // Whether u is below w in the order triangles are counted in on a symmetric graph: degree, then id.
+  bool below(VertexId u, VertexId w) const {
+    const uint32_t du = (*degrees_)[u], dw = (*degrees_)[w];
+    return du < dw || (du == dw && u < w);
+  }
+  // Whether the edge x->y is looked at: on a symmetric graph its reverse stands for it unless x is
+  // the higher end (x's list, the longer, is the one marked; y's is probed).
+  bool counted(VertexId x, VertexId y) const { return !symmetric_ || below(y, x); }
+  // Where a vertex's count is kept: per vertex on a symmetric graph (a triangle adds to corners
+  // outside the range), per vertex of the range otherwise.
+  uint64_t slot(VertexId v) const { return symmetric_ ? v : v - ranges_.range().begin; }
   // What a counted edge adds for each vertex it closes a wedge of: two where it stands for its reverse too.
   uint64_t per_edge() const { return symmetric_ ? 2 : 1; }
   std::span<const uint32_t> members(VertexId x) const {
@@ -69,9 +84,10 @@ class LccJob final : public DirectJob {
   bool symmetric_ = false;
   Phase phase_ = Phase::Counting;
   VertexRanges ranges_;                 // its lists: N(v) for v in the range
+  const std::vector<uint32_t>* degrees_ = nullptr;  // a symmetric graph's: the order triangles are counted in
   std::vector<uint32_t> members_;       // M(x), x = 0..n-1, each sorted
   std::vector<uint64_t> member_begin_;  // n + 1
-  std::vector<uint64_t> triangles_;     // per vertex of the range: edges among its neighbours
+  std::vector<uint64_t> triangles_;     // edges among a vertex's neighbours, at slot(v)
   std::vector<uint32_t> neighbours_;    // |N(v)|
   std::vector<double> lcc_;
   uint64_t passes_ = 0;

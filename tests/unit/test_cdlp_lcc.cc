@@ -91,15 +91,45 @@ TEST_CASE("LCC: copies of an edge count once wherever runs are cut; self-loops n
   set.edges.push_back({3, 1, 1});
   set.edges.push_back({4, 4, 1});
   set.edges.push_back({4, 4, 1});
-  const std::vector<double> want = reference::lcc(set.vertices, set.edges);
-  const std::vector<uint32_t> degrees = out_degrees(set);
+  // The same graph stored both ways: a symmetric graph's triangles are counted once, from their
+  // lowest corner, and add to all three (copies cut apart still count once).
+  EdgeSet both = set;
+  for (const WeightedEdge& e : set.edges) both.edges.push_back({e.dst, e.src, e.weight});
   const VertexOrder natural = VertexOrder::natural(set.vertices);
-  for (uint64_t cut : {1, 2, 3, 7, 1000000}) {
-    for (const char* arg : {"lcc", "lcc:slots=2"}) {
+  for (bool symmetric : {false, true}) {
+    const EdgeSet& graph = symmetric ? both : set;
+    const std::vector<double> want = reference::lcc(graph.vertices, graph.edges);
+    REQUIRE(std::count_if(want.begin(), want.end(), [](double c) { return c > 0; }) > 20);
+    const std::vector<uint32_t> degrees = out_degrees(graph);
+    for (uint64_t cut : {1, 2, 3, 7, 1000000}) {
+      for (const char* arg : {"lcc", "lcc:slots=2"}) {
+        INFO(arg << " in runs of " << cut << (symmetric ? ", symmetric" : ", directed"));
+        std::unique_ptr<Job> job = started(arg, graph, degrees, symmetric);
+        run_in_pieces(*job, graph.edges, cut);
+        REQUIRE(values<double>(*job, natural) == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("LCC by hand on a symmetric graph: a triangle adds to its three corners, in whichever range") {
+  // Triangles {0, 1, 2} and {0, 2, 3}, a tail 3-4, stored both ways. Degrees: 0: 3, 1: 2, 2: 3,
+  // 3: 3, 4: 1. Edges among N(v): N(0) = {1, 2, 3}: 1-2, 2-3 -> 4 / 6; N(1) = {0, 2}: 2 / 2;
+  // N(2) = {0, 1, 3}: 0-1, 0-3 -> 4 / 6; N(3) = {0, 2, 4}: 0-2 -> 2 / 6; N(4) = {3}: 0.
+  EdgeSet set;
+  set.vertices = 5;
+  set.weighted = true;
+  for (auto [a, b] : std::vector<std::pair<VertexId, VertexId>>{{0, 1}, {1, 2}, {0, 2}, {2, 3}, {0, 3}, {3, 4}})
+    set.edges.push_back({a, b, 1}), set.edges.push_back({b, a, 1});
+  const std::vector<uint32_t> degrees = out_degrees(set);
+  const std::vector<double> want = {4.0 / 6, 1.0, 4.0 / 6, 2.0 / 6, 0.0};
+  REQUIRE(reference::lcc(set.vertices, set.edges) == want);
+  for (const char* arg : {"lcc", "lcc:slots=2"}) {  // slots=2: ranges {0, 1, 2} and {3, 4}
+    for (uint64_t cut : {1, 5, 100}) {
       INFO(arg << " in runs of " << cut);
-      std::unique_ptr<Job> job = started(arg, set, degrees, false);
+      std::unique_ptr<Job> job = started(arg, set, degrees, true);
       run_in_pieces(*job, set.edges, cut);
-      REQUIRE(values<double>(*job, natural) == want);
+      REQUIRE(values<double>(*job, VertexOrder::natural(5)) == want);
     }
   }
 }
