@@ -111,8 +111,7 @@ void Persister::crash_point(std::string_view point) {
   simulate_power_cut(power_cut_, point, ++crash_hits_);
 }
 
-void Persister::torn_cut(CrashPoint point, std::span<const ByteRange> reached) {
-  const std::string_view name = crash_point_name(point);
+void Persister::torn_cut(std::string_view name, std::span<const ByteRange> reached) {
   if (power_cut_.crash_point != name) return;
   const uint64_t hits = ++crash_hits_;
   if (hits < power_cut_.crash_after) return;

@@ -94,7 +94,8 @@ class Persister {
   void crash_point(std::string_view point);  // a mode's own (StoreModeEntry::crash_points)
   // A power cut that tears the persist about to be made at `point`: of its ranges only `reached`
   // get to the media (a persist writes its lines or pages in no set order).
-  void torn_cut(CrashPoint point, std::span<const ByteRange> reached);
+  void torn_cut(CrashPoint point, std::span<const ByteRange> reached) { torn_cut(crash_point_name(point), reached); }
+  void torn_cut(std::string_view point, std::span<const ByteRange> reached);  // a mode's own
 
   const PersistStats& stats() const { return stats_; }
 

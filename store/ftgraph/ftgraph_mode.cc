@@ -23,7 +23,7 @@ uint32_t initial_tree_words(const PmemFile& file, const StoreLayout& layout) {
   return 4;
 }
 
-constexpr const char* kTreeCrashPoints[] = {kTreeEntriesPoint, kTreeBitmapsPoint};
+constexpr const char* kTreeCrashPoints[] = {kTreeEntriesPoint, kTreeBitmapsPoint, kTreeBitmapsTornPoint};
 constexpr ModeOption kFtgraphOptions[] = {kApplyBatchOption};
 
 }  // namespace

@@ -158,7 +158,9 @@ class FtgraphStore final : public StoreWriter {
     run_tasks(options_.threads, [&](uint32_t t) { settle_nodes(scratch_[t], true, per_thread[t]); });
     std::vector<ByteRange> ranges;
     for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
-    persist_headers(std::move(ranges));
+    const std::vector<ByteRange> headers = header_ranges(std::move(ranges));
+    persister_.torn_cut(kTreeBitmapsTornPoint, torn_lines(headers, ++batches_ & 1));
+    persister_.persist(headers);
     persister_.crash_point(kTreeBitmapsPoint);
     log_.advance_to(end);
     persister_.crash_point(CrashPoint::LogHead);
@@ -179,14 +181,31 @@ class FtgraphStore final : public StoreWriter {
 
   // The changed nodes' headers, and the vertex array words of new roots, persisted in file order
   // with the allocation mark and the tree counts.
-  void persist_headers(std::vector<ByteRange> ranges) {
+  void persist_headers(std::vector<ByteRange> ranges) { persister_.persist(header_ranges(std::move(ranges))); }
+
+  // The allocation mark and the tree counts written, and their words added to `ranges`: all of
+  // them in file order, adjacent ones joined.
+  std::vector<ByteRange> header_ranges(std::vector<ByteRange> ranges) {
     write_word(allocated_word(layout_), std::min(next_unit_.load(), header_.geometry.block_units));
     for (AdjacencyList d : {AdjacencyList::Out, AdjacencyList::In}) write_word(tree_count_word(layout_, d), trees_[static_cast<int>(d)]);
     ranges.push_back({allocated_word(layout_), 3 * sizeof(uint64_t)});
     std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
     std::vector<ByteRange> joined;
     for (const ByteRange& r : ranges) add_range(joined, r.offset, r.length);
-    persister_.persist(joined);
+    return joined;
+  }
+
+  // For the torn power cut: the parts of `ranges` in every other 64-byte line of the file (the
+  // lines whose number has parity `parity`), as a persist that stops part way may leave them.
+  static std::vector<ByteRange> torn_lines(std::span<const ByteRange> ranges, uint64_t parity) {
+    std::vector<ByteRange> reached;
+    for (const ByteRange& r : ranges)
+      for (uint64_t at = r.offset; at < r.offset + r.length;) {
+        const uint64_t line_end = std::min(align_down(at, 64) + 64, r.offset + r.length);
+        if ((at / 64 & 1) == parity) add_range(reached, at, line_end - at);
+        at = line_end;
+      }
+    return reached;
   }
 
   void write_word(uint64_t offset, uint64_t position) {
@@ -488,6 +507,7 @@ class FtgraphStore final : public StoreWriter {
   std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees
   uint64_t applying_ = 0;
   uint64_t links_cleared_ = 0;  // by recovery: links to nodes of the interrupted batch never persisted
+  uint64_t batches_ = 0;        // applied by this writer: the torn power cut alternates its lines by it
   std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;
 };
 

@@ -34,9 +34,11 @@ inline constexpr ModeOption kApplyBatchOption{"apply-batch", "operations applied
                                               uint64_t{1} << 20, 1};
 
 // Power-cut points of its own: a batch's entries and new nodes persisted, no set bit yet; its set
-// bitmaps persisted, the head not yet.
+// bitmaps persisted, the head not yet; and in the bitmaps' persist, every other 64-byte line of
+// it reached the media (headers, vertex array words, the allocation mark), the rest not.
 inline constexpr const char* kTreeEntriesPoint = "tree-entries";
 inline constexpr const char* kTreeBitmapsPoint = "tree-bitmaps";
+inline constexpr const char* kTreeBitmapsTornPoint = "tree-bitmaps-torn";
 
 extern const StoreModeEntry kFtgraphMode;  // store/store_mode.h
 
