@@ -96,6 +96,8 @@ class Persister {
   // get to the media (a persist writes its lines or pages in no set order).
   void torn_cut(CrashPoint point, std::span<const ByteRange> reached) { torn_cut(crash_point_name(point), reached); }
   void torn_cut(std::string_view point, std::span<const ByteRange> reached);  // a mode's own
+  // Whether a power cut is set at `point`: what a torn cut reaches need not be worked out otherwise.
+  bool cuts_at(std::string_view point) const { return power_cut_.crash_point == point; }
 
   const PersistStats& stats() const { return stats_; }
 

@@ -159,7 +159,8 @@ class FtgraphStore final : public StoreWriter {
     std::vector<ByteRange> ranges;
     for (const auto& r : per_thread) ranges.insert(ranges.end(), r.begin(), r.end());
     const std::vector<ByteRange> headers = header_ranges(std::move(ranges));
-    persister_.torn_cut(kTreeBitmapsTornPoint, torn_lines(headers, ++batches_ & 1));
+    if (persister_.cuts_at(kTreeBitmapsTornPoint))
+      persister_.torn_cut(kTreeBitmapsTornPoint, torn_lines(headers, ++batches_ & 1));
     persister_.persist(headers);
     persister_.crash_point(kTreeBitmapsPoint);
     log_.advance_to(end);
@@ -507,7 +508,7 @@ class FtgraphStore final : public StoreWriter {
   std::atomic<uint64_t> trees_[2] = {0, 0};  // non-empty out-trees and in-trees
   uint64_t applying_ = 0;
   uint64_t links_cleared_ = 0;  // by recovery: links to nodes of the interrupted batch never persisted
-  uint64_t batches_ = 0;        // applied by this writer: the torn power cut alternates its lines by it
+  uint64_t batches_ = 0;        // the torn power cut's passes by this writer: it alternates its lines by them
   std::atomic<uint64_t> duplicates_ = 0, absent_deletes_ = 0, branch_outs_ = 0, scale_ups_ = 0;
 };
 
