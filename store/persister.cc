@@ -107,12 +107,12 @@ void Persister::persist(std::span<const ByteRange> ranges) {
 }
 
 void Persister::crash_point(std::string_view point) {
-  if (power_cut_.crash_point != point) return;
+  if (!cuts_at(point)) return;
   simulate_power_cut(power_cut_, point, ++crash_hits_);
 }
 
 void Persister::torn_cut(std::string_view name, std::span<const ByteRange> reached) {
-  if (power_cut_.crash_point != name) return;
+  if (!cuts_at(name)) return;
   const uint64_t hits = ++crash_hits_;
   if (hits < power_cut_.crash_after) return;
   for (const ByteRange& r : reached) account(r.offset, r.length);
